@@ -1,0 +1,124 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+// domain/ holds the spec's rules and must stay pure: no frameworks, no I/O, no hidden clock or
+// randomness. This is enforced here rather than remembered.
+const domainPurity = {
+  files: ['src/domain/**/*.ts'],
+  ignores: ['src/domain/**/*.test.ts'],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            group: [
+              'node:*',
+              'fs',
+              'net',
+              'http',
+              'https',
+              'crypto',
+              'os',
+              'path',
+              'child_process',
+            ],
+            message: 'domain/ does no I/O.',
+          },
+          {
+            group: [
+              'fastify*',
+              '@fastify/*',
+              'better-sqlite3',
+              'pg',
+              'pino',
+              'prom-client',
+              'undici',
+              'smpp',
+              'commander',
+            ],
+            message: 'domain/ imports no frameworks or drivers.',
+          },
+          {
+            group: [
+              '**/api/**',
+              '**/store/**',
+              '**/dispatch/**',
+              '**/channels/**',
+              '**/console/**',
+              '**/cli/**',
+              '**/config/**',
+            ],
+            message:
+              'Dependencies point inward: domain/ imports nothing from the layers around it.',
+          },
+        ],
+      },
+    ],
+    'no-restricted-syntax': [
+      'error',
+      {
+        selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']",
+        message: 'Take `now` as an argument.',
+      },
+      {
+        selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+        message: 'Take `now` as an argument.',
+      },
+      {
+        selector: "CallExpression[callee.object.name='Math'][callee.property.name='random']",
+        message: 'Take a random source as an argument.',
+      },
+    ],
+  },
+};
+
+// All SQL lives in store/: nothing else may reach for a driver.
+const sqlOnlyInStore = {
+  files: ['src/**/*.ts'],
+  ignores: ['src/store/**', 'src/domain/**'],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        paths: [
+          { name: 'better-sqlite3', message: 'SQL lives in store/.' },
+          { name: 'pg', message: 'SQL lives in store/.' },
+        ],
+      },
+    ],
+  },
+};
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'data/**', 'bench/out/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        console: 'readonly',
+        setTimeout: 'readonly',
+        clearTimeout: 'readonly',
+        setInterval: 'readonly',
+        clearInterval: 'readonly',
+        setImmediate: 'readonly',
+        Buffer: 'readonly',
+        URL: 'readonly',
+      },
+    },
+    rules: {
+      'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      eqeqeq: ['error', 'always'],
+    },
+  },
+  domainPurity,
+  sqlOnlyInStore,
+);

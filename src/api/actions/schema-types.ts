@@ -1,0 +1,16 @@
+import { Type } from '@sinclair/typebox';
+
+/** Integers that clients also send as numeric strings (the spec's own examples do). */
+export const IntegerLike = Type.Union([Type.Integer(), Type.String({ pattern: '^-?\\d{1,15}$' })], {
+  description: 'an integer',
+});
+
+/** An array of strings that a lenient client may also send as one string. */
+export const StringList = (options: { minItems: number; maxItems: number }) =>
+  Type.Union([Type.String({ minLength: 1 }), Type.Array(Type.String({ minLength: 1 }), options)], {
+    description: `an array of 1 to ${options.maxItems} non-empty strings`,
+  });
+
+export function toList(value: string | string[]): string[] {
+  return typeof value === 'string' ? [value] : value;
+}

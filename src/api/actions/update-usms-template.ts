@@ -1,0 +1,35 @@
+import { Type } from '@sinclair/typebox';
+import { WirebirdError } from '../../domain/errors.js';
+import { updateTemplate } from '../../domain/templates/template-rules.js';
+import { defineAction } from '../context.js';
+
+const Input = Type.Object({
+  TemplateId: Type.String({ minLength: 1 }),
+  Template: Type.Optional(Type.String()),
+  TemplateName: Type.Optional(Type.String()),
+  Remark: Type.Optional(Type.String()),
+  Instruction: Type.Optional(Type.String()),
+});
+
+export const updateUsmsTemplate = defineAction(Input, async ({ accountId, deps }, input) => {
+  const [current] = await deps.store.getTemplates(accountId, [input.TemplateId]);
+  if (!current) throw new WirebirdError('NotFound', `TemplateId ${input.TemplateId} not found`);
+  const next = updateTemplate(
+    current,
+    {
+      template: input.Template,
+      templateName: input.TemplateName,
+      remark: input.Remark,
+      instruction: input.Instruction,
+    },
+    deps.clock.now(),
+  );
+  if (!(await deps.store.replaceTemplate(next, current.status))) {
+    throw new WirebirdError(
+      'StateConflict',
+      `TemplateId ${input.TemplateId} changed meanwhile; retry`,
+    );
+  }
+  if (next.status !== current.status) deps.nudges.reviewTemplates();
+  return {};
+});

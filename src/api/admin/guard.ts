@@ -1,0 +1,37 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { WirebirdError, invalid } from '../../domain/errors.js';
+import { errorAnswer } from '../answer.js';
+import { isAdminKey } from '../auth.js';
+
+/** The admin API answers in the same shape as /api, with REST status codes. */
+export function adminGuard(adminKey: string | undefined) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!isAdminKey(adminKey, request.headers.authorization)) {
+      return reply
+        .code(401)
+        .send(
+          errorAnswer(
+            undefined,
+            new WirebirdError('Unauthenticated', 'Authorization: Bearer <admin key> is required'),
+          ),
+        );
+    }
+  };
+}
+
+const ADMIN_STATUS: Record<number, number> = { 18001: 400, 18003: 400, 18010: 404, 18020: 409 };
+
+export function sendAdminError(reply: FastifyReply, err: unknown): FastifyReply {
+  if (!(err instanceof WirebirdError)) throw err;
+  return reply.code(ADMIN_STATUS[err.retCode] ?? 400).send(errorAnswer(undefined, err));
+}
+
+export function accountIdParam(raw: string): number {
+  const n = /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1) throw invalid('AccountId', 'must be a positive integer');
+  return n;
+}
+
+export function ok(fields: Record<string, unknown> = {}): Record<string, unknown> {
+  return { RetCode: 0, Message: '', ...fields };
+}

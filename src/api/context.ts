@@ -1,0 +1,45 @@
+import type { Static, TSchema } from '@sinclair/typebox';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../config/config.js';
+import type { Clock, Store } from '../domain/ports.js';
+import { validator } from './validate.js';
+
+export interface IdSource {
+  templateId(): string;
+  uuid(): string;
+}
+
+/** Background work the API nudges so that new rows are picked up at once, not at the next poll. */
+export interface Nudges {
+  reviewTemplates(): void;
+  dispatch(): void;
+}
+
+export interface ApiDeps {
+  store: Store;
+  config: Config;
+  clock: Clock;
+  ids: IdSource;
+  nudges: Nudges;
+}
+
+export interface ActionContext {
+  accountId: number;
+  deps: ApiDeps;
+  log: FastifyBaseLogger;
+  /** The Idempotency-Key header, where the client sent one. */
+  idempotencyKey: string | undefined;
+}
+
+export interface ActionDef {
+  validate: (value: unknown) => unknown;
+  handle(ctx: ActionContext, input: unknown): Promise<Record<string, unknown>>;
+}
+
+/** An Action: its request schema (checked once, at the edge) and the handler of the typed input. */
+export function defineAction<S extends TSchema>(
+  schema: S,
+  handle: (ctx: ActionContext, input: Static<S>) => Promise<Record<string, unknown>>,
+): ActionDef {
+  return { validate: validator(schema), handle: handle as ActionDef['handle'] };
+}

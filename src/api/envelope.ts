@@ -1,0 +1,47 @@
+import { WirebirdError, invalid, missing } from '../domain/errors.js';
+
+export type Body = Record<string, unknown>;
+
+export function asBody(body: unknown): Body {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new WirebirdError('MalformedRequest', 'the request body must be a JSON object');
+  }
+  return body as Body;
+}
+
+export function actionOf(body: Body): string {
+  const action = body.Action;
+  if (action === undefined || action === null || action === '') {
+    throw new WirebirdError('MissingAction', 'Action is required');
+  }
+  if (typeof action !== 'string')
+    throw new WirebirdError('MissingAction', 'Action must be a string');
+  return action;
+}
+
+/**
+ * AccountId is an int in the spec, but its own examples send numeric strings, and SendMessage's
+ * example spells it accountId: all are accepted; two that disagree are refused.
+ */
+export function accountIdOf(body: Body): number {
+  const upper = body.AccountId;
+  const lower = body.accountId;
+  if (upper === undefined && lower === undefined) throw missing('AccountId');
+  const a = upper === undefined ? undefined : parseAccountId(upper, 'AccountId');
+  const b = lower === undefined ? undefined : parseAccountId(lower, 'accountId');
+  if (a !== undefined && b !== undefined && a !== b) {
+    throw invalid('accountId', 'does not match AccountId');
+  }
+  return (a ?? b) as number;
+}
+
+function parseAccountId(value: unknown, field: string): number {
+  const n =
+    typeof value === 'number'
+      ? value
+      : typeof value === 'string' && /^\d{1,15}$/.test(value)
+        ? Number(value)
+        : NaN;
+  if (!Number.isSafeInteger(n) || n < 1) throw invalid(field, 'must be a positive integer');
+  return n;
+}

@@ -1,0 +1,77 @@
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+} from 'fastify';
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { WirebirdError } from '../domain/errors.js';
+import { registerAdminRoutes } from './admin/index.js';
+import { errorAnswer } from './answer.js';
+import { outcomeOf, registerApiRoute, sendError } from './api-route.js';
+import type { ApiDeps } from './context.js';
+
+export function buildServer(deps: ApiDeps, logger: Logger): FastifyInstance {
+  const app = Fastify({
+    loggerInstance: logger as FastifyBaseLogger,
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: deps.config.bodyLimitBytes,
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+  });
+  // The envelope is JSON only; Fastify would otherwise hand a text/plain body to the handler.
+  app.removeContentTypeParser('text/plain');
+  // One line per request, carrying the Action and RetCode where /api answered one.
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        url: request.url,
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+        ...outcomeOf(request),
+      },
+      'request',
+    );
+  });
+  app.setErrorHandler((err: FastifyError, request, reply) => {
+    const action = (request.body as { Action?: unknown } | null | undefined)?.Action;
+    // Problems with the request as a whole keep Fastify's 4xx (400, 413, 415).
+    const status = err.statusCode && err.statusCode < 500 ? err.statusCode : undefined;
+    return sendError(request, reply, action, fromFastifyError(err), status);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    reply
+      .code(404)
+      .send(
+        errorAnswer(
+          undefined,
+          new WirebirdError('NotFound', `no route ${request.method} ${request.url}`),
+        ),
+      ),
+  );
+  app.get('/healthz', async () => ({ status: 'ok' }));
+  registerApiRoute(app, deps);
+  registerAdminRoutes(app, deps);
+  return app;
+}
+
+/** Errors Fastify raises before a handler runs, in the envelope's terms. */
+function fromFastifyError(err: FastifyError): unknown {
+  if (err instanceof WirebirdError) return err;
+  switch (err.code) {
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new WirebirdError('MalformedRequest', 'Content-Type must be application/json');
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new WirebirdError('LimitExceeded', 'the request body is larger than the limit');
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new WirebirdError('MalformedRequest', 'the request body is empty');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new WirebirdError('MalformedRequest', 'Content-Length does not match the body');
+  }
+  if (err instanceof SyntaxError || err.statusCode === 400) {
+    return new WirebirdError('MalformedRequest', 'the request body is not valid JSON');
+  }
+  return err;
+}

@@ -1,0 +1,53 @@
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { hashKey, newApiKey } from '../api/auth.js';
+import type { Config } from '../config/config.js';
+import type { Store } from '../domain/ports.js';
+
+export const DEV_ACCOUNT_ID = 1;
+
+/** Keys configured in the environment are accepted from the first request on. */
+export async function importConfiguredKeys(
+  store: Store,
+  config: Config,
+  now: number,
+): Promise<void> {
+  for (const { accountId, key } of config.apiKeys) {
+    await store.ensureAccount(accountId, now);
+    if ((await store.accountForKeyHash(hashKey(key))) === undefined) {
+      await store.addApiKey(accountId, hashKey(key), now);
+    }
+  }
+}
+
+/**
+ * A first start with no keys anywhere creates a development account and prints its key once;
+ * the key is also written, readable by its owner only, to <dataDir>/dev-account.key.
+ */
+export async function createDevAccountIfNone(
+  store: Store,
+  config: Config,
+  now: number,
+): Promise<{ accountId: number; key: string } | undefined> {
+  if ((await store.countApiKeys()) > 0) return undefined;
+  const key = newApiKey();
+  await store.ensureAccount(DEV_ACCOUNT_ID, now);
+  await store.addApiKey(DEV_ACCOUNT_ID, hashKey(key), now);
+  writeSecret(join(config.dataDir, 'dev-account.key'), `${DEV_ACCOUNT_ID}:${key}\n`);
+  return { accountId: DEV_ACCOUNT_ID, key };
+}
+
+/** The admin key: WIREBIRD_ADMIN_KEY, else the one kept in <dataDir>/admin.key, else a new one. */
+export function resolveAdminKey(config: Config): { key: string; created: boolean } {
+  if (config.adminKey) return { key: config.adminKey, created: false };
+  const file = join(config.dataDir, 'admin.key');
+  if (existsSync(file)) return { key: readFileSync(file, 'utf8').trim(), created: false };
+  const key = newApiKey().replace(/^wb_/, 'wba_');
+  writeSecret(file, `${key}\n`);
+  return { key, created: true };
+}
+
+function writeSecret(file: string, content: string): void {
+  writeFileSync(file, content, { mode: 0o600 });
+  chmodSync(file, 0o600);
+}

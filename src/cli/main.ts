@@ -1,0 +1,16 @@
+#!/usr/bin/env node
+import { Command } from 'commander';
+import { registerServe } from './serve.js';
+import { registerMigrate } from './migrate.js';
+import { registerTemplates } from './templates.js';
+import { registerKeys } from './keys.js';
+
+const program = new Command()
+  .name('wirebird')
+  .description('Wirebird, a self-hosted SMS and business-messaging gateway.')
+  .showHelpAfterError();
+registerServe(program);
+registerMigrate(program);
+registerKeys(program);
+registerTemplates(program);
+await program.parseAsync();

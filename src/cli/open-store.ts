@@ -1,0 +1,27 @@
+import { join } from 'node:path';
+import { ConfigError, loadConfig, type Config } from '../config/config.js';
+import { WirebirdError } from '../domain/errors.js';
+import type { Store } from '../domain/ports.js';
+import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
+
+/** Opens the store the gateway's config names, runs `use`, and closes it. */
+export async function withStore<T>(
+  configFile: string | undefined,
+  use: (store: Store, config: Config) => Promise<T>,
+): Promise<T> {
+  const config = loadConfig(process.env, configFile ?? process.env.WIREBIRD_CONFIG);
+  const store = openSqliteStore({ path: join(config.dataDir, 'wirebird.db') });
+  try {
+    return await use(store, config);
+  } finally {
+    await store.close();
+  }
+}
+
+/** CLI commands print what went wrong in one line and exit 1, never a stack trace. */
+export function failOnError(err: unknown): never {
+  const message =
+    err instanceof WirebirdError || err instanceof ConfigError ? err.message : String(err);
+  console.error(`wirebird: ${message}`);
+  process.exit(1);
+}

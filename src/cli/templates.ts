@@ -1,0 +1,39 @@
+import type { Command } from 'commander';
+import type { ReviewAction } from '../domain/templates/template-review.js';
+import { reviewById } from '../review/review-by-id.js';
+import { failOnError, withStore } from './open-store.js';
+
+export function registerTemplates(program: Command): void {
+  const templates = program.command('templates').description('review SMS templates');
+  const step = (name: ReviewAction, description: string, withReason = false) => {
+    const cmd = templates
+      .command(`${name} <TemplateId>`)
+      .description(description)
+      .option('-c, --config <file>', 'a JSON config file');
+    if (withReason) cmd.requiredOption('-r, --reason <ErrDesc>', 'why it failed review');
+    cmd.action(async (templateId: string, opts: { config?: string; reason?: string }) => {
+      await withStore(opts.config, async (store) => {
+        const t = await reviewById(store, templateId, name, Date.now(), opts.reason);
+        console.log(`${t.templateId}: status ${t.status}${t.errDesc ? ` (${t.errDesc})` : ''}`);
+      }).catch(failOnError);
+    });
+  };
+  step('approve', 'approve a pending or under-review template');
+  step('reject', 'fail a pending or under-review template, with a reason', true);
+  step('disable', 'disable a template');
+  templates
+    .command('list')
+    .description('list templates, optionally by status (0 pending .. 4 disabled)')
+    .option('-s, --status <n>', 'only this status')
+    .option('-c, --config <file>', 'a JSON config file')
+    .action(async (opts: { status?: string; config?: string }) => {
+      await withStore(opts.config, async (store) => {
+        const status = opts.status === undefined ? undefined : (Number(opts.status) as 0);
+        for (const t of await store.listTemplates({ status })) {
+          console.log(
+            `${t.templateId}\t${t.accountId}\t${t.status}\t${t.templateName}\t${t.template}`,
+          );
+        }
+      }).catch(failOnError);
+    });
+}

@@ -1,0 +1,108 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+/** Every setting Wirebird reads, in one schema; docs/configuration.md mirrors it. */
+export const ConfigSchema = Type.Object({
+  port: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
+  host: Type.String({ default: '127.0.0.1' }),
+  dataDir: Type.String({ default: './data' }),
+  /** `AccountId:key` pairs accepted at start. */
+  apiKeys: Type.Array(
+    Type.Object({ accountId: Type.Integer({ minimum: 1 }), key: Type.String({ minLength: 16 }) }),
+    { default: [] },
+  ),
+  adminKey: Type.Optional(Type.String({ minLength: 16 })),
+  templateReview: Type.Union([Type.Literal('auto'), Type.Literal('manual')], { default: 'auto' }),
+  bannedWords: Type.Array(Type.String(), { default: [] }),
+  reviewMaxLength: Type.Integer({ minimum: 1, maximum: 600, default: 500 }),
+  /** Region for national numbers (no + or country code), as ISO 3166 alpha-2. */
+  defaultRegion: Type.String({ minLength: 2, maxLength: 2, default: 'CN' }),
+  receiptTimeoutS: Type.Integer({ minimum: 1, default: 43200 }),
+  simDelayMs: Type.Integer({ minimum: 0, default: 200 }),
+  bodyLimitBytes: Type.Integer({ minimum: 1024, default: 1048576 }),
+  sqliteSynchronous: Type.Union([Type.Literal('FULL'), Type.Literal('NORMAL')], {
+    default: 'FULL',
+  }),
+  logLevel: Type.String({ default: 'info' }),
+  dispatch: Type.Object(
+    {
+      batchSize: Type.Integer({ minimum: 1, default: 500 }),
+      leaseMs: Type.Integer({ minimum: 1000, default: 30000 }),
+      maxAttempts: Type.Integer({ minimum: 1, default: 8 }),
+      pollMs: Type.Integer({ minimum: 1, default: 50 }),
+      routeTps: Type.Integer({ minimum: 1, default: 100000 }),
+      window: Type.Integer({ minimum: 1, default: 1000 }),
+    },
+    { default: {} },
+  ),
+});
+export type Config = Static<typeof ConfigSchema>;
+
+const ENV: Record<string, (v: string) => [string, unknown]> = {
+  PORT: (v) => ['port', Number(v)],
+  HOST: (v) => ['host', v],
+  WIREBIRD_DATA_DIR: (v) => ['dataDir', v],
+  WIREBIRD_API_KEYS: (v) => ['apiKeys', parseApiKeys(v)],
+  WIREBIRD_ADMIN_KEY: (v) => ['adminKey', v],
+  WIREBIRD_TEMPLATE_REVIEW: (v) => ['templateReview', v],
+  WIREBIRD_BANNED_WORDS: (v) => ['bannedWords', splitList(v)],
+  WIREBIRD_DEFAULT_REGION: (v) => ['defaultRegion', v.toUpperCase()],
+  WIREBIRD_RECEIPT_TIMEOUT_S: (v) => ['receiptTimeoutS', Number(v)],
+  WIREBIRD_SIM_DELAY_MS: (v) => ['simDelayMs', Number(v)],
+  WIREBIRD_SQLITE_SYNCHRONOUS: (v) => ['sqliteSynchronous', v.toUpperCase()],
+  WIREBIRD_LOG_LEVEL: (v) => ['logLevel', v],
+};
+
+export class ConfigError extends Error {}
+
+/** Loads the config file (WIREBIRD_CONFIG or the path given), then the environment on top. */
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  file = env.WIREBIRD_CONFIG,
+): Config {
+  const raw: Record<string, unknown> = file ? readConfigFile(file) : {};
+  for (const [name, map] of Object.entries(ENV)) {
+    const value = env[name];
+    if (value !== undefined && value !== '') {
+      const [key, parsed] = map(value);
+      raw[key] = parsed;
+    }
+  }
+  return checkConfig(raw);
+}
+
+export function checkConfig(raw: Record<string, unknown>): Config {
+  const withDefaults = Value.Default(ConfigSchema, Value.Clone(raw));
+  const errors = [...Value.Errors(ConfigSchema, withDefaults)];
+  if (errors.length > 0) {
+    const lines = errors.slice(0, 5).map((e) => `  ${e.path || '/'}: ${e.message}`);
+    throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
+  }
+  const config = withDefaults as Config;
+  return { ...config, dataDir: resolve(config.dataDir) };
+}
+
+function readConfigFile(file: string): Record<string, unknown> {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+  } catch (e) {
+    throw new ConfigError(`cannot read config file ${file}: ${(e as Error).message}`);
+  }
+}
+
+function splitList(v: string): string[] {
+  return v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+function parseApiKeys(v: string): { accountId: number; key: string }[] {
+  return splitList(v).map((pair) => {
+    const i = pair.indexOf(':');
+    if (i < 1) throw new ConfigError('WIREBIRD_API_KEYS takes comma-separated AccountId:key pairs');
+    return { accountId: Number(pair.slice(0, i)), key: pair.slice(i + 1) };
+  });
+}

@@ -1,0 +1,13 @@
+/** Accounts, their API keys, sender ids and business phones. Keys are only ever held hashed. */
+export interface Account {
+  accountId: number;
+  createdAt: number;
+}
+
+export interface BusinessPhone {
+  accountId: number;
+  businessPhone: string;
+  /** The channel that delivers this phone's messages: 'simulator' until a real one is set. */
+  channel: string;
+  createdAt: number;
+}

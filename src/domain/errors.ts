@@ -1,0 +1,42 @@
+/**
+ * The one error class of Wirebird and the RetCode table. docs/errors.md mirrors this module;
+ * only api/ turns a WirebirdError into a response.
+ */
+export const RetCode = {
+  Success: 0,
+  MissingAction: 160,
+  UnknownAction: 161,
+  Unauthenticated: 170,
+  PermissionDenied: 171,
+  RateLimited: 153,
+  MalformedRequest: 18000,
+  MissingParameter: 18001,
+  InvalidParameter: 18003,
+  Internal: 18004,
+  NotFound: 18010,
+  LimitExceeded: 18019,
+  StateConflict: 18020,
+  NothingAccepted: 18046,
+} as const;
+
+export type RetCodeName = keyof typeof RetCode;
+export type RetCodeValue = (typeof RetCode)[RetCodeName];
+
+export class WirebirdError extends Error {
+  readonly retCode: RetCodeValue;
+  /** Extra fields an Action may put in its error answer (FailContent of a refused batch). */
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(code: RetCodeName, message: string, details?: Record<string, unknown>) {
+    super(message);
+    this.name = 'WirebirdError';
+    this.retCode = RetCode[code];
+    this.details = details;
+  }
+}
+
+export const missing = (field: string): WirebirdError =>
+  new WirebirdError('MissingParameter', `${field} is required`);
+
+export const invalid = (field: string, why: string): WirebirdError =>
+  new WirebirdError('InvalidParameter', `${field} ${why}`);

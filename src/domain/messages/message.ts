@@ -1,0 +1,126 @@
+/**
+ * A message's life in the store: queued → submitting (claimed under a lease) → submitted
+ * (awaiting its report) → final (a receipt). Retries go back to queued with a later due time.
+ */
+export type MessageKind = 'sms' | 'business';
+export type MessageState = 'queued' | 'submitting' | 'submitted' | 'final';
+
+/** What upstream reports say, for SMS and business messages alike. */
+export type ReportStatus = 'sent' | 'delivered' | 'read' | 'failed' | 'unknown';
+
+export interface AcceptedSms {
+  /** The number as the caller wrote it; receipts answer with it. */
+  phone: string;
+  e164: string;
+  route: string;
+  templateId: string;
+  params: readonly string[];
+  senderId: string;
+  extendCode: string;
+  userId: string;
+  /** Rendered at acceptance, so a later template edit never changes an accepted message. */
+  text: string;
+  costCount: number;
+}
+
+export interface AcceptedBatch {
+  accountId: number;
+  sessionNo: string;
+  acceptedAt: number;
+  messages: readonly AcceptedSms[];
+}
+
+export interface AcceptedBusinessMessage {
+  messageId: string;
+  requestId: string;
+  accountId: number;
+  businessPhone: string;
+  to: string;
+  e164: string;
+  route: string;
+  type: string;
+  /** The normalised content object, as JSON. */
+  content: string;
+  acceptedAt: number;
+}
+
+export interface IdempotencyRecord {
+  accountId: number;
+  key: string;
+  requestHash: string;
+  /** The first answer, replayed as it was. */
+  response: string;
+  createdAt: number;
+}
+
+export interface ClaimedMessage {
+  id: number;
+  kind: MessageKind;
+  accountId: number;
+  route: string;
+  attempts: number;
+  e164: string;
+  senderId: string;
+  extendCode: string;
+  /** SMS text, or the business message's content JSON. */
+  body: string;
+  messageId: string | undefined;
+  businessPhone: string;
+  type: string;
+}
+
+export type SubmitOutcome =
+  | { id: number; kind: 'submitted'; route: string; upstreamId: string }
+  | { id: number; kind: 'retry'; dueAt: number; code: string; desc: string }
+  | { id: number; kind: 'failed'; code: string; desc: string };
+
+export interface Report {
+  route: string;
+  upstreamId: string;
+  status: ReportStatus;
+  code: string;
+  desc: string;
+  /** When the network says it happened, ms since the epoch. */
+  at: number;
+}
+
+export interface StatusEvent {
+  status: string;
+  at: number;
+  code: string;
+  desc: string;
+}
+
+export interface BusinessMessageView {
+  messageId: string;
+  accountId: number;
+  businessPhone: string;
+  to: string;
+  type: string;
+  content: string;
+  route: string;
+  status: string;
+  attempts: number;
+  acceptedAt: number;
+  history: StatusEvent[];
+}
+
+/** What the simulator channel keeps of each delivery, per recipient. */
+export interface InboxEntry {
+  id?: number;
+  messageRef: number;
+  route: string;
+  upstreamId: string;
+  kind: MessageKind;
+  from: string;
+  to: string;
+  body: string;
+  type: string;
+  segments: number;
+  encoding: string;
+  deliveredAt: number;
+  /** The outcome the simulator will report, or 'none' for the never-reports test number. */
+  reportStatus: ReportStatus | 'none';
+  reportDueAt: number;
+  reported: boolean;
+}

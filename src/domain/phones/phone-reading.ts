@@ -1,0 +1,56 @@
+/**
+ * The one place that talks to libphonenumber-js. The max metadata is used because it checks
+ * each country's digit patterns; the default metadata checks little more than length.
+ */
+import {
+  parsePhoneNumberFromString,
+  validatePhoneNumberLength,
+  type CountryCode,
+} from 'libphonenumber-js/max';
+import metadata from 'libphonenumber-js/max/metadata';
+import { accepted, Reason, refused, type PhoneResult } from './phone-result.js';
+
+// ITU-T E.164: a country code plus subscriber number is at most 15 digits.
+const MAX_E164_DIGITS = 15;
+
+const callingCodes: ReadonlySet<string> = new Set([
+  ...Object.keys(metadata.country_calling_codes),
+  ...Object.keys(metadata.nonGeographic),
+]);
+
+/** True when `code` is a whole country calling code (86, 1, 800), not merely a prefix of one. */
+export function isCallingCode(code: string): boolean {
+  return callingCodes.has(code);
+}
+
+/**
+ * Reads `text` as one phone number and accepts it only if the metadata calls it valid.
+ * `region` applies to national numbers; text starting with '+' carries its own country code.
+ */
+export function readPhone(text: string, region: CountryCode | undefined): PhoneResult {
+  // extract: false so that a number buried in other text is not fished out of it.
+  const phone = parsePhoneNumberFromString(text, { defaultCountry: region, extract: false });
+  if (phone?.isValid() !== true) return refused(reasonForInvalid(text, region));
+  if (phone.number.length - 1 > MAX_E164_DIGITS) return refused(Reason.TooLong);
+  return accepted(phone.number, phone.country);
+}
+
+/** True when the region itself writes this number with `(areaCode)` in front, as US (415) does. */
+export function writtenWithAreaCode(e164: string, areaCode: string): boolean {
+  const phone = parsePhoneNumberFromString(e164);
+  return phone !== undefined && phone.formatNational().startsWith(`(${areaCode})`);
+}
+
+// Runs only for refused numbers, so its second pass over the text costs nothing on the hot path.
+function reasonForInvalid(text: string, region: CountryCode | undefined): string {
+  switch (validatePhoneNumberLength(text, { defaultCountry: region })) {
+    case 'INVALID_COUNTRY':
+      return text.trimStart().startsWith('+') ? Reason.UnknownCountryCode : Reason.NoCountryCode;
+    case 'TOO_SHORT':
+      return Reason.TooShort;
+    case 'TOO_LONG':
+      return Reason.TooLong;
+    default:
+      return Reason.Invalid;
+  }
+}

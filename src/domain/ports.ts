@@ -1,0 +1,91 @@
+/**
+ * The contracts between the pure domain and the outer layers. The Store is implemented by every
+ * adapter in store/ and checked by one shared contract suite.
+ */
+import type { BusinessPhone } from './accounts/account.js';
+import type { Template, TemplateStatus } from './templates/template.js';
+import type {
+  AcceptedBatch,
+  AcceptedBusinessMessage,
+  BusinessMessageView,
+  ClaimedMessage,
+  IdempotencyRecord,
+  InboxEntry,
+  Report,
+  SubmitOutcome,
+} from './messages/message.js';
+import type { ReceiptPerPhone } from './receipts/receipt.js';
+
+export interface Clock {
+  now(): number;
+}
+
+export interface AccountStore {
+  ensureAccount(accountId: number, now: number): Promise<boolean>;
+  accountExists(accountId: number): Promise<boolean>;
+  addApiKey(accountId: number, keyHash: string, now: number): Promise<void>;
+  accountForKeyHash(keyHash: string): Promise<number | undefined>;
+  countApiKeys(): Promise<number>;
+  addSenderId(accountId: number, senderId: string, now: number): Promise<boolean>;
+  hasSenderIds(accountId: number, senderIds: readonly string[]): Promise<Set<string>>;
+  addBusinessPhone(phone: BusinessPhone): Promise<boolean>;
+  getBusinessPhone(accountId: number, businessPhone: string): Promise<BusinessPhone | undefined>;
+}
+
+export interface TemplateStore {
+  insertTemplate(t: Template): Promise<void>;
+  /** Templates of one account among the ids asked for; other accounts' are never returned. */
+  getTemplates(accountId: number, templateIds: readonly string[]): Promise<Template[]>;
+  getTemplateById(templateId: string): Promise<Template | undefined>;
+  /** Saves t only if the stored status is still `expected`; false when someone else moved it. */
+  replaceTemplate(t: Template, expected: TemplateStatus): Promise<boolean>;
+  listTemplates(filter: { status?: TemplateStatus; accountId?: number }): Promise<Template[]>;
+}
+
+export interface MessageStore {
+  /**
+   * One transaction: every message of the batch and its idempotency record, or nothing. When the
+   * idempotency key is already taken (a concurrent twin won the race) nothing is stored and the
+   * record that holds the key is returned instead.
+   */
+  acceptBatch(
+    batch: AcceptedBatch,
+    idempotency?: IdempotencyRecord,
+  ): Promise<IdempotencyRecord | undefined>;
+  acceptBusinessMessage(
+    m: AcceptedBusinessMessage,
+    idempotency?: IdempotencyRecord,
+  ): Promise<IdempotencyRecord | undefined>;
+  findIdempotency(
+    accountId: number,
+    key: string,
+    notBefore: number,
+  ): Promise<IdempotencyRecord | undefined>;
+  /** Claims due messages (queued, or submitting with an expired lease) under a new lease. */
+  claimDue(now: number, limit: number, leaseMs: number): Promise<ClaimedMessage[]>;
+  recordOutcomes(outcomes: readonly SubmitOutcome[], now: number): Promise<void>;
+  /** Applies upstream reports; returns how many matched no message yet (kept for a late match). */
+  applyReports(reports: readonly Report[], now: number): Promise<{ unmatched: number }>;
+  /** Submitted messages whose report never came before `cutoff` become Unknow. */
+  expireAwaiting(cutoff: number, now: number, limit: number): Promise<number>;
+  receiptsForSessions(
+    accountId: number,
+    sessionNos: readonly string[],
+  ): Promise<Map<string, ReceiptPerPhone[]>>;
+  getBusinessMessage(messageId: string): Promise<BusinessMessageView | undefined>;
+  countByState(): Promise<Record<string, number>>;
+}
+
+/** What the simulator channel keeps of what it "delivered", per recipient. */
+export interface InboxStore {
+  /** Stores a delivery; a resubmission of the same message returns the first entry unchanged. */
+  deliverToInbox(entry: InboxEntry): Promise<{ entry: InboxEntry; duplicate: boolean }>;
+  pendingInboxReports(): Promise<InboxEntry[]>;
+  markInboxReported(ids: readonly number[]): Promise<void>;
+  listInbox(filter: { phone?: string; limit: number }): Promise<InboxEntry[]>;
+}
+
+export interface Store extends AccountStore, TemplateStore, MessageStore, InboxStore {
+  readonly dialect: 'sqlite' | 'postgres';
+  close(): Promise<void>;
+}

@@ -1,0 +1,26 @@
+/** The SMS template (the spec's OutTemplate) and its status values. */
+export const TemplateStatus = {
+  Pending: 0,
+  UnderReview: 1,
+  Approved: 2,
+  FailedReview: 3,
+  Disabled: 4,
+} as const;
+export type TemplateStatus = (typeof TemplateStatus)[keyof typeof TemplateStatus];
+
+export type Purpose = 1 | 2 | 3;
+
+export interface Template {
+  templateId: string;
+  accountId: number;
+  purpose: Purpose;
+  templateName: string;
+  template: string;
+  status: TemplateStatus;
+  remark: string;
+  errDesc: string;
+  instruction: string;
+  /** Milliseconds since the Unix epoch; the API answers in seconds. */
+  createdAt: number;
+  updatedAt: number;
+}

@@ -1,0 +1,81 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import type { IdSource } from './api/context.js';
+import { buildServer } from './api/server.js';
+import {
+  createDevAccountIfNone,
+  importConfiguredKeys,
+  resolveAdminKey,
+} from './bootstrap/first-start.js';
+import type { Config } from './config/config.js';
+import type { Clock, Store } from './domain/ports.js';
+import { createLogger } from './logger.js';
+import { AutoReviewer } from './review/auto-reviewer.js';
+import { openSqliteStore } from './store/sqlite/sqlite-store.js';
+
+export interface Gateway {
+  app: FastifyInstance;
+  store: Store;
+  url: string;
+  adminKey: string;
+  devAccount: { accountId: number; key: string } | undefined;
+  stop(): Promise<void>;
+}
+
+export const systemClock: Clock = { now: () => Date.now() };
+
+const TEMPLATE_ID_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+export const randomIds: IdSource = {
+  templateId: () => 'UTA' + [...randomBytes(10)].map((b) => TEMPLATE_ID_ALPHABET[b % 32]).join(''),
+  uuid: () => randomUUID(),
+};
+
+/** Wires config → store → background workers → API, and listens. */
+export async function startGateway(
+  config: Config,
+  logger: Logger = createLogger(config.logLevel),
+): Promise<Gateway> {
+  const clock = systemClock;
+  const store = openSqliteStore({
+    path: join(config.dataDir, 'wirebird.db'),
+    synchronous: config.sqliteSynchronous,
+  });
+  await importConfiguredKeys(store, config, clock.now());
+  const devAccount = await createDevAccountIfNone(store, config, clock.now());
+  const admin = resolveAdminKey(config);
+  const effective = { ...config, adminKey: admin.key };
+
+  const reviewer = new AutoReviewer(
+    store,
+    clock,
+    { bannedWords: config.bannedWords, maxLength: config.reviewMaxLength },
+    logger.child({ worker: 'auto-review' }),
+  );
+  const auto = config.templateReview === 'auto';
+  const app = buildServer(
+    {
+      store,
+      config: effective,
+      clock,
+      ids: randomIds,
+      nudges: { reviewTemplates: () => auto && reviewer.nudge(), dispatch: () => undefined },
+    },
+    logger,
+  );
+  if (auto) reviewer.start();
+  const url = await app.listen({ port: config.port, host: config.host });
+  return {
+    app,
+    store,
+    url,
+    adminKey: admin.key,
+    devAccount,
+    async stop() {
+      await app.close();
+      await reviewer.stop();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,21 @@
+import { WirebirdError } from '../domain/errors.js';
+import type { Store } from '../domain/ports.js';
+import { reviewTemplate, type ReviewAction } from '../domain/templates/template-review.js';
+import type { Template } from '../domain/templates/template.js';
+
+/** One review step by template id alone (an operator acts across accounts): admin API and CLI. */
+export async function reviewById(
+  store: Store,
+  templateId: string,
+  action: ReviewAction,
+  now: number,
+  errDesc?: string,
+): Promise<Template> {
+  const current = await store.getTemplateById(templateId);
+  if (!current) throw new WirebirdError('NotFound', `TemplateId ${templateId} not found`);
+  const next = reviewTemplate(current, action, now, errDesc);
+  if (!(await store.replaceTemplate(next, current.status))) {
+    throw new WirebirdError('StateConflict', `TemplateId ${templateId} changed meanwhile; retry`);
+  }
+  return next;
+}

@@ -1,0 +1,77 @@
+import type { BusinessPhone } from '../../domain/accounts/account.js';
+import type { AccountStore } from '../../domain/ports.js';
+import type { Db } from './database.js';
+
+export function sqliteAccounts(db: Db): AccountStore {
+  const insertAccount = db.prepare(
+    'INSERT INTO accounts (account_id, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING',
+  );
+  const selectAccount = db.prepare('SELECT 1 FROM accounts WHERE account_id = ?').pluck();
+  const insertKey = db.prepare(
+    'INSERT INTO api_keys (key_hash, account_id, created_at) VALUES (?, ?, ?)',
+  );
+  const selectKey = db.prepare('SELECT account_id FROM api_keys WHERE key_hash = ?').pluck();
+  const countKeys = db.prepare('SELECT count(*) FROM api_keys').pluck();
+  const insertSender = db.prepare(
+    'INSERT INTO sender_ids (account_id, sender_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
+  );
+  const selectSender = db
+    .prepare('SELECT 1 FROM sender_ids WHERE account_id = ? AND sender_id = ?')
+    .pluck();
+  const insertPhone = db.prepare(
+    `INSERT INTO business_phones (account_id, business_phone, channel, created_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT (account_id, business_phone) DO UPDATE SET channel = excluded.channel`,
+  );
+  const selectPhone = db.prepare(
+    'SELECT account_id, business_phone, channel, created_at FROM business_phones WHERE account_id = ? AND business_phone = ?',
+  );
+
+  return {
+    async ensureAccount(accountId, now) {
+      return insertAccount.run(accountId, now).changes > 0;
+    },
+    async accountExists(accountId) {
+      return selectAccount.get(accountId) !== undefined;
+    },
+    async addApiKey(accountId, keyHash, now) {
+      insertKey.run(keyHash, accountId, now);
+    },
+    async accountForKeyHash(keyHash) {
+      return selectKey.get(keyHash) as number | undefined;
+    },
+    async countApiKeys() {
+      return countKeys.get() as number;
+    },
+    async addSenderId(accountId, senderId, now) {
+      return insertSender.run(accountId, senderId, now).changes > 0;
+    },
+    async hasSenderIds(accountId, senderIds) {
+      return new Set(senderIds.filter((s) => selectSender.get(accountId, s) !== undefined));
+    },
+    async addBusinessPhone(p) {
+      const existed = selectPhone.get(p.accountId, p.businessPhone) !== undefined;
+      insertPhone.run(p.accountId, p.businessPhone, p.channel, p.createdAt);
+      return !existed;
+    },
+    async getBusinessPhone(accountId, businessPhone) {
+      const row = selectPhone.get(accountId, businessPhone) as PhoneRow | undefined;
+      return row && toBusinessPhone(row);
+    },
+  };
+}
+
+interface PhoneRow {
+  account_id: number;
+  business_phone: string;
+  channel: string;
+  created_at: number;
+}
+
+function toBusinessPhone(r: PhoneRow): BusinessPhone {
+  return {
+    accountId: r.account_id,
+    businessPhone: r.business_phone,
+    channel: r.channel,
+    createdAt: r.created_at,
+  };
+}

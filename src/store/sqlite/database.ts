@@ -1,0 +1,51 @@
+import Database from 'better-sqlite3';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { sqliteMigrations } from './migrations.js';
+
+export type Db = Database.Database;
+
+export interface SqliteOptions {
+  /** A file path, or ':memory:' for tests. */
+  path: string;
+  /** FULL survives power loss; NORMAL survives a process crash only. */
+  synchronous?: 'FULL' | 'NORMAL';
+}
+
+export function openDatabase(options: SqliteOptions): Db {
+  if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
+  const db = new Database(options.path);
+  db.pragma('journal_mode = WAL');
+  db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
+  db.pragma('busy_timeout = 5000');
+  db.pragma('cache_size = -65536');
+  db.pragma('temp_store = MEMORY');
+  return db;
+}
+
+/** Applies the migrations not yet applied; returns the versions it ran. */
+export function migrate(db: Db): number[] {
+  db.exec(
+    'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)',
+  );
+  const applied = new Set(
+    db
+      .prepare('SELECT version FROM schema_migrations')
+      .all()
+      .map((r) => (r as { version: number }).version),
+  );
+  const ran: number[] = [];
+  for (const m of sqliteMigrations) {
+    if (applied.has(m.version)) continue;
+    db.transaction(() => {
+      db.exec(m.sql);
+      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
+        m.version,
+        m.name,
+        Date.now(),
+      );
+    })();
+    ran.push(m.version);
+  }
+  return ran;
+}

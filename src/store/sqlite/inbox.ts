@@ -1,0 +1,97 @@
+import type { InboxEntry } from '../../domain/messages/message.js';
+import type { InboxStore } from '../../domain/ports.js';
+import type { Db } from './database.js';
+
+const COLUMNS = `id, message_ref, route, upstream_id, kind, from_addr, to_addr, body, type, segments,
+  encoding, delivered_at, report_status, report_due_at, reported`;
+
+export function sqliteInbox(db: Db): InboxStore {
+  const insert = db.prepare(
+    `INSERT INTO sim_inbox (message_ref, route, upstream_id, kind, from_addr, to_addr, body, type,
+       segments, encoding, delivered_at, report_status, report_due_at, reported)
+     VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT (message_ref) DO NOTHING RETURNING ${COLUMNS}`,
+  );
+  const byRef = db.prepare(`SELECT ${COLUMNS} FROM sim_inbox WHERE message_ref = ?`);
+  const pending = db.prepare(
+    `SELECT ${COLUMNS} FROM sim_inbox WHERE reported = 0 ORDER BY report_due_at`,
+  );
+  const markReported = db.prepare('UPDATE sim_inbox SET reported = 1 WHERE id = ?');
+  const markMany = db.transaction((ids: readonly number[]) => {
+    for (const id of ids) markReported.run(id);
+  });
+
+  return {
+    async deliverToInbox(e) {
+      const row = insert.get(
+        e.messageRef,
+        e.route,
+        e.upstreamId,
+        e.kind,
+        e.from,
+        e.to,
+        e.body,
+        e.type,
+        e.segments,
+        e.encoding,
+        e.deliveredAt,
+        e.reportStatus,
+        e.reportDueAt,
+        e.reported ? 1 : 0,
+      ) as InboxRow | undefined;
+      if (row) return { entry: fromRow(row), duplicate: false };
+      return { entry: fromRow(byRef.get(e.messageRef) as InboxRow), duplicate: true };
+    },
+    async pendingInboxReports() {
+      return (pending.all() as InboxRow[]).map(fromRow);
+    },
+    async markInboxReported(ids) {
+      markMany(ids);
+    },
+    async listInbox(filter) {
+      const rows = filter.phone
+        ? db
+            .prepare(`SELECT ${COLUMNS} FROM sim_inbox WHERE to_addr = ? ORDER BY id DESC LIMIT ?`)
+            .all(filter.phone, filter.limit)
+        : db.prepare(`SELECT ${COLUMNS} FROM sim_inbox ORDER BY id DESC LIMIT ?`).all(filter.limit);
+      return (rows as InboxRow[]).map(fromRow);
+    },
+  };
+}
+
+interface InboxRow {
+  id: number;
+  message_ref: number;
+  route: string;
+  upstream_id: string;
+  kind: string;
+  from_addr: string;
+  to_addr: string;
+  body: string;
+  type: string;
+  segments: number;
+  encoding: string;
+  delivered_at: number;
+  report_status: string;
+  report_due_at: number;
+  reported: number;
+}
+
+function fromRow(r: InboxRow): InboxEntry {
+  return {
+    id: r.id,
+    messageRef: r.message_ref,
+    route: r.route,
+    upstreamId: r.upstream_id,
+    kind: r.kind as InboxEntry['kind'],
+    from: r.from_addr,
+    to: r.to_addr,
+    body: r.body,
+    type: r.type,
+    segments: r.segments,
+    encoding: r.encoding,
+    deliveredAt: r.delivered_at,
+    reportStatus: r.report_status as InboxEntry['reportStatus'],
+    reportDueAt: r.report_due_at,
+    reported: r.reported === 1,
+  };
+}

@@ -1,0 +1,217 @@
+import type { IdempotencyRecord, SubmitOutcome } from '../../domain/messages/message.js';
+import type { MessageStore } from '../../domain/ports.js';
+import type { Db } from './database.js';
+import { sqliteReports } from './reports.js';
+import { sqliteReceipts } from './receipts.js';
+
+type AcceptPart = Pick<
+  MessageStore,
+  'acceptBatch' | 'acceptBusinessMessage' | 'findIdempotency' | 'claimDue' | 'recordOutcomes'
+>;
+
+const INSERT_MESSAGE = `INSERT INTO messages (kind, account_id, session_no, message_id, phone, e164, route,
+  template_id, params, sender_id, extend_code, user_id, body, type, business_phone, cost_count,
+  state, status, due_at, accepted_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'queued','accepted',?,?)`;
+
+export function sqliteMessages(db: Db): MessageStore {
+  return { ...acceptance(db), ...sqliteReports(db), ...sqliteReceipts(db) };
+}
+
+function acceptance(db: Db): AcceptPart {
+  const insertMessage = db.prepare(INSERT_MESSAGE);
+  const insertEvent = db.prepare(
+    'INSERT INTO message_events (message_ref, status, at, code, descr) VALUES (?,?,?,?,?)',
+  );
+  const insertSession = db.prepare(
+    'INSERT INTO sessions (session_no, account_id, accepted_count, created_at) VALUES (?,?,?,?)',
+  );
+  const selectIdem = db.prepare(
+    'SELECT account_id, idem_key, request_hash, response, created_at FROM idempotency_keys WHERE account_id = ? AND idem_key = ? AND created_at >= ?',
+  );
+  const upsertIdem = db.prepare(
+    `INSERT INTO idempotency_keys (account_id, idem_key, request_hash, response, created_at) VALUES (?,?,?,?,?)
+     ON CONFLICT (account_id, idem_key) DO UPDATE SET request_hash = excluded.request_hash,
+       response = excluded.response, created_at = excluded.created_at`,
+  );
+  const findIdem = (accountId: number, key: string, notBefore: number) => {
+    const row = selectIdem.get(accountId, key, notBefore) as IdemRow | undefined;
+    return row && fromIdemRow(row);
+  };
+  /** Runs `write` in one transaction unless the idempotency key is taken within its window. */
+  const guarded = (idem: IdempotencyRecord | undefined, notBefore: number, write: () => void) =>
+    db.transaction((): IdempotencyRecord | undefined => {
+      if (idem) {
+        const existing = findIdem(idem.accountId, idem.key, notBefore);
+        if (existing) return existing;
+        upsertIdem.run(idem.accountId, idem.key, idem.requestHash, idem.response, idem.createdAt);
+      }
+      write();
+      return undefined;
+    })();
+
+  const claim = db.prepare(
+    `UPDATE messages SET state = 'submitting', attempts = attempts + 1, due_at = ?
+     WHERE id IN (SELECT id FROM messages WHERE due_at <= ? ORDER BY due_at LIMIT ?)
+     RETURNING id, kind, account_id, route, attempts, e164, sender_id, extend_code, body,
+       message_id, business_phone, type`,
+  );
+  const outcomes = outcomeStatements(db);
+
+  return {
+    async acceptBatch(batch, idem) {
+      return guarded(idem, idemWindowStart(idem), () => {
+        insertSession.run(
+          batch.sessionNo,
+          batch.accountId,
+          batch.messages.length,
+          batch.acceptedAt,
+        );
+        for (const m of batch.messages) {
+          insertMessage.run(
+            'sms',
+            batch.accountId,
+            batch.sessionNo,
+            null,
+            m.phone,
+            m.e164,
+            m.route,
+            m.templateId,
+            JSON.stringify(m.params),
+            m.senderId,
+            m.extendCode,
+            m.userId,
+            m.text,
+            'sms',
+            '',
+            m.costCount,
+            batch.acceptedAt,
+            batch.acceptedAt,
+          );
+        }
+      });
+    },
+    async acceptBusinessMessage(m, idem) {
+      return guarded(idem, idemWindowStart(idem), () => {
+        const { lastInsertRowid } = insertMessage.run(
+          'business',
+          m.accountId,
+          null,
+          m.messageId,
+          m.to,
+          m.e164,
+          m.route,
+          null,
+          null,
+          '',
+          '',
+          '',
+          m.content,
+          m.type,
+          m.businessPhone,
+          1,
+          m.acceptedAt,
+          m.acceptedAt,
+        );
+        insertEvent.run(lastInsertRowid, 'accepted', m.acceptedAt, '', '');
+      });
+    },
+    async findIdempotency(accountId, key, notBefore) {
+      return findIdem(accountId, key, notBefore);
+    },
+    async claimDue(now, limit, leaseMs) {
+      const rows = claim.all(now + leaseMs, now, limit) as ClaimRow[];
+      return rows.map((r) => ({
+        id: r.id,
+        kind: r.kind as 'sms' | 'business',
+        accountId: r.account_id,
+        route: r.route,
+        attempts: r.attempts,
+        e164: r.e164,
+        senderId: r.sender_id,
+        extendCode: r.extend_code,
+        body: r.body,
+        messageId: r.message_id ?? undefined,
+        businessPhone: r.business_phone,
+        type: r.type,
+      }));
+    },
+    async recordOutcomes(list, now) {
+      outcomes(list, now);
+    },
+  };
+}
+
+/** The window is carried on the record: it was created at `now`, and keys live 24 hours. */
+const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
+function idemWindowStart(idem: IdempotencyRecord | undefined): number {
+  return idem ? idem.createdAt - IDEMPOTENCY_WINDOW_MS : 0;
+}
+
+function outcomeStatements(db: Db) {
+  const submitted = db.prepare(
+    `UPDATE messages SET state = 'submitted', due_at = NULL, upstream_id = ?, submitted_at = ?
+     WHERE id = ? AND state = 'submitting'`,
+  );
+  const retry = db.prepare(
+    `UPDATE messages SET state = 'queued', due_at = ?, last_error = ? WHERE id = ? AND state = 'submitting'`,
+  );
+  const failed = db.prepare(
+    `UPDATE messages SET state = 'final', due_at = NULL, status = 'failed', receipt_result = 'SubmitFail',
+       receipt_code = ?, receipt_desc = ?, receipt_time = ? WHERE id = ? AND state = 'submitting'`,
+  );
+  const event = db.prepare(
+    `INSERT INTO message_events (message_ref, status, at, code, descr)
+     SELECT id, ?, ?, ?, ? FROM messages WHERE id = ? AND kind = 'business'`,
+  );
+  const reports = sqliteReports(db);
+  return db.transaction((list: readonly SubmitOutcome[], now: number) => {
+    const late: { route: string; upstreamId: string }[] = [];
+    for (const o of list) {
+      if (o.kind === 'submitted') {
+        if (submitted.run(o.upstreamId, now, o.id).changes) {
+          late.push(o);
+          event.run('submitted', now, '', o.upstreamId, o.id);
+        }
+      } else if (o.kind === 'retry') {
+        if (retry.run(o.dueAt, `${o.code} ${o.desc}`, o.id).changes)
+          event.run('retry', now, o.code, o.desc, o.id);
+      } else if (failed.run(o.code, o.desc, Math.floor(now / 1000), o.id).changes) {
+        event.run('failed', now, o.code, o.desc, o.id);
+      }
+    }
+    reports.applyEarlyReports(late, now);
+  });
+}
+
+interface IdemRow {
+  account_id: number;
+  idem_key: string;
+  request_hash: string;
+  response: string;
+  created_at: number;
+}
+
+function fromIdemRow(r: IdemRow): IdempotencyRecord {
+  return {
+    accountId: r.account_id,
+    key: r.idem_key,
+    requestHash: r.request_hash,
+    response: r.response,
+    createdAt: r.created_at,
+  };
+}
+
+interface ClaimRow {
+  id: number;
+  kind: string;
+  account_id: number;
+  route: string;
+  attempts: number;
+  e164: string;
+  sender_id: string;
+  extend_code: string;
+  body: string;
+  message_id: string | null;
+  business_phone: string;
+  type: string;
+}

@@ -1,0 +1,148 @@
+/**
+ * Numbered, forward-only migrations for SQLite. Each runs once in its own transaction and is
+ * recorded in schema_migrations; start-up and `wirebird migrate` both apply what is missing.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const sqliteMigrations: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'accounts and templates',
+    sql: `
+      CREATE TABLE accounts (
+        account_id INTEGER PRIMARY KEY,
+        created_at INTEGER NOT NULL
+      );
+      CREATE TABLE api_keys (
+        key_hash TEXT PRIMARY KEY,
+        account_id INTEGER NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+      CREATE TABLE sender_ids (
+        account_id INTEGER NOT NULL,
+        sender_id TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (account_id, sender_id)
+      );
+      CREATE TABLE business_phones (
+        account_id INTEGER NOT NULL,
+        business_phone TEXT NOT NULL,
+        channel TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (account_id, business_phone)
+      );
+      CREATE TABLE templates (
+        template_id TEXT PRIMARY KEY,
+        account_id INTEGER NOT NULL,
+        purpose INTEGER NOT NULL,
+        template_name TEXT NOT NULL,
+        template TEXT NOT NULL,
+        status INTEGER NOT NULL,
+        remark TEXT NOT NULL,
+        err_desc TEXT NOT NULL,
+        instruction TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        updated_at INTEGER NOT NULL
+      );
+      CREATE INDEX templates_account ON templates (account_id);
+      CREATE INDEX templates_status ON templates (status);
+    `,
+  },
+  {
+    version: 2,
+    name: 'messages, sessions, receipts and the simulator inbox',
+    sql: `
+      CREATE TABLE sessions (
+        session_no TEXT PRIMARY KEY,
+        account_id INTEGER NOT NULL,
+        accepted_count INTEGER NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+      CREATE TABLE messages (
+        id INTEGER PRIMARY KEY,
+        kind TEXT NOT NULL,
+        account_id INTEGER NOT NULL,
+        session_no TEXT,
+        message_id TEXT,
+        phone TEXT NOT NULL,
+        e164 TEXT NOT NULL,
+        route TEXT NOT NULL,
+        template_id TEXT,
+        params TEXT,
+        sender_id TEXT NOT NULL,
+        extend_code TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        body TEXT NOT NULL,
+        type TEXT NOT NULL,
+        business_phone TEXT NOT NULL,
+        cost_count INTEGER NOT NULL,
+        state TEXT NOT NULL,
+        status TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        due_at INTEGER,
+        upstream_id TEXT,
+        accepted_at INTEGER NOT NULL,
+        submitted_at INTEGER,
+        last_error TEXT,
+        receipt_result TEXT,
+        receipt_code TEXT,
+        receipt_desc TEXT,
+        receipt_time INTEGER
+      );
+      CREATE INDEX messages_session ON messages (session_no) WHERE session_no IS NOT NULL;
+      CREATE UNIQUE INDEX messages_message_id ON messages (message_id) WHERE message_id IS NOT NULL;
+      CREATE INDEX messages_due ON messages (due_at) WHERE due_at IS NOT NULL;
+      CREATE INDEX messages_awaiting ON messages (submitted_at) WHERE state = 'submitted';
+      CREATE INDEX messages_upstream ON messages (route, upstream_id) WHERE upstream_id IS NOT NULL;
+      CREATE TABLE message_events (
+        message_ref INTEGER NOT NULL,
+        status TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        code TEXT NOT NULL,
+        descr TEXT NOT NULL
+      );
+      CREATE INDEX message_events_ref ON message_events (message_ref);
+      CREATE TABLE early_reports (
+        route TEXT NOT NULL,
+        upstream_id TEXT NOT NULL,
+        status TEXT NOT NULL,
+        code TEXT NOT NULL,
+        descr TEXT NOT NULL,
+        at INTEGER NOT NULL,
+        received_at INTEGER NOT NULL,
+        PRIMARY KEY (route, upstream_id, status)
+      );
+      CREATE TABLE idempotency_keys (
+        account_id INTEGER NOT NULL,
+        idem_key TEXT NOT NULL,
+        request_hash TEXT NOT NULL,
+        response TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (account_id, idem_key)
+      );
+      CREATE TABLE sim_inbox (
+        id INTEGER PRIMARY KEY,
+        message_ref INTEGER NOT NULL UNIQUE,
+        route TEXT NOT NULL,
+        upstream_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        from_addr TEXT NOT NULL,
+        to_addr TEXT NOT NULL,
+        body TEXT NOT NULL,
+        type TEXT NOT NULL,
+        segments INTEGER NOT NULL,
+        encoding TEXT NOT NULL,
+        delivered_at INTEGER NOT NULL,
+        report_status TEXT NOT NULL,
+        report_due_at INTEGER NOT NULL,
+        reported INTEGER NOT NULL
+      );
+      CREATE INDEX sim_inbox_to ON sim_inbox (to_addr, id);
+      CREATE INDEX sim_inbox_pending ON sim_inbox (report_due_at) WHERE reported = 0;
+    `,
+  },
+];

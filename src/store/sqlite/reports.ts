@@ -1,0 +1,92 @@
+import { advanceStatus } from '../../domain/messages/status.js';
+import type { Report } from '../../domain/messages/message.js';
+import { receiptResultOf } from '../../domain/receipts/receipt.js';
+import type { Db } from './database.js';
+
+interface Target {
+  id: number;
+  kind: string;
+  state: string;
+  status: string;
+}
+
+export function sqliteReports(db: Db) {
+  const find = db.prepare(
+    'SELECT id, kind, state, status FROM messages WHERE route = ? AND upstream_id = ?',
+  );
+  const event = db.prepare(
+    'INSERT INTO message_events (message_ref, status, at, code, descr) VALUES (?,?,?,?,?)',
+  );
+  const finalise = db.prepare(
+    `UPDATE messages SET state = 'final', due_at = NULL, status = ?, receipt_result = ?,
+       receipt_code = ?, receipt_desc = ?, receipt_time = ? WHERE id = ? AND state != 'final'`,
+  );
+  const setStatus = db.prepare('UPDATE messages SET status = ? WHERE id = ?');
+  const keepEarly = db.prepare(
+    `INSERT INTO early_reports (route, upstream_id, status, code, descr, at, received_at)
+     VALUES (?,?,?,?,?,?,?) ON CONFLICT DO NOTHING`,
+  );
+  const takeEarly = db.prepare(
+    'DELETE FROM early_reports WHERE route = ? AND upstream_id = ? RETURNING status, code, descr, at',
+  );
+  const expire = db.prepare(
+    `UPDATE messages SET state = 'final', status = 'unknown', receipt_result = 'Unknow',
+       receipt_code = 'TIMEOUT', receipt_desc = 'no delivery report arrived before the receipt timeout',
+       receipt_time = ? WHERE id IN (SELECT id FROM messages WHERE state = 'submitted' AND submitted_at <= ? LIMIT ?)`,
+  );
+
+  /** Applies one report to its message; false when no message carries that upstream id yet. */
+  const applyOne = (r: Report): boolean => {
+    const m = find.get(r.route, r.upstreamId) as Target | undefined;
+    if (!m) return false;
+    if (m.kind === 'business') event.run(m.id, r.status, r.at, r.code, r.desc);
+    const next = advanceStatus(m.status, r.status) ?? m.status;
+    const result = receiptResultOf(r.status);
+    if (result && m.state !== 'final') {
+      finalise.run(next, result, r.code, r.desc, Math.floor(r.at / 1000), m.id);
+    } else if (next !== m.status) {
+      setStatus.run(next, m.id);
+    }
+    return true;
+  };
+
+  const applyReports = db.transaction((reports: readonly Report[], now: number) => {
+    let unmatched = 0;
+    for (const r of reports) {
+      if (applyOne(r)) continue;
+      unmatched++;
+      keepEarly.run(r.route, r.upstreamId, r.status, r.code, r.desc, r.at, now);
+    }
+    return { unmatched };
+  });
+
+  /** Reports that came before their submit answer are applied once the upstream id is known. */
+  const applyEarlyReports = (
+    list: readonly { route: string; upstreamId: string }[],
+    _now: number,
+  ) => {
+    for (const { route, upstreamId } of list) {
+      const early = takeEarly.all(route, upstreamId) as EarlyRow[];
+      early.sort((a, b) => a.at - b.at);
+      for (const e of early)
+        applyOne({ route, upstreamId, status: e.status, code: e.code, desc: e.descr, at: e.at });
+    }
+  };
+
+  return {
+    async applyReports(reports: readonly Report[], now: number) {
+      return applyReports(reports, now);
+    },
+    applyEarlyReports,
+    async expireAwaiting(cutoff: number, now: number, limit: number) {
+      return expire.run(Math.floor(now / 1000), cutoff, limit).changes;
+    },
+  };
+}
+
+interface EarlyRow {
+  status: Report['status'];
+  code: string;
+  descr: string;
+  at: number;
+}

@@ -1,0 +1,92 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { checkConfig, type Config } from '../../src/config/config.js';
+import { startGateway, type Gateway } from '../../src/main.js';
+
+export interface TestGateway extends Gateway {
+  dataDir: string;
+  /** The development account's key (AccountId 1). */
+  key: string;
+  /** POST /api with the dev key (or the one given); returns status and parsed JSON. */
+  api(
+    body: unknown,
+    options?: { key?: string | null; headers?: Record<string, string> },
+  ): Promise<Answer>;
+  /** A call to the admin API with the admin key (or none when key is null). */
+  admin(method: string, path: string, body?: unknown, key?: string | null): Promise<Answer>;
+  close(): Promise<void>;
+}
+
+export interface Answer {
+  status: number;
+  json: Record<string, unknown> & { RetCode: number; Message: string };
+}
+
+/** Starts a real gateway on a free loopback port with a throw-away data folder. */
+export async function startTestGateway(
+  overrides: Record<string, unknown> = {},
+): Promise<TestGateway> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'wirebird-test-'));
+  const config: Config = checkConfig({
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    templateReview: 'manual',
+    sqliteSynchronous: 'NORMAL',
+    logLevel: 'silent',
+    ...overrides,
+  });
+  const gw = await startGateway(config, pino({ level: 'silent' }));
+  if (!gw.devAccount) throw new Error('expected a development account on first start');
+  const key = gw.devAccount.key;
+  const call = async (
+    method: string,
+    path: string,
+    body: unknown,
+    headers: Record<string, string>,
+  ) => {
+    const res = await fetch(gw.url + path, {
+      method,
+      headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+    });
+    return { status: res.status, json: (await res.json()) as Answer['json'] };
+  };
+  return {
+    ...gw,
+    dataDir,
+    key,
+    api: (body, options = {}) => {
+      const k = options.key === undefined ? key : options.key;
+      return call('POST', '/api', body, {
+        ...(k ? { authorization: `Bearer ${k}` } : {}),
+        ...options.headers,
+      });
+    },
+    admin: (method, path, body, adminKey) => {
+      const k = adminKey === undefined ? gw.adminKey : adminKey;
+      return call(method, path, body, k ? { authorization: `Bearer ${k}` } : {});
+    },
+    async close() {
+      await gw.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Polls `probe` until it returns a value; for background work, never a timing assertion. */
+export async function eventually<T>(
+  probe: () => Promise<T | undefined>,
+  what: string,
+  limitMs = 15000,
+): Promise<T> {
+  const end = Date.now() + limitMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > end) throw new Error(`gave up waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
