@@ -12,6 +12,7 @@ import {
 import type { Config } from './config/config.js';
 import type { Clock, Store } from './domain/ports.js';
 import { createLogger } from './logger.js';
+import { startPipeline, type Pipeline } from './pipeline.js';
 import { AutoReviewer } from './review/auto-reviewer.js';
 import { openSqliteStore } from './store/sqlite/sqlite-store.js';
 
@@ -21,6 +22,7 @@ export interface Gateway {
   url: string;
   adminKey: string;
   devAccount: { accountId: number; key: string } | undefined;
+  pipeline: Pipeline;
   stop(): Promise<void>;
 }
 
@@ -54,13 +56,18 @@ export async function startGateway(
     logger.child({ worker: 'auto-review' }),
   );
   const auto = config.templateReview === 'auto';
+  const pipeline = await startPipeline(config, store, clock, logger);
   const app = buildServer(
     {
       store,
       config: effective,
       clock,
       ids: randomIds,
-      nudges: { reviewTemplates: () => auto && reviewer.nudge(), dispatch: () => undefined },
+      nudges: {
+        reviewTemplates: () => auto && reviewer.nudge(),
+        dispatch: () => pipeline.dispatcher.nudge(),
+      },
+      routing: pipeline.channels.routing,
     },
     logger,
   );
@@ -72,9 +79,11 @@ export async function startGateway(
     url,
     adminKey: admin.key,
     devAccount,
+    pipeline,
     async stop() {
       await app.close();
       await reviewer.stop();
+      await pipeline.stop();
       await store.close();
     },
   };

@@ -1,7 +1,7 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config/config.js';
-import type { Clock, Store } from '../domain/ports.js';
+import type { Clock, Routing, Store } from '../domain/ports.js';
 import { validator } from './validate.js';
 
 export interface IdSource {
@@ -21,6 +21,7 @@ export interface ApiDeps {
   clock: Clock;
   ids: IdSource;
   nudges: Nudges;
+  routing: Routing;
 }
 
 export interface ActionContext {

@@ -34,6 +34,7 @@ export const ConfigSchema = Type.Object({
       pollMs: Type.Integer({ minimum: 1, default: 50 }),
       routeTps: Type.Integer({ minimum: 1, default: 100000 }),
       window: Type.Integer({ minimum: 1, default: 1000 }),
+      loops: Type.Integer({ minimum: 1, maximum: 64, default: 2 }),
     },
     { default: {} },
   ),

@@ -20,6 +20,11 @@ export interface Clock {
   now(): number;
 }
 
+/** Which route (channel) a message goes through, decided when it is accepted. */
+export interface Routing {
+  smsRoute(e164: string, senderId: string): string;
+}
+
 export interface AccountStore {
   ensureAccount(accountId: number, now: number): Promise<boolean>;
   accountExists(accountId: number): Promise<boolean>;
@@ -80,6 +85,10 @@ export interface MessageStore {
 export interface InboxStore {
   /** Stores a delivery; a resubmission of the same message returns the first entry unchanged. */
   deliverToInbox(entry: InboxEntry): Promise<{ entry: InboxEntry; duplicate: boolean }>;
+  /** deliverToInbox for many entries in one transaction, answers in the same order. */
+  deliverManyToInbox(
+    entries: readonly InboxEntry[],
+  ): Promise<{ entry: InboxEntry; duplicate: boolean }[]>;
   pendingInboxReports(): Promise<InboxEntry[]>;
   markInboxReported(ids: readonly number[]): Promise<void>;
   listInbox(filter: { phone?: string; limit: number }): Promise<InboxEntry[]>;

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ApiDeps } from '../context.js';
 import { registerAccountAdmin } from './accounts.js';
 import { adminGuard } from './guard.js';
+import { registerMessageAdmin } from './messages.js';
 import { registerTemplateAdmin } from './templates.js';
 
 /** Everything under /admin takes the admin key. */
@@ -10,5 +11,6 @@ export function registerAdminRoutes(app: FastifyInstance, deps: ApiDeps): void {
     admin.addHook('onRequest', adminGuard(deps.config.adminKey));
     registerTemplateAdmin(admin, deps);
     registerAccountAdmin(admin, deps);
+    registerMessageAdmin(admin, deps);
   });
 }

@@ -29,3 +29,13 @@ test('clear empties it; a non-positive size is refused', () => {
   assert.equal(cache.size, 0);
   assert.throws(() => new BoundedCache<number>(0), RangeError);
 });
+
+test('evicts in insertion order across many turns of the ring', () => {
+  const cache = new BoundedCache<number>(3);
+  for (let i = 0; i < 10; i++) cache.set(`k${i}`, i);
+  assert.equal(cache.size, 3);
+  assert.deepEqual(
+    ['k6', 'k7', 'k8', 'k9'].map((k) => cache.get(k)),
+    [undefined, 7, 8, 9],
+  );
+});

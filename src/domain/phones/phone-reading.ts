@@ -35,10 +35,18 @@ export function readPhone(text: string, region: CountryCode | undefined): PhoneR
   return accepted(phone.number, phone.country);
 }
 
-/** True when the region itself writes this number with `(areaCode)` in front, as US (415) does. */
-export function writtenWithAreaCode(e164: string, areaCode: string): boolean {
-  const phone = parsePhoneNumberFromString(e164);
-  return phone !== undefined && phone.formatNational().startsWith(`(${areaCode})`);
+/**
+ * The E.164 number `text` names as a national number of `region`, if it is valid and the region
+ * itself writes it with `(areaCode)` in front, as the US writes (415) 555-2671.
+ */
+export function readAsBracketedAreaCode(
+  text: string,
+  region: CountryCode,
+  areaCode: string,
+): string | undefined {
+  const phone = parsePhoneNumberFromString(text, { defaultCountry: region, extract: false });
+  if (phone?.isValid() !== true) return undefined;
+  return phone.formatNational().startsWith(`(${areaCode})`) ? phone.number : undefined;
 }
 
 // Runs only for refused numbers, so its second pass over the text costs nothing on the hot path.

@@ -4,7 +4,7 @@
  */
 import { getCountryCallingCode, isSupportedCountry, type CountryCode } from 'libphonenumber-js/max';
 import { BoundedCache } from './bounded-cache.js';
-import { isCallingCode, readPhone, writtenWithAreaCode } from './phone-reading.js';
+import { isCallingCode, readAsBracketedAreaCode, readPhone } from './phone-reading.js';
 import { Reason, refused, type PhoneResult } from './phone-result.js';
 
 export type { PhoneResult } from './phone-result.js';
@@ -97,10 +97,10 @@ function readBracketed(
   }
   // With the region's own code, the national reading strips it again: no second parse needed.
   if (region === undefined || getCountryCallingCode(region) === code) return asCode;
-  const asNational = readNational(raw, region);
-  const conflict =
-    asNational.ok && asNational.e164 !== asCode.e164 && writtenWithAreaCode(asNational.e164, code);
-  return conflict ? refused(Reason.Ambiguous) : asCode;
+  const asAreaCode = readAsBracketedAreaCode(raw, region, code);
+  return asAreaCode !== undefined && asAreaCode !== asCode.e164
+    ? refused(Reason.Ambiguous)
+    : asCode;
 }
 
 function readNational(raw: string, region: CountryCode | undefined): PhoneResult {

@@ -20,26 +20,34 @@ export function sqliteInbox(db: Db): InboxStore {
     for (const id of ids) markReported.run(id);
   });
 
+  const deliverOne = (e: InboxEntry) => {
+    const row = insert.get(
+      e.messageRef,
+      e.route,
+      e.upstreamId,
+      e.kind,
+      e.from,
+      e.to,
+      e.body,
+      e.type,
+      e.segments,
+      e.encoding,
+      e.deliveredAt,
+      e.reportStatus,
+      e.reportDueAt,
+      e.reported ? 1 : 0,
+    ) as InboxRow | undefined;
+    if (row) return { entry: fromRow(row), duplicate: false };
+    return { entry: fromRow(byRef.get(e.messageRef) as InboxRow), duplicate: true };
+  };
+  const deliverMany = db.transaction((entries: readonly InboxEntry[]) => entries.map(deliverOne));
+
   return {
     async deliverToInbox(e) {
-      const row = insert.get(
-        e.messageRef,
-        e.route,
-        e.upstreamId,
-        e.kind,
-        e.from,
-        e.to,
-        e.body,
-        e.type,
-        e.segments,
-        e.encoding,
-        e.deliveredAt,
-        e.reportStatus,
-        e.reportDueAt,
-        e.reported ? 1 : 0,
-      ) as InboxRow | undefined;
-      if (row) return { entry: fromRow(row), duplicate: false };
-      return { entry: fromRow(byRef.get(e.messageRef) as InboxRow), duplicate: true };
+      return deliverOne(e);
+    },
+    async deliverManyToInbox(entries) {
+      return deliverMany(entries);
     },
     async pendingInboxReports() {
       return (pending.all() as InboxRow[]).map(fromRow);

@@ -1,0 +1,49 @@
+import { Type } from '@sinclair/typebox';
+import { parseBusinessContent } from '../../domain/business-messages/content.js';
+import { WirebirdError, invalid } from '../../domain/errors.js';
+import { normalizePhone } from '../../domain/phones/phones.js';
+import { defineAction } from '../context.js';
+import { findReplay, idempotencyOf, recordFor, replay } from '../idempotency.js';
+
+const Input = Type.Object({
+  To: Type.String({ minLength: 1, maxLength: 64 }),
+  Type: Type.String({ minLength: 1, maxLength: 32 }),
+  Content: Type.Union([Type.String(), Type.Object({})], { description: 'a JSON string' }),
+  BusinessPhone: Type.String({ minLength: 1, maxLength: 64 }),
+});
+
+export const sendMessage = defineAction(Input, async (ctx, input) => {
+  const { store, config, clock, ids } = ctx.deps;
+  const to = normalizePhone(input.To, config.defaultRegion);
+  if (!to.ok) throw invalid('To', to.reason);
+  const from = normalizePhone(input.BusinessPhone, config.defaultRegion);
+  if (!from.ok) throw invalid('BusinessPhone', from.reason);
+  const content = parseBusinessContent(input.Type, input.Content);
+  const phone = await store.getBusinessPhone(ctx.accountId, from.e164);
+  if (!phone) throw invalid('BusinessPhone', `${from.e164} is not registered for this account`);
+
+  const idem = idempotencyOf(ctx, input);
+  const replayed = await findReplay(ctx, idem);
+  if (replayed) return replayed;
+  const messageId = ids.uuid();
+  const answer = { RequestId: ids.uuid(), Data: { MessageId: messageId } };
+  const raced = await store.acceptBusinessMessage(
+    {
+      messageId,
+      requestId: answer.RequestId,
+      accountId: ctx.accountId,
+      businessPhone: phone.businessPhone,
+      to: input.To,
+      e164: to.e164,
+      route: phone.channel,
+      type: content.type,
+      content: JSON.stringify(content),
+      acceptedAt: clock.now(),
+    },
+    recordFor(ctx, idem, answer),
+  );
+  if (raced && idem) return replay(idem, raced);
+  if (raced) throw new WirebirdError('Internal', 'unexpected idempotency record');
+  ctx.deps.nudges.dispatch();
+  return answer;
+});

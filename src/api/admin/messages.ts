@@ -1,0 +1,44 @@
+import type { FastifyInstance } from 'fastify';
+import { WirebirdError } from '../../domain/errors.js';
+import type { ApiDeps } from '../context.js';
+import { ok, sendAdminError } from './guard.js';
+
+export function registerMessageAdmin(app: FastifyInstance, deps: ApiDeps): void {
+  app.get<{ Params: { messageId: string } }>(
+    '/admin/messages/:messageId',
+    async (request, reply) => {
+      try {
+        const m = await deps.store.getBusinessMessage(request.params.messageId);
+        if (!m)
+          throw new WirebirdError('NotFound', `MessageId ${request.params.messageId} not found`);
+        return ok({
+          Data: {
+            MessageId: m.messageId,
+            AccountId: m.accountId,
+            BusinessPhone: m.businessPhone,
+            To: m.to,
+            Type: m.type,
+            Content: JSON.parse(m.content) as unknown,
+            Route: m.route,
+            Status: m.status,
+            Attempts: m.attempts,
+            AcceptedAt: Math.floor(m.acceptedAt / 1000),
+            History: m.history.map((e) => ({
+              Status: e.status,
+              Time: Math.floor(e.at / 1000),
+              Code: e.code,
+              Desc: e.desc,
+            })),
+          },
+        });
+      } catch (err) {
+        return sendAdminError(reply, err);
+      }
+    },
+  );
+  app.get<{ Querystring: { phone?: string; limit?: string } }>('/admin/inbox', async (request) => {
+    const limit = Math.min(1000, Math.max(1, Number(request.query.limit) || 100));
+    const entries = await deps.store.listInbox({ phone: request.query.phone, limit });
+    return ok({ DataSet: entries });
+  });
+}

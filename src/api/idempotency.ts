@@ -1,0 +1,62 @@
+import { createHash } from 'node:crypto';
+import { WirebirdError, invalid } from '../domain/errors.js';
+import type { IdempotencyRecord } from '../domain/messages/message.js';
+import type { ActionContext } from './context.js';
+
+export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
+
+export interface Idempotency {
+  key: string;
+  requestHash: string;
+}
+
+/** The Idempotency-Key header and a hash of the request it came with, if the client sent one. */
+export function idempotencyOf(ctx: ActionContext, input: unknown): Idempotency | undefined {
+  const key = ctx.idempotencyKey;
+  if (key === undefined) return undefined;
+  if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
+    throw invalid('Idempotency-Key', 'must be 1 to 255 visible ASCII characters');
+  }
+  return { key, requestHash: createHash('sha256').update(JSON.stringify(input)).digest('hex') };
+}
+
+/** The first answer to this key, or a conflict when the key came with another request. */
+export function replay(idem: Idempotency, seen: IdempotencyRecord): Record<string, unknown> {
+  if (seen.requestHash !== idem.requestHash) {
+    throw new WirebirdError(
+      'StateConflict',
+      'Idempotency-Key was already used within 24 hours for a different request',
+    );
+  }
+  return JSON.parse(seen.response) as Record<string, unknown>;
+}
+
+export async function findReplay(
+  ctx: ActionContext,
+  idem: Idempotency | undefined,
+): Promise<Record<string, unknown> | undefined> {
+  if (!idem) return undefined;
+  const now = ctx.deps.clock.now();
+  const seen = await ctx.deps.store.findIdempotency(
+    ctx.accountId,
+    idem.key,
+    now - IDEMPOTENCY_WINDOW_MS,
+  );
+  return seen && replay(idem, seen);
+}
+
+export function recordFor(
+  ctx: ActionContext,
+  idem: Idempotency | undefined,
+  answer: Record<string, unknown>,
+): IdempotencyRecord | undefined {
+  return (
+    idem && {
+      accountId: ctx.accountId,
+      key: idem.key,
+      requestHash: idem.requestHash,
+      response: JSON.stringify(answer),
+      createdAt: ctx.deps.clock.now(),
+    }
+  );
+}

@@ -1,0 +1,23 @@
+import type { ClaimedMessage, Report } from '../domain/messages/message.js';
+
+/**
+ * What a channel answers for one submitted message. `retry` is for failures that may pass later
+ * (throttling, a dropped connection); `rejected` is final and becomes a SubmitFail receipt.
+ */
+export type SubmitResult =
+  | { kind: 'accepted'; upstreamId: string }
+  | { kind: 'retry'; code: string; desc: string; retryAfterMs?: number }
+  | { kind: 'rejected'; code: string; desc: string };
+
+/** Reports flow back through this; it resolves once they are durably applied. */
+export type ReportListener = (reports: Report[]) => Promise<void>;
+
+/** The dispatcher knows only this: where a message goes is the channel's business. */
+export interface Channel {
+  /** The route name messages carry. */
+  readonly name: string;
+  start(onReports: ReportListener): Promise<void>;
+  /** Submits messages; answers one result per message, in order. */
+  submit(messages: readonly ClaimedMessage[]): Promise<SubmitResult[]>;
+  stop(): Promise<void>;
+}

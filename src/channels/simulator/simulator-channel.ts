@@ -1,0 +1,142 @@
+import type { Logger } from 'pino';
+import type {
+  ClaimedMessage,
+  InboxEntry,
+  Report,
+  ReportStatus,
+} from '../../domain/messages/message.js';
+import type { Clock, InboxStore } from '../../domain/ports.js';
+import { costCount, encodingOf } from '../../domain/segments/segments.js';
+import type { Channel, ReportListener, SubmitResult } from '../channel.js';
+import { DueQueue } from './report-queue.js';
+import { testOutcomeOf } from './test-numbers.js';
+
+export const SIMULATOR = 'simulator';
+const DEFAULT_SENDER = 'WIREBIRD';
+
+/**
+ * A handset network in a box: keeps every delivery in an inbox per recipient (durably, so that a
+ * restart neither loses a pending report nor delivers a resubmitted message twice) and reports
+ * after a delay, with outcomes chosen by the test numbers.
+ */
+export class SimulatorChannel implements Channel {
+  readonly name = SIMULATOR;
+  private listener: ReportListener | undefined;
+  private readonly queue: DueQueue<InboxEntry>;
+  duplicates = 0;
+
+  constructor(
+    private readonly inbox: InboxStore,
+    private readonly clock: Clock,
+    private readonly delayMs: number,
+    private readonly log: Logger,
+  ) {
+    this.queue = new DueQueue(
+      (due) => void this.report(due),
+      () => clock.now(),
+    );
+  }
+
+  async start(onReports: ReportListener): Promise<void> {
+    this.listener = onReports;
+    for (const entry of await this.inbox.pendingInboxReports()) this.schedule(entry);
+  }
+
+  async submit(messages: readonly ClaimedMessage[]): Promise<SubmitResult[]> {
+    const now = this.clock.now();
+    const results: SubmitResult[] = [];
+    const entries: InboxEntry[] = [];
+    for (const m of messages) {
+      const outcome = testOutcomeOf(m.e164);
+      if (outcome === 'refuse') {
+        results.push({
+          kind: 'rejected',
+          code: 'REJECTD',
+          desc: 'refused at submission (test number 0002)',
+        });
+        continue;
+      }
+      const reportStatus: InboxEntry['reportStatus'] =
+        outcome === 'fail' ? 'failed' : outcome === 'silent' ? 'none' : 'delivered';
+      entries.push(toEntry(m, reportStatus, now, now + this.delayMs));
+      results.push({ kind: 'accepted', upstreamId: upstreamIdOf(m) });
+    }
+    for (const { entry, duplicate } of await this.inbox.deliverManyToInbox(entries)) {
+      if (duplicate) {
+        this.duplicates++;
+        this.log.warn(
+          { messageRef: entry.messageRef },
+          'resubmission recognised; not delivered twice',
+        );
+      } else if (entry.reportStatus !== 'none') {
+        this.schedule(entry);
+      }
+    }
+    return results;
+  }
+
+  async stop(): Promise<void> {
+    this.queue.clear();
+  }
+
+  private schedule(entry: InboxEntry): void {
+    if (entry.reportStatus !== 'none') this.queue.add(entry.reportDueAt, entry);
+  }
+
+  private async report(entries: InboxEntry[]): Promise<void> {
+    if (!this.listener) return;
+    try {
+      await this.listener(entries.flatMap((e) => reportsFor(e, this.clock.now())));
+      await this.inbox.markInboxReported(entries.map((e) => e.id as number));
+    } catch (err) {
+      // Left unreported in the inbox: the next start reports them again.
+      this.log.error({ err }, 'simulator reports not applied');
+    }
+  }
+}
+
+function upstreamIdOf(m: ClaimedMessage): string {
+  // Stable per message, so a resubmission after a crash is recognised as the same delivery.
+  return `sim-${m.id}`;
+}
+
+function toEntry(
+  m: ClaimedMessage,
+  reportStatus: InboxEntry['reportStatus'],
+  now: number,
+  dueAt: number,
+): InboxEntry {
+  const sms = m.kind === 'sms';
+  return {
+    messageRef: m.id,
+    route: SIMULATOR,
+    upstreamId: upstreamIdOf(m),
+    kind: m.kind,
+    from: sms ? m.senderId || DEFAULT_SENDER : m.businessPhone,
+    to: m.e164,
+    body: m.body,
+    type: m.type,
+    segments: sms ? costCount(m.body) : 1,
+    encoding: sms ? encodingOf(m.body) : 'json',
+    deliveredAt: now,
+    reportStatus,
+    reportDueAt: dueAt,
+    reported: false,
+  };
+}
+
+const DESCRIPTIONS: Record<string, [string, string]> = {
+  delivered: ['DELIVRD', 'delivered to the handset'],
+  failed: ['UNDELIV', 'undeliverable (test number 0001)'],
+};
+
+function reportsFor(e: InboxEntry, now: number): Report[] {
+  const status = e.reportStatus as ReportStatus;
+  const [code, desc] = DESCRIPTIONS[status] ?? ['UNKNOWN', status];
+  const base = { route: e.route, upstreamId: e.upstreamId, at: now };
+  const final: Report = { ...base, status, code, desc };
+  // Business messages go through "sent" first, as WhatsApp's statuses do.
+  return e.kind === 'business'
+    ? [{ ...base, status: 'sent', code: 'SENT', desc: 'sent' }, final]
+    : [final];
+}

@@ -1,0 +1,184 @@
+import type { Logger } from 'pino';
+import type { Channel, SubmitResult } from '../channels/channel.js';
+import type { ClaimedMessage, SubmitOutcome } from '../domain/messages/message.js';
+import type { Clock } from '../domain/ports.js';
+import { retryDelayMs } from './backoff.js';
+import { RateLimiter } from './rate-limiter.js';
+
+/** The storage calls the worker loop is given; it knows no more of the store than these. */
+export interface DispatchStorage {
+  claim(now: number, limit: number, leaseMs: number): Promise<ClaimedMessage[]>;
+  record(outcomes: readonly SubmitOutcome[], now: number): Promise<void>;
+}
+
+export interface DispatchOptions {
+  batchSize: number;
+  leaseMs: number;
+  maxAttempts: number;
+  pollMs: number;
+  routeTps: number;
+  /** Messages handed to a channel at once: the in-flight bound per loop and route. */
+  window: number;
+  loops: number;
+}
+
+export interface DispatchCounters {
+  claimed: number;
+  submitted: number;
+  retried: number;
+  failed: number;
+}
+
+/**
+ * Claims due messages in batches under a lease, hands them to their route's channel at the
+ * route's rate, and records each outcome. A message whose worker died is claimed again when its
+ * lease expires: submission is at-least-once, and channels recognise a resubmission by its id.
+ */
+export class Dispatcher {
+  readonly counters: DispatchCounters = { claimed: 0, submitted: 0, retried: 0, failed: 0 };
+  private readonly limiters = new Map<string, RateLimiter>();
+  private running = false;
+  private loops: Promise<void>[] = [];
+  private wake: (() => void) | undefined;
+  private wakeup: Promise<void> | undefined;
+
+  constructor(
+    private readonly storage: DispatchStorage,
+    private readonly channels: ReadonlyMap<string, Channel>,
+    private readonly clock: Clock,
+    private readonly options: DispatchOptions,
+    private readonly log: Logger,
+    private readonly random: () => number = Math.random,
+  ) {}
+
+  start(): void {
+    this.running = true;
+    this.loops = Array.from({ length: this.options.loops }, () => this.loop());
+  }
+
+  /** New work was stored: idle loops look now rather than at the next poll. */
+  nudge(): void {
+    this.wake?.();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.nudge();
+    await Promise.all(this.loops);
+  }
+
+  private async loop(): Promise<void> {
+    while (this.running) {
+      try {
+        const claimed = await this.storage.claim(
+          this.clock.now(),
+          this.options.batchSize,
+          this.options.leaseMs,
+        );
+        if (claimed.length === 0) {
+          await this.idle();
+          continue;
+        }
+        this.counters.claimed += claimed.length;
+        const outcomes = await this.submitAll(claimed);
+        await this.storage.record(outcomes, this.clock.now());
+      } catch (err) {
+        // The lease brings anything claimed here back; pause so a broken store is not spun on.
+        this.log.error({ err }, 'dispatch pass failed');
+        await this.idle();
+      }
+    }
+  }
+
+  private idle(): Promise<void> {
+    this.wakeup ??= new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wake = undefined;
+        this.wakeup = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, this.options.pollMs);
+      this.wake = done;
+    });
+    return this.wakeup;
+  }
+
+  private async submitAll(claimed: ClaimedMessage[]): Promise<SubmitOutcome[]> {
+    const byRoute = new Map<string, ClaimedMessage[]>();
+    for (const m of claimed) {
+      const list = byRoute.get(m.route);
+      if (list) list.push(m);
+      else byRoute.set(m.route, [m]);
+    }
+    const groups = await Promise.all(
+      [...byRoute].map(([route, list]) => this.submitRoute(route, list)),
+    );
+    return groups.flat();
+  }
+
+  private async submitRoute(route: string, messages: ClaimedMessage[]): Promise<SubmitOutcome[]> {
+    const channel = this.channels.get(route);
+    if (!channel) {
+      const none: SubmitResult = {
+        kind: 'retry',
+        code: 'NOROUTE',
+        desc: `no channel is configured for route ${route}`,
+      };
+      return messages.map((m) => this.outcomeOf(m, none));
+    }
+    const outcomes: SubmitOutcome[] = [];
+    for (let i = 0; i < messages.length; i += this.options.window) {
+      const chunk = messages.slice(i, i + this.options.window);
+      await this.limiter(route).take(chunk.length);
+      const results = await channel.submit(chunk).catch((err: unknown): SubmitResult[] => {
+        this.log.error({ err, route }, 'channel submit threw');
+        return chunk.map(() => ({
+          kind: 'retry',
+          code: 'CHANNEL',
+          desc: 'the channel failed; retrying',
+        }));
+      });
+      chunk.forEach((m, j) => outcomes.push(this.outcomeOf(m, results[j])));
+    }
+    return outcomes;
+  }
+
+  private outcomeOf(m: ClaimedMessage, r: SubmitResult | undefined): SubmitOutcome {
+    const result: SubmitResult = r ?? {
+      kind: 'retry',
+      code: 'NORESULT',
+      desc: 'the channel gave no result',
+    };
+    if (result.kind === 'accepted') {
+      this.counters.submitted++;
+      return { id: m.id, kind: 'submitted', route: m.route, upstreamId: result.upstreamId };
+    }
+    if (result.kind === 'retry' && m.attempts < this.options.maxAttempts) {
+      this.counters.retried++;
+      const delay = retryDelayMs(m.attempts, this.random, result.retryAfterMs);
+      return {
+        id: m.id,
+        kind: 'retry',
+        dueAt: this.clock.now() + delay,
+        code: result.code,
+        desc: result.desc,
+      };
+    }
+    this.counters.failed++;
+    const desc =
+      result.kind === 'retry'
+        ? `gave up after ${m.attempts} attempts: ${result.desc}`
+        : result.desc;
+    return { id: m.id, kind: 'failed', code: result.code, desc };
+  }
+
+  private limiter(route: string): RateLimiter {
+    let l = this.limiters.get(route);
+    if (!l) {
+      l = new RateLimiter(this.options.routeTps, () => this.clock.now());
+      this.limiters.set(route, l);
+    }
+    return l;
+  }
+}

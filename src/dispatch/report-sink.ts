@@ -1,0 +1,52 @@
+import type { Logger } from 'pino';
+import type { Report } from '../domain/messages/message.js';
+import type { Clock, MessageStore } from '../domain/ports.js';
+
+interface Waiting {
+  reports: Report[];
+  resolve: () => void;
+  reject: (err: unknown) => void;
+}
+
+/**
+ * Channels hand reports in as they come; they are applied in batches (one transaction each) and
+ * each caller learns when its reports are durable, so a channel acknowledges upstream only then.
+ */
+export class ReportSink {
+  private waiting: Waiting[] = [];
+  private scheduled = false;
+  applied = 0;
+  unmatched = 0;
+
+  constructor(
+    private readonly store: Pick<MessageStore, 'applyReports'>,
+    private readonly clock: Clock,
+    private readonly log: Logger,
+  ) {}
+
+  readonly push = (reports: Report[]): Promise<void> =>
+    new Promise((resolve, reject) => {
+      this.waiting.push({ reports, resolve, reject });
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => void this.flush());
+      }
+    });
+
+  private async flush(): Promise<void> {
+    const batch = this.waiting;
+    this.waiting = [];
+    this.scheduled = false;
+    const reports = batch.flatMap((w) => w.reports);
+    try {
+      const { unmatched } = await this.store.applyReports(reports, this.clock.now());
+      this.applied += reports.length - unmatched;
+      this.unmatched += unmatched;
+      if (unmatched > 0)
+        this.log.warn({ unmatched }, 'reports for unknown upstream ids kept for a late match');
+      for (const w of batch) w.resolve();
+    } catch (err) {
+      for (const w of batch) w.reject(err);
+    }
+  }
+}

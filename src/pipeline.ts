@@ -1,0 +1,56 @@
+import type { Logger } from 'pino';
+import { createChannels, type Channels } from './channels/registry.js';
+import type { Config } from './config/config.js';
+import { Dispatcher } from './dispatch/dispatcher.js';
+import { ReceiptSweeper } from './dispatch/receipt-sweeper.js';
+import { ReportSink } from './dispatch/report-sink.js';
+import type { Clock, Store } from './domain/ports.js';
+
+export interface Pipeline {
+  channels: Channels;
+  dispatcher: Dispatcher;
+  reports: ReportSink;
+  sweeper: ReceiptSweeper;
+  stop(): Promise<void>;
+}
+
+/** dispatch → channels → reports → receipts: started before the API accepts anything. */
+export async function startPipeline(
+  config: Config,
+  store: Store,
+  clock: Clock,
+  logger: Logger,
+): Promise<Pipeline> {
+  const channels = createChannels(config, store, clock, logger);
+  const reports = new ReportSink(store, clock, logger.child({ worker: 'reports' }));
+  for (const channel of channels.byName.values()) await channel.start(reports.push);
+  const dispatcher = new Dispatcher(
+    {
+      claim: (now, limit, lease) => store.claimDue(now, limit, lease),
+      record: (o, now) => store.recordOutcomes(o, now),
+    },
+    channels.byName,
+    clock,
+    config.dispatch,
+    logger.child({ worker: 'dispatch' }),
+  );
+  dispatcher.start();
+  const sweeper = new ReceiptSweeper(
+    store,
+    clock,
+    config.receiptTimeoutS * 1000,
+    logger.child({ worker: 'sweeper' }),
+  );
+  sweeper.start();
+  return {
+    channels,
+    dispatcher,
+    reports,
+    sweeper,
+    async stop() {
+      await dispatcher.stop();
+      await sweeper.stop();
+      for (const channel of channels.byName.values()) await channel.stop();
+    },
+  };
+}
