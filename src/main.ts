@@ -44,6 +44,20 @@ export async function startGateway(
     path: join(config.dataDir, 'wirebird.db'),
     synchronous: config.sqliteSynchronous,
   });
+  try {
+    return await startOnStore(config, store, clock, logger);
+  } catch (err) {
+    await store.close();
+    throw err;
+  }
+}
+
+async function startOnStore(
+  config: Config,
+  store: Store,
+  clock: Clock,
+  logger: Logger,
+): Promise<Gateway> {
   await importConfiguredKeys(store, config, clock.now());
   const devAccount = await createDevAccountIfNone(store, config, clock.now());
   const admin = resolveAdminKey(config);

@@ -17,7 +17,19 @@ export function idempotencyOf(ctx: ActionContext, input: unknown): Idempotency |
   if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
     throw invalid('Idempotency-Key', 'must be 1 to 255 visible ASCII characters');
   }
-  return { key, requestHash: createHash('sha256').update(JSON.stringify(input)).digest('hex') };
+  return { key, requestHash: createHash('sha256').update(canonicalJson(input)).digest('hex') };
+}
+
+/** JSON with object keys sorted, so the same request with its fields reordered hashes the same. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
 }
 
 /** The first answer to this key, or a conflict when the key came with another request. */

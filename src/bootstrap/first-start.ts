@@ -1,7 +1,7 @@
 import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hashKey, newApiKey } from '../api/auth.js';
-import type { Config } from '../config/config.js';
+import { ConfigError, type Config } from '../config/config.js';
 import type { Store } from '../domain/ports.js';
 
 export const DEV_ACCOUNT_ID = 1;
@@ -12,10 +12,18 @@ export async function importConfiguredKeys(
   config: Config,
   now: number,
 ): Promise<void> {
+  const seen = new Set<string>();
   for (const { accountId, key } of config.apiKeys) {
+    if (seen.has(key)) throw new ConfigError('WIREBIRD_API_KEYS names the same key twice');
+    seen.add(key);
     await store.ensureAccount(accountId, now);
-    if ((await store.accountForKeyHash(hashKey(key))) === undefined) {
-      await store.addApiKey(accountId, hashKey(key), now);
+    const owner = await store.accountForKeyHash(hashKey(key));
+    if (owner === undefined) await store.addApiKey(accountId, hashKey(key), now);
+    else if (owner !== accountId) {
+      // Moving a key between accounts silently would hand one account's data to another.
+      throw new ConfigError(
+        `a key configured for AccountId ${accountId} already belongs to AccountId ${owner}`,
+      );
     }
   }
 }
@@ -31,9 +39,10 @@ export async function createDevAccountIfNone(
 ): Promise<{ accountId: number; key: string } | undefined> {
   if ((await store.countApiKeys()) > 0) return undefined;
   const key = newApiKey();
+  // The file first: a crash between the two leaves a stale file, never a key nobody can read.
+  writeSecret(join(config.dataDir, 'dev-account.key'), `${DEV_ACCOUNT_ID}:${key}\n`);
   await store.ensureAccount(DEV_ACCOUNT_ID, now);
   await store.addApiKey(DEV_ACCOUNT_ID, hashKey(key), now);
-  writeSecret(join(config.dataDir, 'dev-account.key'), `${DEV_ACCOUNT_ID}:${key}\n`);
   return { accountId: DEV_ACCOUNT_ID, key };
 }
 

@@ -41,8 +41,8 @@ export const ConfigSchema = Type.Object({
 });
 export type Config = Static<typeof ConfigSchema>;
 
-const ENV: Record<string, (v: string) => [string, unknown]> = {
-  PORT: (v) => ['port', Number(v)],
+const ENV: Record<string, (v: string, name: string) => [string, unknown]> = {
+  PORT: (v, name) => ['port', integer(v, name)],
   HOST: (v) => ['host', v],
   WIREBIRD_DATA_DIR: (v) => ['dataDir', v],
   WIREBIRD_API_KEYS: (v) => ['apiKeys', parseApiKeys(v)],
@@ -50,8 +50,8 @@ const ENV: Record<string, (v: string) => [string, unknown]> = {
   WIREBIRD_TEMPLATE_REVIEW: (v) => ['templateReview', v],
   WIREBIRD_BANNED_WORDS: (v) => ['bannedWords', splitList(v)],
   WIREBIRD_DEFAULT_REGION: (v) => ['defaultRegion', v.toUpperCase()],
-  WIREBIRD_RECEIPT_TIMEOUT_S: (v) => ['receiptTimeoutS', Number(v)],
-  WIREBIRD_SIM_DELAY_MS: (v) => ['simDelayMs', Number(v)],
+  WIREBIRD_RECEIPT_TIMEOUT_S: (v, name) => ['receiptTimeoutS', integer(v, name)],
+  WIREBIRD_SIM_DELAY_MS: (v, name) => ['simDelayMs', integer(v, name)],
   WIREBIRD_SQLITE_SYNCHRONOUS: (v) => ['sqliteSynchronous', v.toUpperCase()],
   WIREBIRD_LOG_LEVEL: (v) => ['logLevel', v],
 };
@@ -67,7 +67,7 @@ export function loadConfig(
   for (const [name, map] of Object.entries(ENV)) {
     const value = env[name];
     if (value !== undefined && value !== '') {
-      const [key, parsed] = map(value);
+      const [key, parsed] = map(value, name);
       raw[key] = parsed;
     }
   }
@@ -86,11 +86,22 @@ export function checkConfig(raw: Record<string, unknown>): Config {
 }
 
 function readConfigFile(file: string): Record<string, unknown> {
+  let parsed: unknown;
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
   } catch (e) {
     throw new ConfigError(`cannot read config file ${file}: ${(e as Error).message}`);
   }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new ConfigError(`config file ${file} must hold a JSON object`);
+  }
+  return parsed as Record<string, unknown>;
+}
+
+function integer(v: string, name: string): number {
+  if (!/^\d{1,12}$/.test(v.trim()))
+    throw new ConfigError(`${name} must be a whole number, not ${JSON.stringify(v)}`);
+  return Number(v);
 }
 
 function splitList(v: string): string[] {

@@ -41,6 +41,8 @@ export class Dispatcher {
   private loops: Promise<void>[] = [];
   private wake: (() => void) | undefined;
   private wakeup: Promise<void> | undefined;
+  /** Set by a nudge that found no loop idle: the next idle() returns at once instead. */
+  private nudged = false;
 
   constructor(
     private readonly storage: DispatchStorage,
@@ -58,6 +60,7 @@ export class Dispatcher {
 
   /** New work was stored: idle loops look now rather than at the next poll. */
   nudge(): void {
+    this.nudged = true;
     this.wake?.();
   }
 
@@ -70,6 +73,7 @@ export class Dispatcher {
   private async loop(): Promise<void> {
     while (this.running) {
       try {
+        this.nudged = false;
         const claimed = await this.storage.claim(
           this.clock.now(),
           this.options.batchSize,
@@ -91,6 +95,10 @@ export class Dispatcher {
   }
 
   private idle(): Promise<void> {
+    if (!this.running || this.nudged) {
+      this.nudged = false;
+      return Promise.resolve();
+    }
     this.wakeup ??= new Promise<void>((resolve) => {
       const done = () => {
         clearTimeout(timer);
@@ -131,14 +139,17 @@ export class Dispatcher {
     for (let i = 0; i < messages.length; i += this.options.window) {
       const chunk = messages.slice(i, i + this.options.window);
       await this.limiter(route).take(chunk.length);
-      const results = await channel.submit(chunk).catch((err: unknown): SubmitResult[] => {
-        this.log.error({ err, route }, 'channel submit threw');
-        return chunk.map(() => ({
-          kind: 'retry',
-          code: 'CHANNEL',
-          desc: 'the channel failed; retrying',
-        }));
-      });
+      // Through a promise so that a channel throwing synchronously is caught like one rejecting.
+      const results = await Promise.resolve()
+        .then(() => channel.submit(chunk))
+        .catch((err: unknown): SubmitResult[] => {
+          this.log.error({ err, route }, 'channel submit threw');
+          return chunk.map(() => ({
+            kind: 'retry',
+            code: 'CHANNEL',
+            desc: 'the channel failed; retrying',
+          }));
+        });
       chunk.forEach((m, j) => outcomes.push(this.outcomeOf(m, results[j])));
     }
     return outcomes;
@@ -152,13 +163,20 @@ export class Dispatcher {
     };
     if (result.kind === 'accepted') {
       this.counters.submitted++;
-      return { id: m.id, kind: 'submitted', route: m.route, upstreamId: result.upstreamId };
+      return {
+        id: m.id,
+        attempt: m.attempts,
+        kind: 'submitted',
+        route: m.route,
+        upstreamId: result.upstreamId,
+      };
     }
     if (result.kind === 'retry' && m.attempts < this.options.maxAttempts) {
       this.counters.retried++;
       const delay = retryDelayMs(m.attempts, this.random, result.retryAfterMs);
       return {
         id: m.id,
+        attempt: m.attempts,
         kind: 'retry',
         dueAt: this.clock.now() + delay,
         code: result.code,
@@ -170,7 +188,7 @@ export class Dispatcher {
       result.kind === 'retry'
         ? `gave up after ${m.attempts} attempts: ${result.desc}`
         : result.desc;
-    return { id: m.id, kind: 'failed', code: result.code, desc };
+    return { id: m.id, attempt: m.attempts, kind: 'failed', code: result.code, desc };
   }
 
   private limiter(route: string): RateLimiter {

@@ -42,8 +42,11 @@ export interface TemplateStore {
   /** Templates of one account among the ids asked for; other accounts' are never returned. */
   getTemplates(accountId: number, templateIds: readonly string[]): Promise<Template[]>;
   getTemplateById(templateId: string): Promise<Template | undefined>;
-  /** Saves t only if the stored status is still `expected`; false when someone else moved it. */
-  replaceTemplate(t: Template, expected: TemplateStatus): Promise<boolean>;
+  /**
+   * Saves `next` only if nobody saved the template since it was read (its stored version is still
+   * next.version); answers the saved template with its new version, or undefined.
+   */
+  replaceTemplate(next: Template): Promise<Template | undefined>;
   listTemplates(filter: { status?: TemplateStatus; accountId?: number }): Promise<Template[]>;
 }
 
@@ -71,7 +74,10 @@ export interface MessageStore {
   recordOutcomes(outcomes: readonly SubmitOutcome[], now: number): Promise<void>;
   /** Applies upstream reports; returns how many matched no message yet (kept for a late match). */
   applyReports(reports: readonly Report[], now: number): Promise<{ unmatched: number }>;
-  /** Submitted messages whose report never came before `cutoff` become Unknow. */
+  /**
+   * Submitted messages whose report never came before `cutoff` become Unknow; early reports kept
+   * since before `cutoff` that never matched a message are dropped.
+   */
   expireAwaiting(cutoff: number, now: number, limit: number): Promise<number>;
   receiptsForSessions(
     accountId: number,

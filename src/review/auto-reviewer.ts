@@ -60,15 +60,17 @@ export class AutoReviewer {
   private async review(t: Template): Promise<void> {
     let current = t;
     if (current.status === TemplateStatus.Pending) {
-      const next = reviewTemplate(current, 'startReview', this.clock.now());
-      if (!(await this.store.replaceTemplate(next, current.status))) return;
-      current = next;
+      const saved = await this.store.replaceTemplate(
+        reviewTemplate(current, 'startReview', this.clock.now()),
+      );
+      if (!saved) return; // changed meanwhile: the next pass sees the new version
+      current = saved;
     }
     const verdict = autoReviewVerdict(current, this.rules);
     const decided = verdict.approve
       ? reviewTemplate(current, 'approve', this.clock.now())
       : reviewTemplate(current, 'reject', this.clock.now(), verdict.errDesc);
-    if (await this.store.replaceTemplate(decided, current.status)) {
+    if (await this.store.replaceTemplate(decided)) {
       this.log.info({ templateId: t.templateId, status: decided.status }, 'template reviewed');
     }
   }

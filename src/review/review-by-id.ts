@@ -13,9 +13,8 @@ export async function reviewById(
 ): Promise<Template> {
   const current = await store.getTemplateById(templateId);
   if (!current) throw new WirebirdError('NotFound', `TemplateId ${templateId} not found`);
-  const next = reviewTemplate(current, action, now, errDesc);
-  if (!(await store.replaceTemplate(next, current.status))) {
+  const saved = await store.replaceTemplate(reviewTemplate(current, action, now, errDesc));
+  if (!saved)
     throw new WirebirdError('StateConflict', `TemplateId ${templateId} changed meanwhile; retry`);
-  }
-  return next;
+  return saved;
 }

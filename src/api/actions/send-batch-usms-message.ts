@@ -1,30 +1,36 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { MAX_NUMBERS_PER_REQUEST, type TaskCountModal } from '../../domain/batches/batch.js';
 import { planBatch } from '../../domain/batches/plan-batch.js';
 import { WirebirdError } from '../../domain/errors.js';
 import { defineAction, type ActionContext } from '../context.js';
 import { findReplay, idempotencyOf, recordFor, replay } from '../idempotency.js';
 
+// Clients that serialise every field send null for "not set": null is taken as absent. Business
+// limits (UserId, ExtendCode) are number-level checks in plan-batch, not request-level ones.
+const OptionalString = Type.Optional(
+  Type.Union([Type.String(), Type.Null()], { description: 'a string' }),
+);
+const Params = Type.Array(Type.Union([Type.String(), Type.Number()], { description: 'a string' }), {
+  maxItems: 100,
+});
 const Target = Type.Object({
   Phone: Type.String({ minLength: 1, maxLength: 64 }),
   TemplateParams: Type.Optional(
-    Type.Array(Type.Union([Type.String(), Type.Number()], { description: 'a string' }), {
-      maxItems: 100,
-    }),
+    Type.Union([Params, Type.Null()], { description: 'an array of strings' }),
   ),
-  SenderId: Type.Optional(Type.String({ maxLength: 32 })),
-  ExtendCode: Type.Optional(Type.String({ maxLength: 16 })),
-  UserId: Type.Optional(Type.String({ maxLength: 128 })),
+  SenderId: OptionalString,
+  ExtendCode: OptionalString,
+  UserId: OptionalString,
 });
 const Group = Type.Object({
   TemplateId: Type.String({ minLength: 1, maxLength: 64 }),
-  SenderId: Type.Optional(Type.String({ maxLength: 32 })),
+  SenderId: OptionalString,
   Target: Type.Array(Target, { minItems: 1 }),
 });
 const Input = Type.Object({ TaskContent: Type.Array(Group, { minItems: 1 }) });
 
 export const sendBatchUsmsMessage = defineAction(Input, async (ctx, input) => {
-  const groups = input.TaskContent as TaskCountModal[];
+  const groups = withoutNulls(input.TaskContent);
   const total = groups.reduce((n, g) => n + g.Target.length, 0);
   if (total > MAX_NUMBERS_PER_REQUEST) {
     throw new WirebirdError(
@@ -67,6 +73,21 @@ export const sendBatchUsmsMessage = defineAction(Input, async (ctx, input) => {
   ctx.deps.nudges.dispatch();
   return answer;
 });
+
+function withoutNulls(groups: Static<typeof Input>['TaskContent']): TaskCountModal[] {
+  const some = <T>(v: T | null | undefined): T | undefined => v ?? undefined;
+  return groups.map((g) => ({
+    TemplateId: g.TemplateId,
+    SenderId: some(g.SenderId),
+    Target: g.Target.map((t) => ({
+      Phone: t.Phone,
+      TemplateParams: some(t.TemplateParams),
+      SenderId: some(t.SenderId),
+      ExtendCode: some(t.ExtendCode),
+      UserId: some(t.UserId),
+    })),
+  }));
+}
 
 async function batchContext(ctx: ActionContext, groups: TaskCountModal[]) {
   const { store, config, routing } = ctx.deps;

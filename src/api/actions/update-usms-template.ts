@@ -24,7 +24,7 @@ export const updateUsmsTemplate = defineAction(Input, async ({ accountId, deps }
     },
     deps.clock.now(),
   );
-  if (!(await deps.store.replaceTemplate(next, current.status))) {
+  if (!(await deps.store.replaceTemplate(next))) {
     throw new WirebirdError(
       'StateConflict',
       `TemplateId ${input.TemplateId} changed meanwhile; retry`,

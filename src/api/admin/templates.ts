@@ -5,7 +5,7 @@ import { reviewById } from '../../review/review-by-id.js';
 import { TemplateStatus } from '../../domain/templates/template.js';
 import { outTemplate } from '../actions/out-template.js';
 import type { ApiDeps } from '../context.js';
-import { ok, sendAdminError } from './guard.js';
+import { accountIdParam, ok, sendAdminError } from './guard.js';
 
 const VERBS: Record<string, ReviewAction> = {
   approve: 'approve',
@@ -35,7 +35,9 @@ export function registerTemplateAdmin(app: FastifyInstance, deps: ApiDeps): void
     async (request, reply) => {
       try {
         const status = parseStatus(request.query.status);
-        const accountId = request.query.accountId ? Number(request.query.accountId) : undefined;
+        const accountId = request.query.accountId
+          ? accountIdParam(request.query.accountId)
+          : undefined;
         const list = await deps.store.listTemplates({ status, accountId });
         return ok({ DataSet: list.map((t) => ({ AccountId: t.accountId, ...outTemplate(t) })) });
       } catch (err) {
@@ -47,7 +49,7 @@ export function registerTemplateAdmin(app: FastifyInstance, deps: ApiDeps): void
 
 function parseStatus(raw: string | undefined): TemplateStatus | undefined {
   if (raw === undefined || raw === '') return undefined;
-  const n = Number(raw);
+  const n = /^\d$/.test(raw) ? Number(raw) : NaN;
   if (!(Object.values(TemplateStatus) as number[]).includes(n))
     throw invalid('status', 'must be 0 to 4');
   return n as TemplateStatus;

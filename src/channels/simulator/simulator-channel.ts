@@ -121,7 +121,8 @@ function toEntry(
     deliveredAt: now,
     reportStatus,
     reportDueAt: dueAt,
-    reported: false,
+    // Nothing will ever be reported for the silent test number: it is not pending.
+    reported: reportStatus === 'none',
   };
 }
 

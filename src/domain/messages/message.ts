@@ -69,10 +69,14 @@ export interface ClaimedMessage {
   type: string;
 }
 
+/**
+ * The result of one attempt. `attempt` is the claim's attempt number: an outcome from a worker
+ * whose lease expired (and whose message was claimed again) no longer matches and changes nothing.
+ */
 export type SubmitOutcome =
-  | { id: number; kind: 'submitted'; route: string; upstreamId: string }
-  | { id: number; kind: 'retry'; dueAt: number; code: string; desc: string }
-  | { id: number; kind: 'failed'; code: string; desc: string };
+  | { id: number; attempt: number; kind: 'submitted'; route: string; upstreamId: string }
+  | { id: number; attempt: number; kind: 'retry'; dueAt: number; code: string; desc: string }
+  | { id: number; attempt: number; kind: 'failed'; code: string; desc: string };
 
 export interface Report {
   route: string;

@@ -15,6 +15,7 @@ const tpl = (template: string, purpose: Purpose = 2): Template => ({
   instruction: '',
   createdAt: 1_000,
   updatedAt: 1_000,
+  version: 0,
 });
 
 const verdict = (template: string, purpose?: Purpose, rules: ReviewRules = DEFAULT_REVIEW_RULES) =>

@@ -32,6 +32,7 @@ test('newTemplate returns a pending template with the given fields and defaults'
     instruction: '',
     createdAt: NOW,
     updatedAt: NOW,
+    version: 0,
   });
 });
 

@@ -17,6 +17,7 @@ const tpl = (status: TemplateStatus, errDesc = ''): Template => ({
   instruction: '',
   createdAt: 1_000,
   updatedAt: 1_000,
+  version: 0,
 });
 
 const { Pending, UnderReview, Approved, FailedReview, Disabled } = TemplateStatus;

@@ -75,6 +75,7 @@ export function newTemplate(
     instruction,
     createdAt: now,
     updatedAt: now,
+    version: 0,
   };
 }
 

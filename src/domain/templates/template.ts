@@ -23,4 +23,6 @@ export interface Template {
   /** Milliseconds since the Unix epoch; the API answers in seconds. */
   createdAt: number;
   updatedAt: number;
+  /** Bumped by every save, so that a save based on a stale read is refused, not applied. */
+  version: number;
 }

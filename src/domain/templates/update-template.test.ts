@@ -17,6 +17,7 @@ const tpl = (over: Partial<Template> = {}): Template => ({
   instruction: 'a name',
   createdAt: 1_000,
   updatedAt: 1_000,
+  version: 0,
   ...over,
 });
 

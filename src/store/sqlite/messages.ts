@@ -149,15 +149,17 @@ function idemWindowStart(idem: IdempotencyRecord | undefined): number {
 
 function outcomeStatements(db: Db) {
   const submitted = db.prepare(
-    `UPDATE messages SET state = 'submitted', due_at = NULL, upstream_id = ?, submitted_at = ?
-     WHERE id = ? AND state = 'submitting'`,
+    `UPDATE messages SET state = 'submitted', due_at = NULL, route = ?, upstream_id = ?, submitted_at = ?
+     WHERE id = ? AND state = 'submitting' AND attempts = ?`,
   );
   const retry = db.prepare(
-    `UPDATE messages SET state = 'queued', due_at = ?, last_error = ? WHERE id = ? AND state = 'submitting'`,
+    `UPDATE messages SET state = 'queued', due_at = ?, last_error = ?
+     WHERE id = ? AND state = 'submitting' AND attempts = ?`,
   );
   const failed = db.prepare(
     `UPDATE messages SET state = 'final', due_at = NULL, status = 'failed', receipt_result = 'SubmitFail',
-       receipt_code = ?, receipt_desc = ?, receipt_time = ? WHERE id = ? AND state = 'submitting'`,
+       receipt_code = ?, receipt_desc = ?, receipt_time = ?
+     WHERE id = ? AND state = 'submitting' AND attempts = ?`,
   );
   const event = db.prepare(
     `INSERT INTO message_events (message_ref, status, at, code, descr)
@@ -168,14 +170,14 @@ function outcomeStatements(db: Db) {
     const late: { route: string; upstreamId: string }[] = [];
     for (const o of list) {
       if (o.kind === 'submitted') {
-        if (submitted.run(o.upstreamId, now, o.id).changes) {
+        if (submitted.run(o.route, o.upstreamId, now, o.id, o.attempt).changes) {
           late.push(o);
           event.run('submitted', now, '', o.upstreamId, o.id);
         }
       } else if (o.kind === 'retry') {
-        if (retry.run(o.dueAt, `${o.code} ${o.desc}`, o.id).changes)
+        if (retry.run(o.dueAt, `${o.code} ${o.desc}`, o.id, o.attempt).changes)
           event.run('retry', now, o.code, o.desc, o.id);
-      } else if (failed.run(o.code, o.desc, Math.floor(now / 1000), o.id).changes) {
+      } else if (failed.run(o.code, o.desc, Math.floor(now / 1000), o.id, o.attempt).changes) {
         event.run('failed', now, o.code, o.desc, o.id);
       }
     }

@@ -145,4 +145,9 @@ export const sqliteMigrations: readonly Migration[] = [
       CREATE INDEX sim_inbox_pending ON sim_inbox (report_due_at) WHERE reported = 0;
     `,
   },
+  {
+    version: 3,
+    name: 'template versions for compare-and-set saves',
+    sql: `ALTER TABLE templates ADD COLUMN version INTEGER NOT NULL DEFAULT 0;`,
+  },
 ];

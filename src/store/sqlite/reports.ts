@@ -32,8 +32,23 @@ export function sqliteReports(db: Db) {
   const expire = db.prepare(
     `UPDATE messages SET state = 'final', status = 'unknown', receipt_result = 'Unknow',
        receipt_code = 'TIMEOUT', receipt_desc = 'no delivery report arrived before the receipt timeout',
-       receipt_time = ? WHERE id IN (SELECT id FROM messages WHERE state = 'submitted' AND submitted_at <= ? LIMIT ?)`,
+       receipt_time = ? WHERE id IN (SELECT id FROM messages WHERE state = 'submitted' AND submitted_at <= ? LIMIT ?)
+     RETURNING id, kind`,
   );
+  const purgeEarly = db.prepare('DELETE FROM early_reports WHERE received_at <= ?');
+  const expireAwaiting = db.transaction((cutoff: number, now: number, limit: number) => {
+    const expired = expire.all(Math.floor(now / 1000), cutoff, limit) as {
+      id: number;
+      kind: string;
+    }[];
+    for (const m of expired) {
+      if (m.kind === 'business')
+        event.run(m.id, 'unknown', now, 'TIMEOUT', 'no status before the receipt timeout');
+    }
+    // A report nobody claimed within the receipt timeout belongs to no message we will see.
+    purgeEarly.run(cutoff);
+    return expired.length;
+  });
 
   /** Applies one report to its message; false when no message carries that upstream id yet. */
   const applyOne = (r: Report): boolean => {
@@ -79,7 +94,7 @@ export function sqliteReports(db: Db) {
     },
     applyEarlyReports,
     async expireAwaiting(cutoff: number, now: number, limit: number) {
-      return expire.run(Math.floor(now / 1000), cutoff, limit).changes;
+      return expireAwaiting(cutoff, now, limit);
     },
   };
 }

@@ -3,14 +3,14 @@ import type { Purpose, Template, TemplateStatus } from '../../domain/templates/t
 import type { Db } from './database.js';
 
 const COLUMNS =
-  'template_id, account_id, purpose, template_name, template, status, remark, err_desc, instruction, created_at, updated_at';
+  'template_id, account_id, purpose, template_name, template, status, remark, err_desc, instruction, created_at, updated_at, version';
 
 export function sqliteTemplates(db: Db): TemplateStore {
-  const insert = db.prepare(`INSERT INTO templates (${COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?)`);
+  const insert = db.prepare(`INSERT INTO templates (${COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`);
   const byId = db.prepare(`SELECT ${COLUMNS} FROM templates WHERE template_id = ?`);
   const replace = db.prepare(
     `UPDATE templates SET template_name = ?, template = ?, status = ?, remark = ?, err_desc = ?,
-       instruction = ?, updated_at = ? WHERE template_id = ? AND status = ?`,
+       instruction = ?, updated_at = ?, version = version + 1 WHERE template_id = ? AND version = ?`,
   );
 
   return {
@@ -31,7 +31,7 @@ export function sqliteTemplates(db: Db): TemplateStore {
       const row = byId.get(templateId) as TemplateRow | undefined;
       return row && fromRow(row);
     },
-    async replaceTemplate(t, expected) {
+    async replaceTemplate(t) {
       const r = replace.run(
         t.templateName,
         t.template,
@@ -41,9 +41,9 @@ export function sqliteTemplates(db: Db): TemplateStore {
         t.instruction,
         t.updatedAt,
         t.templateId,
-        expected,
+        t.version,
       );
-      return r.changes === 1;
+      return r.changes === 1 ? { ...t, version: t.version + 1 } : undefined;
     },
     async listTemplates(filter) {
       const where: string[] = [];
@@ -74,6 +74,7 @@ interface TemplateRow {
   instruction: string;
   created_at: number;
   updated_at: number;
+  version: number;
 }
 
 function toRow(t: Template): unknown[] {
@@ -89,6 +90,7 @@ function toRow(t: Template): unknown[] {
     t.instruction,
     t.createdAt,
     t.updatedAt,
+    t.version,
   ];
 }
 
@@ -105,5 +107,6 @@ function fromRow(r: TemplateRow): Template {
     instruction: r.instruction,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
+    version: r.version,
   };
 }

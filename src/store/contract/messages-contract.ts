@@ -1,0 +1,168 @@
+import assert from 'node:assert/strict';
+import { describe } from 'node:test';
+import {
+  ACCOUNT,
+  DAY,
+  HOUR,
+  MINUTE,
+  NOW,
+  OTHER_ACCOUNT,
+  batch,
+  business,
+  claimAll,
+  idempotency,
+  nth,
+  sms,
+  states,
+  storeTest,
+  type OpenStore,
+} from './fixtures.js';
+
+export function messagesContract(open: OpenStore): void {
+  const test = storeTest(open);
+
+  describe('acceptBatch', () => {
+    test('stores every message under its session, which answers no receipt yet', async (store) => {
+      const b = batch([sms({ e164: '+447700900001' }), sms({ e164: '+447700900002' })]);
+      assert.equal(await store.acceptBatch(b), undefined);
+      const receipts = await store.receiptsForSessions(ACCOUNT, [b.sessionNo]);
+      assert.deepEqual([...receipts], [[b.sessionNo, []]]);
+      assert.deepEqual(await states(store), { queued: 2, submitting: 0, submitted: 0, final: 0 });
+      const claimed = await claimAll(store);
+      assert.deepEqual(
+        claimed.map((m) => m.e164),
+        ['+447700900001', '+447700900002'],
+      );
+    });
+
+    test('stores its idempotency record with it', async (store) => {
+      const idem = idempotency();
+      await store.acceptBatch(batch(), idem);
+      assert.deepEqual(await store.findIdempotency(ACCOUNT, idem.key, NOW - DAY), idem);
+    });
+
+    test('a second batch with a key taken within 24 hours stores nothing and answers the first record', async (store) => {
+      const first = batch();
+      const idem = idempotency();
+      assert.equal(await store.acceptBatch(first, idem), undefined);
+      const later = NOW + 23 * HOUR;
+      const twin = batch([sms(), sms()], { acceptedAt: later });
+      const twinIdem = idempotency({ requestHash: 'hash-2', response: 'second', createdAt: later });
+      assert.deepEqual(await store.acceptBatch(twin, twinIdem), idem);
+      const known = await store.receiptsForSessions(ACCOUNT, [first.sessionNo, twin.sessionNo]);
+      assert.deepEqual([...known.keys()], [first.sessionNo]);
+      assert.deepEqual(await states(store), { queued: 1, submitting: 0, submitted: 0, final: 0 });
+      assert.deepEqual(await store.findIdempotency(ACCOUNT, idem.key, later - DAY), idem);
+    });
+
+    test('a key older than 24 hours can be used again', async (store) => {
+      await store.acceptBatch(batch(), idempotency());
+      const later = NOW + DAY + MINUTE;
+      const again = batch([sms()], { acceptedAt: later });
+      const againIdem = idempotency({
+        requestHash: 'hash-2',
+        response: 'second',
+        createdAt: later,
+      });
+      assert.equal(await store.acceptBatch(again, againIdem), undefined);
+      assert.ok((await store.receiptsForSessions(ACCOUNT, [again.sessionNo])).has(again.sessionNo));
+      assert.deepEqual(await states(store), { queued: 2, submitting: 0, submitted: 0, final: 0 });
+      assert.deepEqual(await store.findIdempotency(ACCOUNT, 'key-1', later - DAY), againIdem);
+    });
+
+    test('the same key on another account is independent', async (store) => {
+      const mine = batch();
+      const theirs = batch([sms()], { accountId: OTHER_ACCOUNT });
+      const theirIdem = idempotency({ accountId: OTHER_ACCOUNT, response: 'theirs' });
+      assert.equal(await store.acceptBatch(mine, idempotency()), undefined);
+      assert.equal(await store.acceptBatch(theirs, theirIdem), undefined);
+      assert.ok((await store.receiptsForSessions(OTHER_ACCOUNT, [theirs.sessionNo])).size === 1);
+      assert.deepEqual(await store.findIdempotency(OTHER_ACCOUNT, 'key-1', NOW - DAY), theirIdem);
+      assert.deepEqual(await store.findIdempotency(ACCOUNT, 'key-1', NOW - DAY), idempotency());
+    });
+  });
+
+  describe('findIdempotency', () => {
+    test('answers a record created at or after notBefore, and nothing otherwise', async (store) => {
+      const idem = idempotency();
+      await store.acceptBatch(batch(), idem);
+      assert.deepEqual(await store.findIdempotency(ACCOUNT, idem.key, NOW), idem);
+      assert.equal(await store.findIdempotency(ACCOUNT, idem.key, NOW + 1), undefined);
+      assert.equal(await store.findIdempotency(ACCOUNT, 'key-2', NOW - DAY), undefined);
+      assert.equal(await store.findIdempotency(OTHER_ACCOUNT, idem.key, NOW - DAY), undefined);
+    });
+  });
+
+  describe('acceptBusinessMessage', () => {
+    test('stores it as accepted, with an accepted event in its history', async (store) => {
+      const m = business();
+      assert.equal(await store.acceptBusinessMessage(m), undefined);
+      const view = await store.getBusinessMessage(m.messageId);
+      assert.ok(view);
+      assert.deepEqual(
+        { ...view, history: view.history.map((e) => ({ status: e.status, at: e.at })) },
+        {
+          messageId: m.messageId,
+          accountId: m.accountId,
+          businessPhone: m.businessPhone,
+          to: m.to,
+          type: m.type,
+          content: m.content,
+          route: m.route,
+          status: 'accepted',
+          attempts: 0,
+          acceptedAt: m.acceptedAt,
+          history: [{ status: 'accepted', at: m.acceptedAt }],
+        },
+      );
+      assert.deepEqual(await states(store), { queued: 1, submitting: 0, submitted: 0, final: 0 });
+    });
+
+    test('getBusinessMessage of an unknown id answers nothing', async (store) => {
+      assert.equal(await store.getBusinessMessage('wbm-missing'), undefined);
+    });
+
+    test('a second message with a key taken within 24 hours stores nothing and answers the first record', async (store) => {
+      const first = business();
+      const idem = idempotency();
+      assert.equal(await store.acceptBusinessMessage(first, idem), undefined);
+      const later = NOW + 23 * HOUR;
+      const twin = business({ acceptedAt: later });
+      const twinIdem = idempotency({ response: 'second', createdAt: later });
+      assert.deepEqual(await store.acceptBusinessMessage(twin, twinIdem), idem);
+      assert.equal(await store.getBusinessMessage(twin.messageId), undefined);
+      assert.ok(await store.getBusinessMessage(first.messageId));
+      assert.deepEqual(await states(store), { queued: 1, submitting: 0, submitted: 0, final: 0 });
+    });
+
+    test('a key older than 24 hours can be used again; another account has its own keys', async (store) => {
+      await store.acceptBusinessMessage(business(), idempotency());
+      const later = NOW + DAY + MINUTE;
+      const again = business({ acceptedAt: later });
+      const againIdem = idempotency({ response: 'second', createdAt: later });
+      assert.equal(await store.acceptBusinessMessage(again, againIdem), undefined);
+      const theirs = business({ accountId: OTHER_ACCOUNT, acceptedAt: later });
+      const theirIdem = idempotency({ accountId: OTHER_ACCOUNT, createdAt: later });
+      assert.equal(await store.acceptBusinessMessage(theirs, theirIdem), undefined);
+      assert.ok(await store.getBusinessMessage(again.messageId));
+      assert.ok(await store.getBusinessMessage(theirs.messageId));
+      assert.deepEqual(await store.findIdempotency(ACCOUNT, 'key-1', later - DAY), againIdem);
+    });
+
+    test('is claimed like an SMS, carrying its message id, content, business phone and type', async (store) => {
+      const m = business({ type: 'image', content: '{"link":"https://x/a.jpg"}' });
+      await store.acceptBusinessMessage(m);
+      const c = nth(await claimAll(store), 0);
+      assert.equal(c.kind, 'business');
+      assert.equal(c.messageId, m.messageId);
+      assert.equal(c.accountId, m.accountId);
+      assert.equal(c.body, m.content);
+      assert.equal(c.businessPhone, m.businessPhone);
+      assert.equal(c.type, 'image');
+      assert.equal(c.e164, m.e164);
+      assert.equal(c.route, m.route);
+      assert.equal(c.attempts, 1);
+      assert.equal((await store.getBusinessMessage(m.messageId))?.attempts, 1);
+    });
+  });
+}

@@ -1,0 +1,30 @@
+/**
+ * The one Store contract suite (DESIGN rule 4): every adapter runs it through its own runner
+ * file, passing a function that opens a fresh, empty store. Each test opens its own store and
+ * closes it, and speaks only the Store interface, so the suite never knows which adapter it is.
+ */
+import { describe } from 'node:test';
+import { accountsContract } from './accounts-contract.js';
+import { claimsContract } from './claims-contract.js';
+import type { OpenStore } from './fixtures.js';
+import { inboxContract } from './inbox-contract.js';
+import { messagesContract } from './messages-contract.js';
+import { outcomesContract } from './outcomes-contract.js';
+import { receiptsContract } from './receipts-contract.js';
+import { reportsContract } from './reports-contract.js';
+import { templatesContract } from './templates-contract.js';
+
+export type { OpenStore } from './fixtures.js';
+
+export function runStoreContract(name: string, open: OpenStore): void {
+  describe(`Store contract: ${name}`, () => {
+    accountsContract(open);
+    templatesContract(open);
+    messagesContract(open);
+    claimsContract(open);
+    outcomesContract(open);
+    reportsContract(open);
+    receiptsContract(open);
+    inboxContract(open);
+  });
+}

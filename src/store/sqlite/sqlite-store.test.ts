@@ -1,0 +1,36 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { runStoreContract } from '../contract/store-contract.js';
+import { LEASE, NOW, batch, only, sms } from '../contract/fixtures.js';
+import { openSqliteStore } from './sqlite-store.js';
+
+runStoreContract('sqlite (in memory)', async () => openSqliteStore({ path: ':memory:' }));
+
+// The same suite on a file, as the gateway runs it: WAL journal, FULL synchronous.
+const dir = mkdtempSync(join(tmpdir(), 'wirebird-store-contract-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+let files = 0;
+const onFile = () => join(dir, `store-${++files}.db`);
+runStoreContract('sqlite (temp file)', async () => openSqliteStore({ path: onFile() }));
+
+describe('sqlite store across a restart', () => {
+  it('a message claimed before the process stopped is claimed again once its lease expires', async () => {
+    const path = onFile();
+    const before = openSqliteStore({ path });
+    await before.acceptBatch(batch([sms()]));
+    const claimed = only(await before.claimDue(NOW, 10, LEASE));
+    await before.close();
+
+    const reopened = openSqliteStore({ path });
+    try {
+      assert.deepEqual(await reopened.claimDue(NOW + LEASE - 1, 10, LEASE), []);
+      const again = only(await reopened.claimDue(NOW + LEASE + 1, 10, LEASE));
+      assert.deepEqual([again.id, again.attempts], [claimed.id, 2]);
+    } finally {
+      await reopened.close();
+    }
+  });
+});

@@ -1,0 +1,110 @@
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, kill, spawnGateway, type GatewayProcess } from './helpers/process-gateway.js';
+
+const BATCHES = 8;
+const PER_BATCH = 1000;
+const CONFIG = {
+  simDelayMs: 20,
+  templateReview: 'manual',
+  // A slow route and a short lease: the kill lands mid-dispatch and reclaiming is quick.
+  dispatch: { routeTps: 2000, leaseMs: 1000, batchSize: 200, window: 200, pollMs: 20 },
+};
+
+async function call(
+  gw: GatewayProcess,
+  body: object,
+  key = gw.key,
+): Promise<Record<string, unknown>> {
+  const res = await fetch(`${gw.url}/api`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body: JSON.stringify({ AccountId: 1, ...body }),
+  });
+  return (await res.json()) as Record<string, unknown>;
+}
+
+async function approvedTemplate(gw: GatewayProcess): Promise<string> {
+  const created = await call(gw, {
+    Action: 'CreateUSMSTemplate',
+    Purpose: 2,
+    TemplateName: 'crash',
+    Template: 'Crash test {1}',
+  });
+  const id = created.TemplateId as string;
+  await fetch(`${gw.url}/admin/templates/${id}/approve`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${gw.adminKey}` },
+  });
+  return id;
+}
+
+function batch(templateId: string, b: number) {
+  // Ending every number in 05 keeps clear of the simulator's test numbers (…0001 to …0003).
+  const Target = Array.from({ length: PER_BATCH }, (_, i) => ({
+    Phone: `+86139${String(b).padStart(2, '0')}${String(i).padStart(4, '0')}05`,
+    TemplateParams: [`${b}-${i}`],
+  }));
+  return { Action: 'SendBatchUSMSMessage', TaskContent: [{ TemplateId: templateId, Target }] };
+}
+
+type Receipts = Map<string, { Phone: string; ReceiptResult: string }[]>;
+
+async function receipts(gw: GatewayProcess, sessions: string[]): Promise<Receipts> {
+  const answer = await call(gw, { Action: 'GetUSMSSendReceipt', SessionNoSet: sessions });
+  const data = answer.Data as {
+    SessionNo: string;
+    ReceiptSet: { Phone: string; ReceiptResult: string }[];
+  }[];
+  return new Map(data.map((d) => [d.SessionNo, d.ReceiptSet]));
+}
+
+const count = (r: Receipts) => [...r.values()].reduce((n, set) => n + set.length, 0);
+
+describe('restart safety (kill -9 mid-send)', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'wirebird-crash-'));
+  let gw: GatewayProcess | undefined;
+  after(async () => {
+    if (gw) await kill(gw.child, 'SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('brings every accepted message to exactly one final receipt after SIGKILL and a restart', async () => {
+    const port = await freePort();
+    gw = await spawnGateway(dataDir, port, CONFIG);
+    const templateId = await approvedTemplate(gw);
+    const sessions: string[] = [];
+    for (let b = 0; b < BATCHES; b++) {
+      const answer = await call(gw, batch(templateId, b));
+      assert.equal(answer.RetCode, 0);
+      assert.equal(answer.SuccessCount, PER_BATCH);
+      sessions.push(answer.SessionNo as string);
+    }
+    const total = BATCHES * PER_BATCH;
+    // Kill once dispatch is under way and far from done.
+    for (let i = 0; i < 500 && count(await receipts(gw, sessions)) < 500; i++)
+      await new Promise((r) => setTimeout(r, 20));
+    const before = count(await receipts(gw, sessions));
+    assert.ok(before > 0 && before < total, `killed mid-dispatch (${before} of ${total} final)`);
+    await kill(gw.child, 'SIGKILL');
+
+    gw = await spawnGateway(dataDir, port, CONFIG);
+    let final: Receipts = new Map();
+    for (let i = 0; i < 1500; i++) {
+      final = await receipts(gw, sessions);
+      if (count(final) >= total) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.equal(count(final), total, 'every accepted message has a final receipt');
+    for (const session of sessions) {
+      const set = final.get(session) ?? [];
+      const phones = new Set(set.map((r) => r.Phone));
+      assert.equal(set.length, PER_BATCH, `session ${session}: one receipt per message`);
+      assert.equal(phones.size, PER_BATCH, `session ${session}: no phone twice`);
+      assert.ok(set.every((r) => r.ReceiptResult === 'Success'));
+    }
+  });
+});
