@@ -4,6 +4,7 @@ import { registerServe } from './serve.js';
 import { registerMigrate } from './migrate.js';
 import { registerTemplates } from './templates.js';
 import { registerKeys } from './keys.js';
+import { failOnError } from './open-store.js';
 
 const program = new Command()
   .name('wirebird')
@@ -13,4 +14,5 @@ registerServe(program);
 registerMigrate(program);
 registerKeys(program);
 registerTemplates(program);
-await program.parseAsync();
+// Any command's failure ends in one line naming what to fix, never a stack trace.
+await program.parseAsync().catch(failOnError);

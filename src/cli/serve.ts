@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
-import { loadConfig } from '../config/config.js';
+import { loadConfig, type Config } from '../config/config.js';
 import { startGateway } from '../main.js';
+import { failOnError } from './open-store.js';
 
 export function registerServe(program: Command): void {
   program
@@ -13,7 +14,9 @@ export function registerServe(program: Command): void {
     )
     .action(async (opts: { config?: string }) => {
       const config = loadConfig(process.env, opts.config ?? process.env.WIREBIRD_CONFIG);
-      const gw = await startGateway(config);
+      const gw = await startGateway(config).catch((err: unknown) =>
+        failOnError(explain(err, config)),
+      );
       if (gw.devAccount) {
         console.log(
           [
@@ -36,4 +39,13 @@ export function registerServe(program: Command): void {
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
     });
+}
+
+/** What a person can act on, rather than a stack trace. */
+function explain(err: unknown, config: Config): unknown {
+  const code = (err as { code?: string }).code;
+  if (code === 'EADDRINUSE')
+    return `${config.host}:${config.port} is already in use; set PORT to another port`;
+  if (code === 'EACCES') return `not allowed to listen on ${config.host}:${config.port}`;
+  return err;
 }
