@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig, type Config } from '../config/config.js';
 import { startGateway } from '../main.js';
@@ -29,6 +31,8 @@ export function registerServe(program: Command): void {
             '',
           ].join('\n'),
         );
+      } else if (existsSync(join(config.dataDir, 'dev-account.key'))) {
+        console.log(`Development account key: ${join(config.dataDir, 'dev-account.key')}`);
       }
       const stop = () => {
         gw.stop().then(

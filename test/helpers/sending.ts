@@ -191,7 +191,15 @@ export interface InboxItem {
 export async function inbox(gw: TestGateway, phone: string): Promise<InboxItem[]> {
   const { status, json } = await gw.admin('GET', `/admin/inbox?phone=${encodeURIComponent(phone)}`);
   assert.equal(status, 200, json.Message);
-  return json.DataSet as InboxItem[];
+  const set = json.DataSet as Record<string, unknown>[];
+  return set.map((e) => ({
+    kind: e.Kind as string,
+    from: e.From as string,
+    to: e.To as string,
+    body: typeof e.Body === 'string' ? e.Body : JSON.stringify(e.Body),
+    segments: e.Segments as number,
+    encoding: e.Encoding as string,
+  }));
 }
 
 /** A SendMessage request from the registered business phone; `fields` override the defaults. */

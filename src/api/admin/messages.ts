@@ -39,6 +39,19 @@ export function registerMessageAdmin(app: FastifyInstance, deps: ApiDeps): void 
   app.get<{ Querystring: { phone?: string; limit?: string } }>('/admin/inbox', async (request) => {
     const limit = Math.min(1000, Math.max(1, Number(request.query.limit) || 100));
     const entries = await deps.store.listInbox({ phone: request.query.phone, limit });
-    return ok({ DataSet: entries });
+    return ok({
+      DataSet: entries.map((e) => ({
+        Kind: e.kind,
+        From: e.from,
+        To: e.to,
+        Type: e.type,
+        Body: e.kind === 'sms' ? e.body : (JSON.parse(e.body) as unknown),
+        Segments: e.segments,
+        Encoding: e.encoding,
+        DeliveredAt: Math.floor(e.deliveredAt / 1000),
+        Report: e.reportStatus,
+        Reported: e.reported,
+      })),
+    });
   });
 }
