@@ -2,18 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { RetCode, WirebirdError } from '../errors.js';
 import { BUSINESS_MESSAGE_TYPES, parseBusinessContent } from './content.js';
+import { refused } from '../../../test/helpers/refused.js';
 
 const { MissingParameter, InvalidParameter } = RetCode;
-
-/** Asserts a WirebirdError with the RetCode whose message starts with the field path. */
-function refused(fn: () => unknown, retCode: number, field: string): void {
-  assert.throws(fn, (e: unknown) => {
-    assert.ok(e instanceof WirebirdError, `expected a WirebirdError, got ${String(e)}`);
-    assert.equal(e.retCode, retCode, e.message);
-    assert.ok(e.message.startsWith(`${field} `), `"${e.message}" should name ${field}`);
-    return true;
-  });
-}
 
 const LINK = 'https://cdn.example.com/a.jpg';
 

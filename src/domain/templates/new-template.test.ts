@@ -3,21 +3,12 @@ import { test } from 'node:test';
 import { RetCode, WirebirdError } from '../errors.js';
 import { TemplateStatus } from './template.js';
 import { newTemplate, type CreateTemplateInput } from './template-rules.js';
+import { refused } from '../../../test/helpers/refused.js';
 
 const ids = { templateId: 'UTA2001', accountId: 7 };
 const NOW = 1_700_000_000_000;
 const valid: CreateTemplateInput = { purpose: 1, templateName: 'login', template: 'Code {1}' };
 const create = (over: Partial<CreateTemplateInput>) => newTemplate({ ...valid, ...over }, ids, NOW);
-
-/** Asserts a WirebirdError with the RetCode whose message starts with the field name. */
-function refused(fn: () => unknown, retCode: number, field: string): void {
-  assert.throws(fn, (e: unknown) => {
-    assert.ok(e instanceof WirebirdError, `expected a WirebirdError, got ${String(e)}`);
-    assert.equal(e.retCode, retCode);
-    assert.ok(e.message.startsWith(`${field} `), `"${e.message}" should name ${field}`);
-    return true;
-  });
-}
 
 test('newTemplate returns a pending template with the given fields and defaults', () => {
   assert.deepEqual(newTemplate(valid, ids, NOW), {

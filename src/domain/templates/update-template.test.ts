@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { RetCode, WirebirdError } from '../errors.js';
 import { TemplateStatus, type Template } from './template.js';
 import { updateTemplate } from './template-rules.js';
+import { refused } from '../../../test/helpers/refused.js';
 
 const NOW = 1_700_000_500_000;
 const tpl = (over: Partial<Template> = {}): Template => ({
@@ -20,16 +21,6 @@ const tpl = (over: Partial<Template> = {}): Template => ({
   version: 0,
   ...over,
 });
-
-/** Asserts a WirebirdError with the RetCode whose message starts with the field name. */
-function refused(fn: () => unknown, retCode: number, field: string): void {
-  assert.throws(fn, (e: unknown) => {
-    assert.ok(e instanceof WirebirdError, `expected a WirebirdError, got ${String(e)}`);
-    assert.equal(e.retCode, retCode);
-    assert.ok(e.message.startsWith(`${field} `), `"${e.message}" should name ${field}`);
-    return true;
-  });
-}
 
 const notApproved = [
   TemplateStatus.Pending,
