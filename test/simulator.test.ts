@@ -68,6 +68,12 @@ describe('the simulator channel', () => {
       other.map((i) => i.body),
       ['Hello Cid, your code is 3333'],
     );
+    // The inbox is found by the number however it is written.
+    const national = await inbox(gw, cn(7).replace('+86', ''));
+    assert.deepEqual(
+      national.map((i) => i.body),
+      ['Hello Cid, your code is 3333'],
+    );
   });
 
   it('records segments and encoding of each delivery', async () => {

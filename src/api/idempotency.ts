@@ -17,7 +17,9 @@ export function idempotencyOf(ctx: ActionContext, input: unknown): Idempotency |
   if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
     throw invalid('Idempotency-Key', 'must be 1 to 255 visible ASCII characters');
   }
-  return { key, requestHash: createHash('sha256').update(canonicalJson(input)).digest('hex') };
+  // AccountId is compared as the account it names: "1", 1 and accountId:1 are one request.
+  const request = { ...(input as object), AccountId: ctx.accountId, accountId: undefined };
+  return { key, requestHash: createHash('sha256').update(canonicalJson(request)).digest('hex') };
 }
 
 /** JSON with object keys sorted, so the same request with its fields reordered hashes the same. */

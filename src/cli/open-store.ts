@@ -10,7 +10,10 @@ export async function withStore<T>(
   use: (store: Store, config: Config) => Promise<T>,
 ): Promise<T> {
   const config = loadConfig(process.env, configFile ?? process.env.WIREBIRD_CONFIG);
-  const store = openSqliteStore({ path: join(config.dataDir, 'wirebird.db') });
+  const store = openSqliteStore({
+    path: join(config.dataDir, 'wirebird.db'),
+    synchronous: config.sqliteSynchronous,
+  });
   try {
     return await use(store, config);
   } finally {

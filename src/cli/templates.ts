@@ -1,5 +1,7 @@
 import type { Command } from 'commander';
+import { invalid } from '../domain/errors.js';
 import type { ReviewAction } from '../domain/templates/template-review.js';
+import type { TemplateStatus } from '../domain/templates/template.js';
 import { reviewById } from '../review/review-by-id.js';
 import { failOnError, withStore } from './open-store.js';
 
@@ -28,7 +30,11 @@ export function registerTemplates(program: Command): void {
     .option('-c, --config <file>', 'a JSON config file')
     .action(async (opts: { status?: string; config?: string }) => {
       await withStore(opts.config, async (store) => {
-        const status = opts.status === undefined ? undefined : (Number(opts.status) as 0);
+        if (opts.status !== undefined && !/^[0-4]$/.test(opts.status)) {
+          throw invalid('--status', 'must be 0 to 4');
+        }
+        const status =
+          opts.status === undefined ? undefined : (Number(opts.status) as TemplateStatus);
         for (const t of await store.listTemplates({ status })) {
           console.log(
             `${t.templateId}\t${t.accountId}\t${t.status}\t${t.templateName}\t${t.template}`,

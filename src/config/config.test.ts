@@ -155,4 +155,15 @@ describe('loadConfig', () => {
   it('refuses a blank PORT instead of listening on a random port', () => {
     refused({ PORT: ' ' }, /port/i);
   });
+
+  it('refuses a key it does not know (a typo) in the config file', () => {
+    refused({}, /prot|additional/i, configFile(JSON.stringify({ prot: 9000 })));
+    refused({}, /dispatch|additional/i, configFile(JSON.stringify({ dispatch: { widnow: 5 } })));
+  });
+
+  it('checks the default region and takes it in any case', () => {
+    refused({ WIREBIRD_DEFAULT_REGION: 'XX' }, /defaultRegion|WIREBIRD_DEFAULT_REGION/);
+    const config = loadConfig({}, configFile(JSON.stringify({ defaultRegion: 'us' })));
+    assert.equal(config.defaultRegion, 'US');
+  });
 });

@@ -2,43 +2,48 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { isKnownRegion } from '../domain/phones/phones.js';
 
 /** Every setting Wirebird reads, in one schema; docs/configuration.md mirrors it. */
-export const ConfigSchema = Type.Object({
-  port: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
-  host: Type.String({ default: '127.0.0.1' }),
-  dataDir: Type.String({ default: './data' }),
-  /** `AccountId:key` pairs accepted at start. */
-  apiKeys: Type.Array(
-    Type.Object({ accountId: Type.Integer({ minimum: 1 }), key: Type.String({ minLength: 16 }) }),
-    { default: [] },
-  ),
-  adminKey: Type.Optional(Type.String({ minLength: 16 })),
-  templateReview: Type.Union([Type.Literal('auto'), Type.Literal('manual')], { default: 'auto' }),
-  bannedWords: Type.Array(Type.String(), { default: [] }),
-  reviewMaxLength: Type.Integer({ minimum: 1, maximum: 600, default: 500 }),
-  /** Region for national numbers (no + or country code), as ISO 3166 alpha-2. */
-  defaultRegion: Type.String({ minLength: 2, maxLength: 2, default: 'CN' }),
-  receiptTimeoutS: Type.Integer({ minimum: 1, default: 43200 }),
-  simDelayMs: Type.Integer({ minimum: 0, default: 200 }),
-  bodyLimitBytes: Type.Integer({ minimum: 1024, default: 1048576 }),
-  sqliteSynchronous: Type.Union([Type.Literal('FULL'), Type.Literal('NORMAL')], {
-    default: 'FULL',
-  }),
-  logLevel: Type.String({ default: 'info' }),
-  dispatch: Type.Object(
-    {
-      batchSize: Type.Integer({ minimum: 1, default: 500 }),
-      leaseMs: Type.Integer({ minimum: 1000, default: 30000 }),
-      maxAttempts: Type.Integer({ minimum: 1, default: 8 }),
-      pollMs: Type.Integer({ minimum: 1, default: 50 }),
-      routeTps: Type.Integer({ minimum: 1, default: 100000 }),
-      window: Type.Integer({ minimum: 1, default: 1000 }),
-      loops: Type.Integer({ minimum: 1, maximum: 64, default: 2 }),
-    },
-    { default: {} },
-  ),
-});
+export const ConfigSchema = Type.Object(
+  {
+    port: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
+    host: Type.String({ default: '127.0.0.1' }),
+    dataDir: Type.String({ default: './data' }),
+    /** `AccountId:key` pairs accepted at start. */
+    apiKeys: Type.Array(
+      Type.Object({ accountId: Type.Integer({ minimum: 1 }), key: Type.String({ minLength: 16 }) }),
+      { default: [] },
+    ),
+    adminKey: Type.Optional(Type.String({ minLength: 16 })),
+    templateReview: Type.Union([Type.Literal('auto'), Type.Literal('manual')], { default: 'auto' }),
+    bannedWords: Type.Array(Type.String(), { default: [] }),
+    reviewMaxLength: Type.Integer({ minimum: 1, maximum: 600, default: 500 }),
+    /** Region for national numbers (no + or country code), as ISO 3166 alpha-2. */
+    defaultRegion: Type.String({ minLength: 2, maxLength: 2, default: 'CN' }),
+    receiptTimeoutS: Type.Integer({ minimum: 1, default: 43200 }),
+    simDelayMs: Type.Integer({ minimum: 0, default: 200 }),
+    bodyLimitBytes: Type.Integer({ minimum: 1024, default: 1048576 }),
+    sqliteSynchronous: Type.Union([Type.Literal('FULL'), Type.Literal('NORMAL')], {
+      default: 'FULL',
+    }),
+    logLevel: Type.String({ default: 'info' }),
+    dispatch: Type.Object(
+      {
+        batchSize: Type.Integer({ minimum: 1, default: 500 }),
+        leaseMs: Type.Integer({ minimum: 1000, default: 30000 }),
+        maxAttempts: Type.Integer({ minimum: 1, default: 8 }),
+        pollMs: Type.Integer({ minimum: 1, default: 50 }),
+        routeTps: Type.Integer({ minimum: 1, default: 100000 }),
+        window: Type.Integer({ minimum: 1, default: 1000 }),
+        loops: Type.Integer({ minimum: 1, maximum: 64, default: 2 }),
+      },
+      { default: {}, additionalProperties: false },
+    ),
+  },
+  // A key the schema does not know is a typo, not something to ignore.
+  { additionalProperties: false },
+);
 export type Config = Static<typeof ConfigSchema>;
 
 const ENV: Record<string, (v: string, name: string) => [string, unknown]> = {
@@ -82,7 +87,13 @@ export function checkConfig(raw: Record<string, unknown>): Config {
     throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
   }
   const config = withDefaults as Config;
-  return { ...config, dataDir: resolve(config.dataDir) };
+  const defaultRegion = config.defaultRegion.toUpperCase();
+  if (!isKnownRegion(defaultRegion)) {
+    throw new ConfigError(
+      `defaultRegion (WIREBIRD_DEFAULT_REGION) ${config.defaultRegion} is not a known region`,
+    );
+  }
+  return { ...config, defaultRegion, dataDir: resolve(config.dataDir) };
 }
 
 function readConfigFile(file: string): Record<string, unknown> {

@@ -48,7 +48,7 @@ export const sendBatchUsmsMessage = defineAction(Input, async (ctx, input) => {
   if (plan.accepted.length === 0) {
     throw new WirebirdError(
       'NothingAccepted',
-      `no message was accepted: all ${total} numbers failed; see FailContent`,
+      `no message was accepted: ${total === 1 ? 'the number' : `all ${total} numbers`} failed; see FailContent`,
       failed,
     );
   }

@@ -30,6 +30,6 @@ export const updateUsmsTemplate = defineAction(Input, async ({ accountId, deps }
       `TemplateId ${input.TemplateId} changed meanwhile; retry`,
     );
   }
-  if (next.status !== current.status) deps.nudges.reviewTemplates();
+  if (next.status === 0) deps.nudges.reviewTemplates();
   return {};
 });

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { WirebirdError } from '../../domain/errors.js';
+import { normalizePhone } from '../../domain/phones/phones.js';
 import type { ApiDeps } from '../context.js';
 import { ok, sendAdminError } from './guard.js';
 
@@ -38,7 +39,10 @@ export function registerMessageAdmin(app: FastifyInstance, deps: ApiDeps): void 
   );
   app.get<{ Querystring: { phone?: string; limit?: string } }>('/admin/inbox', async (request) => {
     const limit = Math.min(1000, Math.max(1, Number(request.query.limit) || 100));
-    const entries = await deps.store.listInbox({ phone: request.query.phone, limit });
+    const raw = request.query.phone;
+    const parsed = raw ? normalizePhone(raw, deps.config.defaultRegion) : undefined;
+    const phone = parsed?.ok ? parsed.e164 : raw;
+    const entries = await deps.store.listInbox({ phone, limit });
     return ok({
       DataSet: entries.map((e) => ({
         Kind: e.kind,

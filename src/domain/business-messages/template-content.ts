@@ -30,7 +30,7 @@ function parseLanguage(value: unknown, base: string): TemplateContent['language'
   refuseUnknownFields(obj, ['code', 'policy'], base, 'for a template language');
   const code = requiredString(obj, 'code', base, 16);
   if (!LANGUAGE_CODE.test(code)) {
-    throw invalid(`${base}.code`, 'must be of the form xx_YY, such as en_US');
+    throw invalid(`${base}.code`, 'must be language_REGION (xx_YY or xxx_YY), such as en_US');
   }
   if (isAbsent(obj.policy)) throw missing(`${base}.policy`);
   if (obj.policy !== 'deterministic') throw invalid(`${base}.policy`, 'must be "deterministic"');

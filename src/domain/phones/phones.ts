@@ -65,7 +65,7 @@ function interpret(raw: string, region: CountryCode | undefined): PhoneResult {
   if (raw.trim() === '') return refused(Reason.Empty);
   if (!ALLOWED_CHARACTERS.test(raw)) return refused(Reason.BadCharacters);
   if (raw.replace(NON_DIGITS, '').length > MAX_INPUT_DIGITS) return refused(Reason.TooLong);
-  if (LEADING_PLUS.test(raw)) return readPhone(raw, undefined);
+  if (LEADING_PLUS.test(raw)) return readPhone(raw.trim(), undefined);
   // '00' is the international prefix nearly everywhere, but libphonenumber only honours it
   // where it is the default region's own (CN, not US).
   if (LEADING_00.test(raw)) return readPhone(raw.replace(LEADING_00, '+'), undefined);

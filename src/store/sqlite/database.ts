@@ -34,6 +34,14 @@ export function migrate(db: Db): number[] {
       .all()
       .map((r) => (r as { version: number }).version),
   );
+  const newest = Math.max(0, ...sqliteMigrations.map((m) => m.version));
+  const ahead = [...applied].filter((v) => v > newest);
+  if (ahead.length > 0) {
+    // Running older code on a newer schema could corrupt it: refuse rather than guess.
+    throw new Error(
+      `the database is at schema version ${Math.max(...ahead)}, newer than this Wirebird knows (${newest}); upgrade Wirebird`,
+    );
+  }
   const ran: number[] = [];
   for (const m of sqliteMigrations) {
     if (applied.has(m.version)) continue;

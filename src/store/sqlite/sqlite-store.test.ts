@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -32,5 +33,18 @@ describe('sqlite store across a restart', () => {
     } finally {
       await reopened.close();
     }
+  });
+});
+
+describe('sqlite migrations', () => {
+  it('refuse a database whose schema is newer than this code knows', async () => {
+    const path = onFile();
+    await openSqliteStore({ path }).close();
+    const raw = new Database(path);
+    raw
+      .prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, ?, 0)')
+      .run('future');
+    raw.close();
+    assert.throws(() => openSqliteStore({ path }), /schema version 999.*upgrade Wirebird/);
   });
 });
