@@ -35,6 +35,26 @@ export function messagesContract(open: OpenStore): void {
       );
     });
 
+    test('stores a large batch whole, every field of every message in order', async (store) => {
+      const messages = Array.from({ length: 130 }, (_, i) =>
+        sms({
+          e164: `+4477009${String(i).padStart(5, '0')}`,
+          text: `text ${i}`,
+          extendCode: String(i),
+        }),
+      );
+      await store.acceptBatch(batch(messages));
+      const claimed = await claimAll(store);
+      assert.equal(claimed.length, 130);
+      claimed.forEach((m, i) => {
+        assert.equal(m.e164, `+4477009${String(i).padStart(5, '0')}`);
+        assert.equal(m.body, `text ${i}`);
+        assert.equal(m.extendCode, String(i));
+        assert.equal(m.senderId, 'WIREBIRD');
+        assert.equal(m.kind, 'sms');
+      });
+    });
+
     test('stores its idempotency record with it', async (store) => {
       const idem = idempotency();
       await store.acceptBatch(batch(), idem);

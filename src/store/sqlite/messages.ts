@@ -1,6 +1,7 @@
 import type { IdempotencyRecord, SubmitOutcome } from '../../domain/messages/message.js';
 import type { MessageStore } from '../../domain/ports.js';
 import type { Db } from './database.js';
+import { smsInserter } from './insert-sms.js';
 import { sqliteReports } from './reports.js';
 import { sqliteReceipts } from './receipts.js';
 
@@ -19,6 +20,7 @@ export function sqliteMessages(db: Db): MessageStore {
 
 function acceptance(db: Db): AcceptPart {
   const insertMessage = db.prepare(INSERT_MESSAGE);
+  const insertSms = smsInserter(db);
   const insertEvent = db.prepare(
     'INSERT INTO message_events (message_ref, status, at, code, descr) VALUES (?,?,?,?,?)',
   );
@@ -66,28 +68,7 @@ function acceptance(db: Db): AcceptPart {
           batch.messages.length,
           batch.acceptedAt,
         );
-        for (const m of batch.messages) {
-          insertMessage.run(
-            'sms',
-            batch.accountId,
-            batch.sessionNo,
-            null,
-            m.phone,
-            m.e164,
-            m.route,
-            m.templateId,
-            JSON.stringify(m.params),
-            m.senderId,
-            m.extendCode,
-            m.userId,
-            m.text,
-            'sms',
-            '',
-            m.costCount,
-            batch.acceptedAt,
-            batch.acceptedAt,
-          );
-        }
+        insertSms(batch);
       });
     },
     async acceptBusinessMessage(m, idem) {
