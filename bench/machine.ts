@@ -1,0 +1,36 @@
+import { execFileSync } from 'node:child_process';
+import { loadavg } from 'node:os';
+
+function sh(cmd: string, args: string[]): string {
+  try {
+    return execFileSync(cmd, args, { encoding: 'utf8' }).trim();
+  } catch {
+    return '(unavailable)';
+  }
+}
+
+function dirty(): number {
+  return sh('git', ['status', '--short', 'src']).split('\n').filter(Boolean).length;
+}
+
+/** The machine, as RESULTS.md records it. */
+export function describeMachine(): string {
+  const model = sh('lscpu', [])
+    .split('\n')
+    .filter((l) => l.startsWith('Model name'))
+    .join('; ');
+  return [
+    `- date: ${new Date().toISOString()}`,
+    `- nproc: ${sh('nproc', [])}`,
+    `- lscpu: ${model.replace(/\s+/g, ' ')}`,
+    `- node: ${process.version}`,
+    `- load average at start: ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')} (the machine is shared: see "other processes" CPU per run)`,
+    `- source: ${sh('git', ['rev-parse', '--short', 'HEAD'])} + ${dirty()} uncommitted src/ files`,
+    '- free -h:',
+    '```',
+    sh('free', ['-h']),
+    '```',
+  ].join('\n');
+}

@@ -1,0 +1,136 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+export type Scenario = 'acceptance' | 'dispatch' | 'flat' | 'prefill';
+const SCENARIOS: readonly Scenario[] = ['acceptance', 'dispatch', 'flat', 'prefill'];
+
+export interface Options {
+  scenarios: Scenario[];
+  /** Concurrent clients, one undici Pool connection each. */
+  clients: number;
+  /** Acceptance: requests of `batch` numbers each (after the warm-up). */
+  requests: number;
+  warmup: number;
+  batch: number;
+  /** Dispatch: messages sent, then followed to their final receipt. */
+  messages: number;
+  timeLimitS: number;
+  drainLimitS: number;
+  /** Flat: stored messages before the second acceptance run. */
+  prefill: number;
+  prefillLimitS: number;
+  /** Reuse (or, for prefill, fill) this data directory instead of a fresh temp one. */
+  dataDir: string | undefined;
+  profile: boolean;
+  profileDir: string;
+  synchronous: 'FULL' | 'NORMAL' | undefined;
+  /** Throttle the dispatcher to 1 message/s (through a config file) to see acceptance alone. */
+  isolate: boolean;
+  /** Extra node flags for the gateway, e.g. --max-old-space-size=128. */
+  nodeArgs: string[];
+  gatewayMain: string;
+  workDir: string;
+  keep: boolean;
+  /** Runs of each scenario, to see past a shared machine's noise. */
+  repeat: number;
+}
+
+const HELP = `npm run bench -- [options]
+  --scenario <list>     acceptance,dispatch,flat,prefill (default acceptance,dispatch)
+  --clients <n>         concurrent clients / pool connections (8)
+  --requests <n>        acceptance requests of --batch numbers each (300)
+  --warmup <n>          requests sent before measuring, not counted (16)
+  --batch <n>           numbers per SendBatchUSMSMessage (1000)
+  --messages <n>        dispatch scenario: messages to send and follow (200000)
+  --time-limit <s>      bound on each load phase (120)
+  --drain-limit <s>     bound on waiting for the last receipt (300)
+  --prefill <n>         flat scenario: stored messages before the second run (10000000)
+  --prefill-limit <s>   bound on the prefill; stops early and reports the count (600)
+  --data-dir <dir>      flat/prefill: reuse or fill this data dir
+  --profile             run the gateway under --cpu-prof and summarise the profile
+  --profile-dir <dir>   where .cpuprofile files go (bench/out/profiles)
+  --sync FULL|NORMAL    WIREBIRD_SQLITE_SYNCHRONOUS for the gateway (its default: FULL)
+  --isolate             throttle dispatch to 1 msg/s: acceptance alone, as a diagnostic
+  --node-args=<flags>   extra node flags for the gateway (e.g. --node-args=--trace-gc)
+  --gateway <main.js>   the gateway's CLI entry (the build's src/cli/main.js)
+  --repeat <n>          run each scenario n times (1)
+  --keep                keep temporary data dirs`;
+
+function int(v: string | undefined, name: string, fallback: number): number {
+  if (v === undefined) return fallback;
+  const n = Number(v.replace(/_/g, ''));
+  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`--${name} must be a whole number`);
+  return n;
+}
+
+function scenarios(v: string | undefined): Scenario[] {
+  const list = (v ?? 'acceptance,dispatch').split(',').map((s) => s.trim());
+  for (const s of list) {
+    if (!SCENARIOS.includes(s as Scenario)) throw new Error(`unknown scenario ${s}`);
+  }
+  return list as Scenario[];
+}
+
+function sync(v: string | undefined): Options['synchronous'] {
+  if (v === undefined) return undefined;
+  const u = v.toUpperCase();
+  if (u !== 'FULL' && u !== 'NORMAL') throw new Error('--sync must be FULL or NORMAL');
+  return u;
+}
+
+export function parseOptions(argv: string[]): Options | undefined {
+  const { values: v } = parseArgs({
+    args: argv,
+    options: {
+      scenario: { type: 'string' },
+      clients: { type: 'string' },
+      requests: { type: 'string' },
+      warmup: { type: 'string' },
+      batch: { type: 'string' },
+      messages: { type: 'string' },
+      'time-limit': { type: 'string' },
+      'drain-limit': { type: 'string' },
+      prefill: { type: 'string' },
+      'prefill-limit': { type: 'string' },
+      'data-dir': { type: 'string' },
+      profile: { type: 'boolean' },
+      'profile-dir': { type: 'string' },
+      sync: { type: 'string' },
+      isolate: { type: 'boolean' },
+      'node-args': { type: 'string' },
+      gateway: { type: 'string' },
+      keep: { type: 'boolean' },
+      repeat: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (v.help) {
+    console.log(HELP);
+    return undefined;
+  }
+  const benchDir = fileURLToPath(new URL('.', import.meta.url));
+  return {
+    scenarios: scenarios(v.scenario),
+    clients: Math.max(1, int(v.clients, 'clients', 8)),
+    requests: int(v.requests, 'requests', 300),
+    warmup: int(v.warmup, 'warmup', 16),
+    batch: Math.min(1000, Math.max(1, int(v.batch, 'batch', 1000))),
+    messages: int(v.messages, 'messages', 200_000),
+    timeLimitS: int(v['time-limit'], 'time-limit', 120),
+    drainLimitS: int(v['drain-limit'], 'drain-limit', 300),
+    prefill: int(v.prefill, 'prefill', 10_000_000),
+    prefillLimitS: int(v['prefill-limit'], 'prefill-limit', 600),
+    dataDir: v['data-dir'],
+    profile: v.profile ?? false,
+    profileDir: v['profile-dir'] ?? join(process.cwd(), 'bench', 'out', 'profiles'),
+    synchronous: sync(v.sync),
+    isolate: v.isolate ?? false,
+    nodeArgs: (v['node-args'] ?? '').split(/\s+/).filter(Boolean),
+    gatewayMain: v.gateway ?? join(benchDir, '..', 'src', 'cli', 'main.js'),
+    workDir: join(tmpdir(), 'wirebird-bench'),
+    keep: v.keep ?? false,
+    repeat: Math.max(1, int(v.repeat, 'repeat', 1)),
+  };
+}

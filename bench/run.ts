@@ -1,0 +1,102 @@
+/**
+ * Wirebird's benchmark (issue 3): acceptance of SendBatchUSMSMessage, end-to-end dispatch through
+ * the zero-delay simulator, and acceptance cost from an empty store to a large one. The gateway
+ * runs as a child process on 127.0.0.1 so its RSS and CPU are its own. `--help` lists the flags.
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { acceptanceTable, measureAcceptance } from './acceptance.js';
+import { dispatchTable, measureDispatch } from './dispatch.js';
+import { flatTable, measureFlat, prefilledDataDir, prefillLine } from './flat.js';
+import { freshDataDir } from './gateway.js';
+import { describeMachine } from './machine.js';
+import { PhoneSequence } from './numbers.js';
+import { parseOptions, type Options, type Scenario } from './options.js';
+import { profileMarkdown, type ProfileSummary } from './profile.js';
+import { storedMessages } from './prefill.js';
+
+type Section = { markdown: string; figures: unknown };
+
+function withProfile(markdown: string, profile: ProfileSummary | undefined): string {
+  return profile ? `${markdown}\n\n${profileMarkdown(profile)}` : markdown;
+}
+
+function cleanup(o: Options, dir: string): void {
+  if (!o.keep && dir !== o.dataDir) rmSync(dir, { recursive: true, force: true });
+}
+
+async function acceptance(o: Options, phones: PhoneSequence): Promise<Section> {
+  const dir = freshDataDir(o.workDir, 'acceptance');
+  const f = await measureAcceptance(o, dir, phones);
+  cleanup(o, dir);
+  return { figures: f, markdown: withProfile(acceptanceTable(f), f.profile) };
+}
+
+async function dispatch(o: Options, phones: PhoneSequence): Promise<Section> {
+  const dir = freshDataDir(o.workDir, 'dispatch');
+  const f = await measureDispatch(o, dir, phones);
+  cleanup(o, dir);
+  return { figures: f, markdown: withProfile(dispatchTable(f), f.profile) };
+}
+
+async function flat(o: Options, phones: PhoneSequence): Promise<Section> {
+  const f = await measureFlat(o, phones);
+  const lines = [f.prefill ? prefillLine(f.prefill) : `Reused ${f.dataDir}`, '', flatTable(f)];
+  if (f.full.profile)
+    lines.push('', '**Profile, stored-volume run**', '', profileMarkdown(f.full.profile));
+  if (!o.dataDir && !o.keep) rmSync(f.dataDir, { recursive: true, force: true });
+  return { figures: f, markdown: lines.join('\n') };
+}
+
+async function prefillOnly(o: Options): Promise<Section> {
+  const { dir, run } = await prefilledDataDir({ ...o, keep: true });
+  const line = run ? prefillLine(run) : `already ${storedMessages(dir)} stored`;
+  return { figures: { dir, run }, markdown: `${line}\n\nData dir: \`${dir}\`` };
+}
+
+const RUNNERS: Record<Scenario, (o: Options, phones: PhoneSequence) => Promise<Section>> = {
+  acceptance,
+  dispatch,
+  flat,
+  prefill: (o) => prefillOnly(o),
+};
+
+/** Keeps the JSON readable: a profile's 60 functions with the most self time. */
+function trimProfiles(key: string, value: unknown): unknown {
+  if (key !== 'functions' || !Array.isArray(value)) return value;
+  return [...(value as { selfMs: number }[])].sort((a, b) => b.selfMs - a.selfMs).slice(0, 60);
+}
+
+function commandLine(): string {
+  const args = process.argv.slice(2).join(' ');
+  return `npm run bench${args ? ` -- ${args}` : ''}`;
+}
+
+async function main(): Promise<void> {
+  const o = parseOptions(process.argv.slice(2));
+  if (!o) return;
+  const phones = new PhoneSequence('138');
+  const out: Record<string, unknown> = { command: commandLine(), options: o };
+  console.log(`# Wirebird bench\n\n\`${commandLine()}\`\n\n${describeMachine()}\n`);
+  for (const s of o.scenarios) {
+    const runs: unknown[] = [];
+    for (let i = 1; i <= o.repeat; i++) {
+      const label = o.repeat > 1 ? `${s} (run ${i} of ${o.repeat})` : s;
+      console.error(`running ${label}…`);
+      const section = await RUNNERS[s](o, phones);
+      runs.push(section.figures);
+      console.log(`## ${label}\n\n${section.markdown}\n`);
+    }
+    out[s] = o.repeat > 1 ? runs : runs[0];
+  }
+  const dir = join(process.cwd(), 'bench', 'out');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `results-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, JSON.stringify(out, trimProfiles, 2));
+  console.error(`figures written to ${file}`);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});
