@@ -3,7 +3,7 @@ import type { PhoneSequence } from './numbers.js';
 import type { Options } from './options.js';
 import { CpuWindow, type CpuSplit } from './proc.js';
 import type { ProfileSummary } from './profile.js';
-import { makeBodies, withBench } from './session.js';
+import { gatewayFigures, makeBodies, withBench } from './session.js';
 import { fmt, quantile, table } from './stats.js';
 
 export interface AcceptanceFigures {
@@ -75,15 +75,7 @@ export async function measureAcceptance(
     const load = await runLoad(b.api, bodies, o.clients, o.timeLimitS * 1000);
     return figures(label, load, cpu.end());
   });
-  return {
-    ...value,
-    peakRssMb: ended.peakRssMb,
-    hwmMb: ended.last?.hwmMb ?? NaN,
-    rssTimeline: ended.rssTimeline,
-    logged: ended.logged,
-    firstLogged: ended.firstLogged,
-    profile: ended.profile,
-  };
+  return { ...value, ...gatewayFigures(ended) };
 }
 
 export function acceptanceTable(f: AcceptanceFigures): string {

@@ -5,7 +5,7 @@ import type { Options } from './options.js';
 import { CpuWindow } from './proc.js';
 import type { ProfileSummary } from './profile.js';
 import { waitForReceipts } from './receipts.js';
-import { makeBodies, withBench } from './session.js';
+import { gatewayFigures, makeBodies, withBench } from './session.js';
 import { fmt, quantile, table } from './stats.js';
 
 export interface DispatchFigures {
@@ -82,15 +82,7 @@ export async function measureDispatch(
       othersCpuS: cpu.othersS,
     };
   });
-  return {
-    ...value,
-    peakRssMb: ended.peakRssMb,
-    hwmMb: ended.last?.hwmMb ?? NaN,
-    rssTimeline: ended.rssTimeline,
-    logged: ended.logged,
-    firstLogged: ended.firstLogged,
-    profile: ended.profile,
-  };
+  return { ...value, ...gatewayFigures(ended) };
 }
 
 export function dispatchTable(f: DispatchFigures): string {

@@ -26,6 +26,18 @@ export interface Ended {
   firstLogged: string | undefined;
 }
 
+/** The gateway's own figures at the end of a run, as every scenario reports them. */
+export function gatewayFigures(ended: Ended) {
+  return {
+    peakRssMb: ended.peakRssMb,
+    hwmMb: ended.last?.hwmMb ?? NaN,
+    rssTimeline: ended.rssTimeline,
+    logged: ended.logged,
+    firstLogged: ended.firstLogged,
+    profile: ended.profile,
+  };
+}
+
 /** One message a second, one at a time: the dispatcher stays out of the acceptance figures. */
 const ISOLATED = { dispatch: { routeTps: 1, batchSize: 1, window: 1 } };
 

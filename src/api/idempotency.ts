@@ -59,7 +59,23 @@ export async function findReplay(
   return seen && replay(idem, seen);
 }
 
-export function recordFor(
+/**
+ * Stores an accepted request with its idempotency record (one transaction) and answers it; when
+ * a concurrent twin with the same key won the race, answers the twin's first answer instead.
+ */
+export async function acceptOnce(
+  ctx: ActionContext,
+  idem: Idempotency | undefined,
+  answer: Record<string, unknown>,
+  accept: (record: IdempotencyRecord | undefined) => Promise<IdempotencyRecord | undefined>,
+): Promise<Record<string, unknown>> {
+  const raced = await accept(recordFor(ctx, idem, answer));
+  if (raced && idem) return replay(idem, raced);
+  ctx.deps.nudges.dispatch();
+  return answer;
+}
+
+function recordFor(
   ctx: ActionContext,
   idem: Idempotency | undefined,
   answer: Record<string, unknown>,

@@ -3,7 +3,7 @@ import { MAX_NUMBERS_PER_REQUEST, type TaskCountModal } from '../../domain/batch
 import { planBatch } from '../../domain/batches/plan-batch.js';
 import { WirebirdError } from '../../domain/errors.js';
 import { defineAction, type ActionContext } from '../context.js';
-import { findReplay, idempotencyOf, recordFor, replay } from '../idempotency.js';
+import { acceptOnce, findReplay, idempotencyOf } from '../idempotency.js';
 
 // Clients that serialise every field send null for "not set": null is taken as absent. Business
 // limits (UserId, ExtendCode) are number-level checks in plan-batch, not request-level ones.
@@ -68,10 +68,7 @@ export const sendBatchUsmsMessage = defineAction(Input, async (ctx, input) => {
     acceptedAt: ctx.deps.clock.now(),
     messages: plan.accepted,
   };
-  const raced = await ctx.deps.store.acceptBatch(batch, recordFor(ctx, idem, answer));
-  if (raced && idem) return replay(idem, raced);
-  ctx.deps.nudges.dispatch();
-  return answer;
+  return acceptOnce(ctx, idem, answer, (record) => ctx.deps.store.acceptBatch(batch, record));
 });
 
 function withoutNulls(groups: Static<typeof Input>['TaskContent']): TaskCountModal[] {

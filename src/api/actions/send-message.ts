@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { parseBusinessContent } from '../../domain/business-messages/content.js';
-import { WirebirdError, invalid } from '../../domain/errors.js';
+import { invalid } from '../../domain/errors.js';
 import { normalizePhone } from '../../domain/phones/phones.js';
 import { defineAction } from '../context.js';
-import { findReplay, idempotencyOf, recordFor, replay } from '../idempotency.js';
+import { acceptOnce, findReplay, idempotencyOf } from '../idempotency.js';
 
 const Input = Type.Object({
   To: Type.String({ minLength: 1, maxLength: 64 }),
@@ -27,23 +27,17 @@ export const sendMessage = defineAction(Input, async (ctx, input) => {
   if (replayed) return replayed;
   const messageId = ids.uuid();
   const answer = { RequestId: ids.uuid(), Data: { MessageId: messageId } };
-  const raced = await store.acceptBusinessMessage(
-    {
-      messageId,
-      requestId: answer.RequestId,
-      accountId: ctx.accountId,
-      businessPhone: phone.businessPhone,
-      to: input.To,
-      e164: to.e164,
-      route: phone.channel,
-      type: content.type,
-      content: JSON.stringify(content),
-      acceptedAt: clock.now(),
-    },
-    recordFor(ctx, idem, answer),
-  );
-  if (raced && idem) return replay(idem, raced);
-  if (raced) throw new WirebirdError('Internal', 'unexpected idempotency record');
-  ctx.deps.nudges.dispatch();
-  return answer;
+  const message = {
+    messageId,
+    requestId: answer.RequestId,
+    accountId: ctx.accountId,
+    businessPhone: phone.businessPhone,
+    to: input.To,
+    e164: to.e164,
+    route: phone.channel,
+    type: content.type,
+    content: JSON.stringify(content),
+    acceptedAt: clock.now(),
+  };
+  return acceptOnce(ctx, idem, answer, (record) => store.acceptBusinessMessage(message, record));
 });

@@ -55,6 +55,18 @@ export function messagesContract(open: OpenStore): void {
       });
     });
 
+    test('is one transaction: a row that cannot be stored leaves nothing of the batch', async (store) => {
+      // Row 70 sits in the second chunk, after the session and the first 64 rows were written.
+      const messages = Array.from({ length: 100 }, (_, i) =>
+        i === 70 ? sms({ e164: null as unknown as string }) : sms(),
+      );
+      const b = batch(messages);
+      await assert.rejects(store.acceptBatch(b, idempotency({ key: 'atomic' })));
+      assert.deepEqual(await states(store), { queued: 0, submitting: 0, submitted: 0, final: 0 });
+      assert.deepEqual([...(await store.receiptsForSessions(ACCOUNT, [b.sessionNo]))], []);
+      assert.equal(await store.findIdempotency(ACCOUNT, 'atomic', 0), undefined);
+    });
+
     test('stores its idempotency record with it', async (store) => {
       const idem = idempotency();
       await store.acceptBatch(batch(), idem);

@@ -15,10 +15,11 @@ const INSERT_MESSAGE = `INSERT INTO messages (kind, account_id, session_no, mess
   state, status, due_at, accepted_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'queued','accepted',?,?)`;
 
 export function sqliteMessages(db: Db): MessageStore {
-  return { ...acceptance(db), ...sqliteReports(db), ...sqliteReceipts(db) };
+  const reports = sqliteReports(db);
+  return { ...acceptance(db, reports), ...reports, ...sqliteReceipts(db) };
 }
 
-function acceptance(db: Db): AcceptPart {
+function acceptance(db: Db, reports: ReturnType<typeof sqliteReports>): AcceptPart {
   const insertMessage = db.prepare(INSERT_MESSAGE);
   const insertSms = smsInserter(db);
   const insertEvent = db.prepare(
@@ -57,7 +58,7 @@ function acceptance(db: Db): AcceptPart {
      RETURNING id, kind, account_id, route, attempts, e164, sender_id, extend_code, body,
        message_id, business_phone, type`,
   );
-  const outcomes = outcomeStatements(db);
+  const outcomes = outcomeStatements(db, reports);
 
   return {
     async acceptBatch(batch, idem) {
@@ -128,7 +129,7 @@ function idemWindowStart(idem: IdempotencyRecord | undefined): number {
   return idem ? idem.createdAt - IDEMPOTENCY_WINDOW_MS : 0;
 }
 
-function outcomeStatements(db: Db) {
+function outcomeStatements(db: Db, reports: ReturnType<typeof sqliteReports>) {
   const submitted = db.prepare(
     `UPDATE messages SET state = 'submitted', due_at = NULL, route = ?, upstream_id = ?, submitted_at = ?
      WHERE id = ? AND state = 'submitting' AND attempts = ?`,
@@ -146,7 +147,6 @@ function outcomeStatements(db: Db) {
     `INSERT INTO message_events (message_ref, status, at, code, descr)
      SELECT id, ?, ?, ?, ? FROM messages WHERE id = ? AND kind = 'business'`,
   );
-  const reports = sqliteReports(db);
   return db.transaction((list: readonly SubmitOutcome[], now: number) => {
     const late: { route: string; upstreamId: string }[] = [];
     for (const o of list) {
@@ -162,7 +162,7 @@ function outcomeStatements(db: Db) {
         event.run('failed', now, o.code, o.desc, o.id);
       }
     }
-    reports.applyEarlyReports(late, now);
+    reports.applyEarlyReports(late);
   });
 }
 
