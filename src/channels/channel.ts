@@ -12,6 +12,24 @@ export type SubmitResult =
 /** Reports flow back through this; it resolves once they are durably applied. */
 export type ReportListener = (reports: Report[]) => Promise<void>;
 
+/** One connection upstream (an SMPP bind, say), as operators see it on /metrics and the console. */
+export interface BindStatus {
+  /** The upstream it belongs to (an SMSC's name, a WhatsApp phone number id). */
+  upstream: string;
+  /** Which bind of that upstream (e.g. "trx-1"). */
+  bind: string;
+  state: 'connecting' | 'bound' | 'down';
+  /** Requests sent and not yet answered. */
+  outstanding: number;
+}
+
+export interface ChannelStatus {
+  name: string;
+  /** up: every bind bound; degraded: some; down: none (a channel without binds is up). */
+  state: 'up' | 'degraded' | 'down';
+  binds: readonly BindStatus[];
+}
+
 /** The dispatcher knows only this: where a message goes is the channel's business. */
 export interface Channel {
   /** The route name messages carry. */
@@ -20,4 +38,6 @@ export interface Channel {
   /** Submits messages; answers one result per message, in order. */
   submit(messages: readonly ClaimedMessage[]): Promise<SubmitResult[]>;
   stop(): Promise<void>;
+  /** A snapshot for operators; cheap enough to call on every scrape. */
+  status(): ChannelStatus;
 }

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { setImmediate as tick, setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
-import type { Channel, SubmitResult } from '../../src/channels/channel.js';
+import type { Channel, ChannelStatus, SubmitResult } from '../../src/channels/channel.js';
 import type { ClaimedMessage, SubmitOutcome } from '../../src/domain/messages/message.js';
 import {
   Dispatcher,
@@ -72,6 +72,9 @@ export class FakeChannel implements Channel {
   ) {}
   async start(): Promise<void> {}
   async stop(): Promise<void> {}
+  status(): ChannelStatus {
+    return { name: this.name, state: 'up', binds: [] };
+  }
   async submit(messages: readonly ClaimedMessage[]): Promise<SubmitResult[]> {
     this.seen.push([...messages]);
     if (this.throwOnCall(this.seen.length - 1)) throw new Error('upstream connection dropped');
@@ -144,7 +147,8 @@ export function failed(id: number, attempt: number, code: string, desc: string) 
 
 /** A channel from just its submit function. */
 export function channelOf(name: string, submit: Channel['submit']): Channel {
-  return { name, submit, start: async () => {}, stop: async () => {} };
+  const status = (): ChannelStatus => ({ name, state: 'up', binds: [] });
+  return { name, submit, start: async () => {}, stop: async () => {}, status };
 }
 
 /** Starts the loop, runs fn, and stops the loop whatever happened. */

@@ -7,7 +7,7 @@ import type {
 } from '../../domain/messages/message.js';
 import type { Clock, InboxStore } from '../../domain/ports.js';
 import { costCount, encodingOf } from '../../domain/segments/segments.js';
-import type { Channel, ReportListener, SubmitResult } from '../channel.js';
+import type { Channel, ChannelStatus, ReportListener, SubmitResult } from '../channel.js';
 import { DueQueue } from './report-queue.js';
 import { testOutcomeOf } from './test-numbers.js';
 
@@ -77,6 +77,10 @@ export class SimulatorChannel implements Channel {
 
   async stop(): Promise<void> {
     this.queue.clear();
+  }
+
+  status(): ChannelStatus {
+    return { name: this.name, state: 'up', binds: [] };
   }
 
   private schedule(entry: InboxEntry): void {
