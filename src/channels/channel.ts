@@ -5,7 +5,14 @@ import type { ClaimedMessage, Report } from '../domain/messages/message.js';
  * (throttling, a dropped connection); `rejected` is final and becomes a SubmitFail receipt.
  */
 export type SubmitResult =
-  | { kind: 'accepted'; upstreamId: string }
+  | {
+      kind: 'accepted';
+      upstreamId: string;
+      /** Where reports for it will come from, when not the channel itself (an SMSC, say). */
+      route?: string;
+      /** Every part's upstream id, in order, when it went as several submits. */
+      parts?: readonly string[];
+    }
   | { kind: 'retry'; code: string; desc: string; retryAfterMs?: number }
   | { kind: 'rejected'; code: string; desc: string };
 

@@ -167,8 +167,9 @@ export class Dispatcher {
         id: m.id,
         attempt: m.attempts,
         kind: 'submitted',
-        route: m.route,
+        route: result.route ?? m.route,
         upstreamId: result.upstreamId,
+        ...(result.parts && result.parts.length > 1 ? { parts: result.parts } : {}),
       };
     }
     if (result.kind === 'retry' && m.attempts < this.options.maxAttempts) {

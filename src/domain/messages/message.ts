@@ -74,7 +74,15 @@ export interface ClaimedMessage {
  * whose lease expired (and whose message was claimed again) no longer matches and changes nothing.
  */
 export type SubmitOutcome =
-  | { id: number; attempt: number; kind: 'submitted'; route: string; upstreamId: string }
+  | {
+      id: number;
+      attempt: number;
+      kind: 'submitted';
+      route: string;
+      upstreamId: string;
+      /** Every part's upstream id, in order, when the message went as several submits. */
+      parts?: readonly string[];
+    }
   | { id: number; attempt: number; kind: 'retry'; dueAt: number; code: string; desc: string }
   | { id: number; attempt: number; kind: 'failed'; code: string; desc: string };
 

@@ -10,6 +10,7 @@ import type { OpenStore } from './fixtures.js';
 import { inboxContract } from './inbox-contract.js';
 import { messagesContract } from './messages-contract.js';
 import { outcomesContract } from './outcomes-contract.js';
+import { partsContract } from './parts-contract.js';
 import { receiptsContract } from './receipts-contract.js';
 import { reportsContract } from './reports-contract.js';
 import { templatesContract } from './templates-contract.js';
@@ -24,6 +25,7 @@ export function runStoreContract(name: string, open: OpenStore): void {
     claimsContract(open);
     outcomesContract(open);
     reportsContract(open);
+    partsContract(open);
     receiptsContract(open);
     inboxContract(open);
   });

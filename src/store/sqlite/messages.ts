@@ -131,8 +131,14 @@ function idemWindowStart(idem: IdempotencyRecord | undefined): number {
 
 function outcomeStatements(db: Db, reports: ReturnType<typeof sqliteReports>) {
   const submitted = db.prepare(
-    `UPDATE messages SET state = 'submitted', due_at = NULL, route = ?, upstream_id = ?, submitted_at = ?
-     WHERE id = ? AND state = 'submitting' AND attempts = ?`,
+    `UPDATE messages SET state = 'submitted', due_at = NULL, route = ?, upstream_id = ?, submitted_at = ?,
+       parts = ? WHERE id = ? AND state = 'submitting' AND attempts = ?`,
+  );
+  // An SMSC may hand out an id again after wrapping around: the newest message owns it.
+  const part = db.prepare(
+    `INSERT INTO message_parts (route, upstream_id, message_ref, part_no) VALUES (?,?,?,?)
+     ON CONFLICT (route, upstream_id) DO UPDATE SET message_ref = excluded.message_ref,
+       part_no = excluded.part_no, status = NULL, code = NULL, descr = NULL`,
   );
   const retry = db.prepare(
     `UPDATE messages SET state = 'queued', due_at = ?, last_error = ?
@@ -151,8 +157,14 @@ function outcomeStatements(db: Db, reports: ReturnType<typeof sqliteReports>) {
     const late: { route: string; upstreamId: string }[] = [];
     for (const o of list) {
       if (o.kind === 'submitted') {
-        if (submitted.run(o.route, o.upstreamId, now, o.id, o.attempt).changes) {
-          late.push(o);
+        const parts = o.parts && o.parts.length > 1 ? o.parts : [];
+        const count = Math.max(1, parts.length);
+        if (submitted.run(o.route, o.upstreamId, now, count, o.id, o.attempt).changes) {
+          if (count === 1) late.push(o);
+          parts.forEach((upstreamId, i) => {
+            part.run(o.route, upstreamId, o.id, i + 1);
+            late.push({ route: o.route, upstreamId });
+          });
           event.run('submitted', now, '', o.upstreamId, o.id);
         }
       } else if (o.kind === 'retry') {

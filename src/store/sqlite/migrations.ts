@@ -150,4 +150,22 @@ export const sqliteMigrations: readonly Migration[] = [
     name: 'template versions for compare-and-set saves',
     sql: `ALTER TABLE templates ADD COLUMN version INTEGER NOT NULL DEFAULT 0;`,
   },
+  {
+    version: 4,
+    name: 'message parts: multipart SMS whose parts are reported one by one',
+    sql: `
+      ALTER TABLE messages ADD COLUMN parts INTEGER NOT NULL DEFAULT 1;
+      CREATE TABLE message_parts (
+        route TEXT NOT NULL,
+        upstream_id TEXT NOT NULL,
+        message_ref INTEGER NOT NULL,
+        part_no INTEGER NOT NULL,
+        status TEXT,
+        code TEXT,
+        descr TEXT,
+        PRIMARY KEY (route, upstream_id)
+      );
+      CREATE INDEX message_parts_ref ON message_parts (message_ref, part_no);
+    `,
+  },
 ];

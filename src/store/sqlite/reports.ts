@@ -1,18 +1,21 @@
 import { advanceStatus } from '../../domain/messages/status.js';
 import type { Report } from '../../domain/messages/message.js';
+import { upstreamIdReadings } from '../../domain/messages/upstream-ids.js';
 import { receiptResultOf } from '../../domain/receipts/receipt.js';
 import type { Db } from './database.js';
+import { sqliteParts } from './parts.js';
 
-interface Target {
+export interface Target {
   id: number;
   kind: string;
   state: string;
   status: string;
+  parts: number;
 }
 
 export function sqliteReports(db: Db) {
   const find = db.prepare(
-    'SELECT id, kind, state, status FROM messages WHERE route = ? AND upstream_id = ?',
+    'SELECT id, kind, state, status, parts FROM messages WHERE route = ? AND upstream_id = ?',
   );
   const event = db.prepare(
     'INSERT INTO message_events (message_ref, status, at, code, descr) VALUES (?,?,?,?,?)',
@@ -36,6 +39,7 @@ export function sqliteReports(db: Db) {
      RETURNING id, kind`,
   );
   const purgeEarly = db.prepare('DELETE FROM early_reports WHERE received_at <= ?');
+  const parts = sqliteParts(db);
   const expireAwaiting = db.transaction((cutoff: number, now: number, limit: number) => {
     const expired = expire.all(Math.floor(now / 1000), cutoff, limit) as {
       id: number;
@@ -50,15 +54,29 @@ export function sqliteReports(db: Db) {
     return expired.length;
   });
 
+  /** The message (and, for a multipart one, the part) an upstream id names, in any reading. */
+  const locate = (route: string, upstreamId: string) => {
+    for (const reading of upstreamIdReadings(upstreamId)) {
+      const m = find.get(route, reading) as Target | undefined;
+      if (m) return { m, partId: m.parts > 1 ? reading : undefined };
+      const owner = parts.owner(route, reading);
+      if (owner) return { m: owner, partId: reading };
+    }
+    return undefined;
+  };
+
   /** Applies one report to its message; false when no message carries that upstream id yet. */
   const applyOne = (r: Report): boolean => {
-    const m = find.get(r.route, r.upstreamId) as Target | undefined;
-    if (!m) return false;
+    const found = locate(r.route, r.upstreamId);
+    if (!found) return false;
+    const { m, partId } = found;
     if (m.kind === 'business') event.run(m.id, r.status, r.at, r.code, r.desc);
-    const next = advanceStatus(m.status, r.status) ?? m.status;
-    const result = receiptResultOf(r.status);
-    if (result && m.state !== 'final') {
-      finalise.run(next, result, r.code, r.desc, Math.floor(r.at / 1000), m.id);
+    // A part's final report finishes the message only together with all the other parts'.
+    const final = partId === undefined ? r : parts.settle(r, partId, m.id);
+    const next = advanceStatus(m.status, final?.status ?? 'sent') ?? m.status;
+    const result = final && receiptResultOf(final.status);
+    if (final && result && m.state !== 'final') {
+      finalise.run(next, result, final.code, final.desc, Math.floor(r.at / 1000), m.id);
     } else if (next !== m.status) {
       setStatus.run(next, m.id);
     }
@@ -81,7 +99,9 @@ export function sqliteReports(db: Db) {
     // Early reports are rare: one look at the table spares a lookup per submitted message.
     if (list.length === 0 || !anyEarly.get()) return;
     for (const { route, upstreamId } of list) {
-      const early = takeEarly.all(route, upstreamId) as EarlyRow[];
+      const early = upstreamIdReadings(upstreamId).flatMap(
+        (reading) => takeEarly.all(route, reading) as EarlyRow[],
+      );
       early.sort((a, b) => a.at - b.at);
       for (const e of early)
         applyOne({ route, upstreamId, status: e.status, code: e.code, desc: e.descr, at: e.at });

@@ -1,0 +1,50 @@
+import type { Report } from '../../domain/messages/message.js';
+import { combineParts, type PartReport } from '../../domain/messages/parts.js';
+import { receiptResultOf } from '../../domain/receipts/receipt.js';
+import type { Db } from './database.js';
+import type { Target } from './reports.js';
+
+/** The parts of multipart messages: each part's final report, and the message's once all are in. */
+export function sqliteParts(db: Db) {
+  const owner = db.prepare(
+    `SELECT m.id, m.kind, m.state, m.status, m.parts FROM message_parts p
+     JOIN messages m ON m.id = p.message_ref WHERE p.route = ? AND p.upstream_id = ?`,
+  );
+  const record = db.prepare(
+    `UPDATE message_parts SET status = ?, code = ?, descr = ?
+     WHERE route = ? AND upstream_id = ? AND status IS NULL`,
+  );
+  const all = db.prepare(
+    'SELECT part_no, status, code, descr FROM message_parts WHERE message_ref = ? ORDER BY part_no',
+  );
+  return {
+    owner(route: string, upstreamId: string): Target | undefined {
+      return owner.get(route, upstreamId) as Target | undefined;
+    },
+    /**
+     * Records a part's final report (the first one; duplicates change nothing) and answers the
+     * message's combined report once every part has one, else undefined.
+     */
+    settle(r: Report, upstreamId: string, messageRef: number): PartReport | undefined {
+      if (!receiptResultOf(r.status)) return undefined;
+      if (!record.run(r.status, r.code, r.desc, r.route, upstreamId).changes) return undefined;
+      const rows = all.all(messageRef) as PartRow[];
+      if (rows.some((p) => p.status === null)) return undefined;
+      return combineParts(
+        rows.map((p) => ({
+          partNo: p.part_no,
+          status: p.status as Report['status'],
+          code: p.code ?? '',
+          desc: p.descr ?? '',
+        })),
+      );
+    },
+  };
+}
+
+interface PartRow {
+  part_no: number;
+  status: string | null;
+  code: string | null;
+  descr: string | null;
+}
