@@ -3,6 +3,7 @@ import type { Config } from '../config/config.js';
 import type { Clock, Routing, Store } from '../domain/ports.js';
 import type { Channel } from './channel.js';
 import { SIMULATOR, SimulatorChannel } from './simulator/simulator-channel.js';
+import { SMPP, SmppChannel } from './smpp/smpp-channel.js';
 
 export interface Channels {
   byName: ReadonlyMap<string, Channel>;
@@ -10,7 +11,7 @@ export interface Channels {
   simulator: SimulatorChannel;
 }
 
-/** The channels the config declares, and the routing over them; the simulator is always there. */
+/** The channels the config declares, and the routing over them; the simulator is always there (business messages go to it until the WhatsApp channel exists). */
 export function createChannels(config: Config, store: Store, clock: Clock, log: Logger): Channels {
   const simulator = new SimulatorChannel(
     store,
@@ -18,9 +19,12 @@ export function createChannels(config: Config, store: Store, clock: Clock, log: 
     config.simDelayMs,
     log.child({ channel: SIMULATOR }),
   );
-  return {
-    byName: new Map<string, Channel>([[SIMULATOR, simulator]]),
-    routing: { smsRoute: () => SIMULATOR },
-    simulator,
-  };
+  const byName = new Map<string, Channel>([[SIMULATOR, simulator]]);
+  if (config.smpp.smscs.length === 0) {
+    return { byName, routing: { smsRoute: () => SIMULATOR }, simulator };
+  }
+  // With SMSCs declared every SMS goes to them: a number no route covers is refused there
+  // (SubmitFail NOROUTE) rather than quietly delivered to the simulator.
+  byName.set(SMPP, new SmppChannel(config.smpp, clock, log.child({ channel: SMPP })));
+  return { byName, routing: { smsRoute: () => SMPP }, simulator };
 }

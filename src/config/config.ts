@@ -3,6 +3,7 @@ import { Value } from '@sinclair/typebox/value';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isKnownRegion } from '../domain/phones/phones.js';
+import { SmppSchema, checkSmpp, smppFromUrl } from './smpp-config.js';
 
 /** Every setting Wirebird reads, in one schema; docs/configuration.md mirrors it. */
 export const ConfigSchema = Type.Object(
@@ -28,6 +29,8 @@ export const ConfigSchema = Type.Object(
       default: 'FULL',
     }),
     logLevel: Type.String({ default: 'info' }),
+    /** SMSCs and the routes over them; with none, SMS go to the simulator. */
+    smpp: SmppSchema,
     dispatch: Type.Object(
       {
         batchSize: Type.Integer({ minimum: 1, default: 500 }),
@@ -59,6 +62,7 @@ const ENV: Record<string, (v: string, name: string) => [string, unknown]> = {
   WIREBIRD_SIM_DELAY_MS: (v, name) => ['simDelayMs', integer(v, name)],
   WIREBIRD_SQLITE_SYNCHRONOUS: (v) => ['sqliteSynchronous', v.toUpperCase()],
   WIREBIRD_LOG_LEVEL: (v) => ['logLevel', v],
+  WIREBIRD_SMSC: (v) => ['smpp', smppFromUrl(v, (m) => new ConfigError(m))],
 };
 
 export class ConfigError extends Error {}
@@ -93,6 +97,7 @@ export function checkConfig(raw: Record<string, unknown>): Config {
       `defaultRegion (WIREBIRD_DEFAULT_REGION) ${config.defaultRegion} is not a known region`,
     );
   }
+  checkSmpp(config.smpp, (m) => new ConfigError(m));
   return { ...config, defaultRegion, dataDir: resolve(config.dataDir) };
 }
 

@@ -1,0 +1,209 @@
+import type { Logger } from 'pino';
+import smpp, { type PDU, type PduFields, type Session } from 'smpp';
+import type { SmscConfig } from '../../config/smpp-config.js';
+import type { BindStatus } from '../channel.js';
+import { commandStatusName } from './command-status.js';
+
+export type BindRole = 'transceiver' | 'transmitter' | 'receiver';
+
+/** Why a request got no answer: the bind went down, or the SMSC did not answer in time. */
+export class NoAnswer extends Error {
+  constructor(
+    readonly code: 'BINDLOST' | 'TIMEOUT',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+interface Pending {
+  resolve: (pdu: PDU) => void;
+  reject: (err: NoAnswer) => void;
+  timer: NodeJS.Timeout;
+}
+
+export interface BindHandlers {
+  /** Handles a deliver_sm and answers the command_status for its deliver_sm_resp. */
+  onDeliver(pdu: PDU): Promise<number>;
+}
+
+/**
+ * One SMPP session to an SMSC: binds, keeps the link alive with enquire_link, reconnects with
+ * backoff after a drop, and keeps at most `window` requests unanswered. The `smpp` package has no
+ * response timeout and no window of its own, so both live here.
+ */
+export class SmppBind {
+  state: BindStatus['state'] = 'down';
+  private session: Session | undefined;
+  private readonly pending = new Map<number, Pending>();
+  private waiters: (() => void)[] = [];
+  private failures = 0;
+  private stopped = true;
+  private timers = new Set<NodeJS.Timeout>();
+
+  constructor(
+    private readonly smsc: SmscConfig,
+    readonly role: BindRole,
+    readonly label: string,
+    private readonly handlers: BindHandlers,
+    private readonly log: Logger,
+    private readonly random: () => number = Math.random,
+  ) {}
+
+  get outstanding(): number {
+    return this.pending.size;
+  }
+
+  status(): BindStatus {
+    return {
+      upstream: this.smsc.name,
+      bind: this.label,
+      state: this.state,
+      outstanding: this.outstanding,
+    };
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.connect();
+  }
+
+  /** Sends a request and resolves with its response; rejects with NoAnswer. */
+  async request(command: string, fields: PduFields): Promise<PDU> {
+    while (this.state === 'bound' && this.pending.size >= this.smsc.window) {
+      await new Promise<void>((resolve) => this.waiters.push(resolve));
+    }
+    const session = this.session;
+    if (this.state !== 'bound' || !session) throw new NoAnswer('BINDLOST', 'the bind is down');
+    return this.send(session, new smpp.PDU(command, fields));
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    const session = this.session;
+    if (session && this.state === 'bound') {
+      await this.send(session, new smpp.PDU('unbind', {})).catch(() => undefined);
+    }
+    session?.destroy();
+    this.down('the gateway is stopping');
+  }
+
+  private connect(): void {
+    this.state = 'connecting';
+    const session = smpp.connect({ host: this.smsc.host, port: this.smsc.port });
+    this.session = session;
+    session.on('connect', () => {
+      session.socket.setNoDelay(true);
+      void this.bind(session);
+    });
+    session.on('error', (err: Error) => {
+      this.log.warn({ err: err.message, bind: this.label }, 'SMPP connection error');
+      session.destroy();
+    });
+    session.on('close', () => this.closed(session));
+    session.on('deliver_sm', (pdu: PDU) => void this.deliver(session, pdu));
+    session.on('enquire_link', (pdu: PDU) => session.send(pdu.response()));
+    session.on('unbind', (pdu: PDU) => {
+      session.send(pdu.response());
+      session.close();
+    });
+    session.on('pdu', (pdu: PDU) => this.answered(pdu));
+  }
+
+  private async bind(session: Session): Promise<void> {
+    const resp = await this.send(
+      session,
+      new smpp.PDU(`bind_${this.role}`, {
+        system_id: this.smsc.systemId,
+        password: this.smsc.password,
+        system_type: this.smsc.systemType,
+        interface_version: 0x34,
+      }),
+    ).catch((err: NoAnswer) => err);
+    if (resp instanceof NoAnswer || resp.command_status !== 0) {
+      const why = resp instanceof NoAnswer ? resp.message : commandStatusName(resp.command_status);
+      this.log.error({ bind: this.label, smsc: this.smsc.name, why }, 'SMPP bind refused');
+      session.destroy();
+      return;
+    }
+    this.failures = 0;
+    this.state = 'bound';
+    this.log.info({ bind: this.label, smsc: this.smsc.name }, 'SMPP bound');
+    this.keepAlive(session);
+  }
+
+  private keepAlive(session: Session): void {
+    const timer = setInterval(() => {
+      if (this.session !== session || this.state !== 'bound') return clearInterval(timer);
+      // A link that stops answering enquire_link is dead even if TCP has not noticed.
+      this.send(session, new smpp.PDU('enquire_link', {})).catch(() => session.destroy());
+    }, this.smsc.enquireLinkS * 1000);
+    timer.unref();
+  }
+
+  private send(session: Session, pdu: PDU): Promise<PDU> {
+    return new Promise<PDU>((resolve, reject) => {
+      if (!session.send(pdu)) {
+        reject(new NoAnswer('BINDLOST', 'the connection is not writable'));
+        return;
+      }
+      const timer = setTimeout(() => {
+        this.settle(pdu.sequence_number);
+        reject(new NoAnswer('TIMEOUT', `no ${pdu.command}_resp in ${this.smsc.responseTimeoutS}s`));
+      }, this.smsc.responseTimeoutS * 1000);
+      this.pending.set(pdu.sequence_number, { resolve, reject, timer });
+    });
+  }
+
+  private answered(pdu: PDU): void {
+    if (!pdu.isResponse()) return;
+    const p = this.pending.get(pdu.sequence_number);
+    if (!p) return;
+    this.settle(pdu.sequence_number);
+    p.resolve(pdu);
+  }
+
+  private settle(sequence: number): void {
+    const p = this.pending.get(sequence);
+    if (!p) return;
+    clearTimeout(p.timer);
+    this.pending.delete(sequence);
+    this.waiters.shift()?.();
+  }
+
+  private async deliver(session: Session, pdu: PDU): Promise<void> {
+    const status = await this.handlers.onDeliver(pdu);
+    session.send(pdu.response({ command_status: status }));
+  }
+
+  private closed(session: Session): void {
+    if (this.session !== session) return;
+    this.session = undefined;
+    this.down('the connection closed');
+    if (this.stopped) return;
+    const delay = Math.min(this.smsc.reconnectMaxS * 1000, 250 * 2 ** this.failures++);
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(timer);
+        if (!this.stopped) this.connect();
+      },
+      delay / 2 + (this.random() * delay) / 2,
+    );
+    this.timers.add(timer);
+  }
+
+  /** Everything unanswered fails now: the dispatcher decides whether to send it again. */
+  private down(why: string): void {
+    this.state = 'down';
+    for (const [seq, p] of this.pending) {
+      clearTimeout(p.timer);
+      this.pending.delete(seq);
+      p.reject(new NoAnswer('BINDLOST', why));
+    }
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const w of waiters) w();
+  }
+}

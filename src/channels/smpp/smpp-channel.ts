@@ -1,0 +1,88 @@
+import type { Logger } from 'pino';
+import type { SmppConfig } from '../../config/smpp-config.js';
+import type { ClaimedMessage, Report } from '../../domain/messages/message.js';
+import { normaliseSmscId } from '../../domain/messages/upstream-ids.js';
+import type { Clock } from '../../domain/ports.js';
+import type { Channel, ChannelStatus, ReportListener, SubmitResult } from '../channel.js';
+import { reportOfReceipt, type DeliveryReceipt } from './delivery-receipt.js';
+import { SmscLink } from './smsc-link.js';
+import { SmsRoutes } from './sms-routes.js';
+
+export const SMPP = 'smpp';
+
+/**
+ * SMS to carriers over SMPP 3.4. Every SMS routed here is sent through the first SMSC of its
+ * route (longest prefix) that has a bind up; reports carry the SMSC as their route
+ * ("smpp:<name>"), since message ids are only unique per SMSC.
+ */
+export class SmppChannel implements Channel {
+  readonly name = SMPP;
+  private readonly links = new Map<string, SmscLink>();
+  private readonly routes: SmsRoutes;
+  private listener: ReportListener | undefined;
+  receipts = 0;
+
+  constructor(
+    config: SmppConfig,
+    private readonly clock: Clock,
+    private readonly log: Logger,
+  ) {
+    this.routes = new SmsRoutes(config.routes);
+    for (const smsc of config.smscs) {
+      const link: SmscLink = new SmscLink(
+        smsc,
+        (r): Promise<void> => this.receipt(link, r),
+        clock,
+        log.child({ smsc: smsc.name }),
+      );
+      this.links.set(smsc.name, link);
+    }
+  }
+
+  async start(onReports: ReportListener): Promise<void> {
+    this.listener = onReports;
+    for (const link of this.links.values()) link.start();
+  }
+
+  async submit(messages: readonly ClaimedMessage[]): Promise<SubmitResult[]> {
+    return Promise.all(messages.map((m) => this.submitOne(m)));
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([...this.links.values()].map((l) => l.stop()));
+  }
+
+  status(): ChannelStatus {
+    const binds = [...this.links.values()].flatMap((l) => l.status());
+    const bound = binds.filter((b) => b.state === 'bound').length;
+    const state = bound === binds.length ? 'up' : bound > 0 ? 'degraded' : 'down';
+    return { name: this.name, state, binds };
+  }
+
+  private async submitOne(m: ClaimedMessage): Promise<SubmitResult> {
+    const names = this.routes.smscsFor(m.e164, m.senderId);
+    if (names.length === 0)
+      return { kind: 'rejected', code: 'NOROUTE', desc: `no SMS route matches ${m.e164}` };
+    // Failover: the first SMSC of the route with a bind up takes it.
+    const link = names.map((n) => this.links.get(n)).find((l) => l?.up);
+    if (!link)
+      return {
+        kind: 'retry',
+        code: 'SMSCDOWN',
+        desc: `no SMSC of the route is up (${names.join(', ')})`,
+      };
+    return link.submit(m);
+  }
+
+  private async receipt(link: SmscLink, r: DeliveryReceipt): Promise<void> {
+    this.receipts++;
+    const report: Report = {
+      route: link.route,
+      upstreamId: normaliseSmscId(r.id),
+      ...reportOfReceipt(r),
+      at: this.clock.now(),
+    };
+    if (!this.listener) throw new Error('receipt before the channel started');
+    await this.listener([report]);
+  }
+}

@@ -1,0 +1,257 @@
+import type { AddressInfo } from 'node:net';
+import smpp, { type PDU, type Server, type Session } from 'smpp';
+import { DueQueue } from '../channels/simulator/report-queue.js';
+import { testOutcomeOf } from '../channels/simulator/test-numbers.js';
+import { NO_FAULTS, type SmscFaults } from './faults.js';
+import { MESSAGE_STATE, receiptText } from './receipt-text.js';
+import { submitRecordOf, type SubmitRecord } from './submit-record.js';
+
+export interface SmscSimOptions {
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** When set, binds must give this system_id and password. */
+  systemId?: string;
+  password?: string;
+  receipts?: boolean;
+  receiptDelayMs?: number;
+  /** The base of the message ids submit_sm_resp gives. */
+  idBase?: 'hex' | 'dec';
+  /** Receipts quote ids as given, or in the other base with zero padding. */
+  receiptIdBase?: 'same' | 'other';
+  /** Send receipted_message_id and message_state TLVs along with the receipt text. */
+  receiptTlvs?: boolean;
+  /** Keep every submit_sm (for tests; off for benchmarks). */
+  record?: boolean;
+  faults?: Partial<SmscFaults>;
+}
+
+const ESME_RINVDSTADR = 0x0b;
+const ESME_RBINDFAIL = 0x0d;
+const ESME_RINVBNDSTS = 0x04;
+const ESME_RTHROTTLED = 0x58;
+const ESM_DELIVERY_RECEIPT = 0x04;
+
+interface Pending {
+  systemId: string;
+  fields: Record<string, unknown>;
+}
+
+interface SessionState {
+  systemId: string | undefined;
+  receives: boolean;
+}
+
+/**
+ * An SMSC for local tests and benchmarks (`wirebird smsc-sim`): accepts binds, answers submits,
+ * sends delivery receipts after a delay, and injects faults on demand. The recipient's last four
+ * digits give the same outcomes as the built-in simulator's test numbers.
+ */
+export class SmscSim {
+  faults: SmscFaults;
+  readonly stats = {
+    binds: 0,
+    submits: 0,
+    accepted: 0,
+    throttled: 0,
+    refused: 0,
+    drops: 0,
+    receiptsSent: 0,
+    receiptsAcked: 0,
+  };
+  readonly submits: SubmitRecord[] = [];
+  private server: Server | undefined;
+  private nextId = 0x10000;
+  private submitsSinceDropSet = 0;
+  private readonly receivers = new Map<string, Session[]>();
+  private held: Pending[] = [];
+  private readonly queue: DueQueue<Pending>;
+  private readonly opts: Required<Omit<SmscSimOptions, 'faults' | 'systemId' | 'password'>> &
+    Pick<SmscSimOptions, 'systemId' | 'password'>;
+
+  constructor(options: SmscSimOptions = {}) {
+    this.opts = {
+      host: '127.0.0.1',
+      port: 2775,
+      receipts: true,
+      receiptDelayMs: 100,
+      idBase: 'hex',
+      receiptIdBase: 'same',
+      receiptTlvs: true,
+      record: false,
+      ...options,
+    };
+    this.faults = { ...NO_FAULTS, ...options.faults };
+    this.queue = new DueQueue((due) => due.forEach((p) => this.sendReceipt(p)), Date.now);
+  }
+
+  /** Starts listening; answers the port. */
+  async start(): Promise<number> {
+    const server = smpp.createServer((session) => this.accept(session));
+    this.server = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.opts.port, this.opts.host, () => resolve());
+    });
+    return (server.address() as AddressInfo).port;
+  }
+
+  async stop(): Promise<void> {
+    this.queue.clear();
+    const server = this.server;
+    if (!server) return;
+    for (const s of [...server.sessions]) s.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    this.server = undefined;
+  }
+
+  /** Drops every connection now, as a crashing SMSC would. */
+  dropAll(): void {
+    for (const s of [...(this.server?.sessions ?? [])]) s.destroy();
+    this.stats.drops++;
+  }
+
+  private accept(session: Session): void {
+    const state: SessionState = { systemId: undefined, receives: false };
+    for (const role of ['transceiver', 'transmitter', 'receiver']) {
+      session.on(`bind_${role}`, (pdu: PDU) => this.bind(session, state, role, pdu));
+    }
+    session.on('enquire_link', (pdu: PDU) => session.send(pdu.response()));
+    session.on('unbind', (pdu: PDU) => {
+      session.send(pdu.response());
+      session.close();
+    });
+    session.on('submit_sm', (pdu: PDU) => this.submit(session, state, pdu));
+    session.on('deliver_sm_resp', () => this.stats.receiptsAcked++);
+    session.on('error', () => session.destroy());
+    session.on('close', () => this.forget(session, state));
+  }
+
+  private bind(session: Session, state: SessionState, role: string, pdu: PDU): void {
+    const { systemId, password } = this.opts;
+    if (
+      systemId !== undefined &&
+      (pdu.system_id !== systemId || pdu.password !== (password ?? ''))
+    ) {
+      session.send(pdu.response({ command_status: ESME_RBINDFAIL }));
+      session.close();
+      return;
+    }
+    this.stats.binds++;
+    state.systemId = String(pdu.system_id);
+    state.receives = role !== 'transmitter';
+    session.send(pdu.response({ system_id: 'wirebird-sim' }));
+    if (state.receives) {
+      const list = this.receivers.get(state.systemId) ?? [];
+      list.push(session);
+      this.receivers.set(state.systemId, list);
+      const held = this.held;
+      this.held = [];
+      held.forEach((p) => this.sendReceipt(p));
+    }
+  }
+
+  private forget(session: Session, state: SessionState): void {
+    if (!state.systemId) return;
+    const list = this.receivers.get(state.systemId)?.filter((s) => s !== session) ?? [];
+    this.receivers.set(state.systemId, list);
+  }
+
+  private submit(session: Session, state: SessionState, pdu: PDU): void {
+    if (!state.systemId) {
+      session.send(pdu.response({ command_status: ESME_RINVBNDSTS }));
+      return;
+    }
+    this.stats.submits++;
+    if (this.faults.dropAfter > 0 && ++this.submitsSinceDropSet >= this.faults.dropAfter) {
+      this.faults.dropAfter = 0;
+      this.submitsSinceDropSet = 0;
+      this.stats.drops++;
+      session.destroy();
+      return;
+    }
+    const answer = (fields: Record<string, unknown>) => this.answer(session, pdu, fields);
+    if (this.faults.throttleEvery > 0 && this.stats.submits % this.faults.throttleEvery === 0) {
+      this.stats.throttled++;
+      return answer({ command_status: ESME_RTHROTTLED });
+    }
+    const to = String(pdu.destination_addr ?? '');
+    const outcome = testOutcomeOf(to);
+    if (outcome === 'refuse') {
+      this.stats.refused++;
+      return answer({ command_status: ESME_RINVDSTADR });
+    }
+    const id = this.newId();
+    this.stats.accepted++;
+    const record = submitRecordOf(state.systemId, pdu, id);
+    if (this.opts.record) this.submits.push(record);
+    const fails =
+      outcome === 'fail' ||
+      (this.faults.failEvery > 0 && this.stats.accepted % this.faults.failEvery === 0);
+    if (this.opts.receipts && outcome !== 'silent') {
+      const receipt = this.receiptFor(
+        state.systemId,
+        record,
+        fails ? ['UNDELIV', '001'] : ['DELIVRD', '000'],
+      );
+      if (this.faults.receiptsBeforeAnswer) this.sendReceipt(receipt);
+      else this.queue.add(Date.now() + this.opts.receiptDelayMs, receipt);
+    }
+    answer({ message_id: id });
+  }
+
+  private answer(session: Session, pdu: PDU, fields: Record<string, unknown>): void {
+    const send = () => session.send(pdu.response(fields));
+    if (this.faults.ackDelayMs > 0) setTimeout(send, this.faults.ackDelayMs);
+    else send();
+  }
+
+  private newId(): string {
+    const n = this.nextId++;
+    return this.opts.idBase === 'hex' ? n.toString(16).toUpperCase() : String(n);
+  }
+
+  private receiptFor(systemId: string, r: SubmitRecord, [stat, err]: [string, string]): Pending {
+    const id =
+      this.opts.receiptIdBase === 'same' ? r.messageId : otherBase(r.messageId, this.opts.idBase);
+    const now = new Date();
+    const text = receiptText({ id, stat, err, submittedAt: now, doneAt: now, text: r.text });
+    const fields: Record<string, unknown> = {
+      source_addr_ton: 1,
+      source_addr_npi: 1,
+      source_addr: r.destinationAddr,
+      destination_addr: r.sourceAddr,
+      esm_class: ESM_DELIVERY_RECEIPT,
+      data_coding: 0,
+      short_message: Buffer.from(text, 'latin1'),
+    };
+    if (this.opts.receiptTlvs) {
+      fields.receipted_message_id = id;
+      fields.message_state = MESSAGE_STATE[stat];
+    }
+    return { systemId, fields };
+  }
+
+  private sendReceipt(p: Pending): void {
+    const list = this.receivers.get(p.systemId) ?? [];
+    // Round robin over the receiving binds; none bound: held until one binds, as an SMSC stores them.
+    const session = list.shift();
+    if (!session) {
+      this.held.push(p);
+      return;
+    }
+    list.push(session);
+    const copies = this.faults.duplicateReceipts ? 2 : 1;
+    for (let i = 0; i < copies; i++) {
+      if (session.send(new smpp.PDU('deliver_sm', p.fields))) this.stats.receiptsSent++;
+      else this.held.push(p);
+    }
+  }
+}
+
+/** The same number in the other base, zero-padded as some SMSCs write it. */
+function otherBase(id: string, base: 'hex' | 'dec'): string {
+  return base === 'hex'
+    ? BigInt(`0x${id}`).toString(10).padStart(10, '0')
+    : BigInt(id).toString(16).toUpperCase().padStart(8, '0');
+}

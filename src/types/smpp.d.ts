@@ -1,0 +1,43 @@
+/** The part of the untyped `smpp` package (0.5.x) Wirebird uses. */
+declare module 'smpp' {
+  import { EventEmitter } from 'node:events';
+  import type { Server as NetServer, Socket } from 'node:net';
+
+  export type PduFields = Record<string, unknown>;
+
+  export class PDU {
+    constructor(command: string, options?: PduFields);
+    command: string;
+    command_id: number;
+    command_status: number;
+    sequence_number: number;
+    [field: string]: unknown;
+    isResponse(): boolean;
+    response(options?: PduFields): PDU;
+    toBuffer(): Buffer;
+  }
+
+  export interface SessionOptions {
+    url?: string;
+    host?: string;
+    port?: number;
+    auto_enquire_link_period?: number;
+  }
+
+  export class Session extends EventEmitter {
+    socket: Socket;
+    send(pdu: PDU, responseCallback?: (resp: PDU) => void): boolean;
+    pause(): void;
+    resume(): void;
+    close(callback?: () => void): void;
+    destroy(callback?: () => void): void;
+  }
+
+  export class Server extends NetServer {
+    sessions: Session[];
+  }
+
+  export function connect(options: SessionOptions, listener?: () => void): Session;
+  export function createServer(listener: (session: Session) => void): Server;
+  export const errors: Record<string, number>;
+}
