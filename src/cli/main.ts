@@ -4,6 +4,7 @@ import { registerServe } from './serve.js';
 import { registerMigrate } from './migrate.js';
 import { registerTemplates } from './templates.js';
 import { registerKeys } from './keys.js';
+import { registerSmscSim } from './smsc-sim.js';
 import { failOnError } from './open-store.js';
 
 const program = new Command()
@@ -14,5 +15,6 @@ registerServe(program);
 registerMigrate(program);
 registerKeys(program);
 registerTemplates(program);
+registerSmscSim(program);
 // Any command's failure ends in one line naming what to fix, never a stack trace.
 await program.parseAsync().catch(failOnError);
