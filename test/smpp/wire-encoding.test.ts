@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { gatewayWithRawSmsc, sendText, type RawEnv } from '../helpers/smpp.js';
-import { approvedTemplate, cn, registerSenderId, sendAll } from '../helpers/sending.js';
+import { approvedTemplate, cn, registerSenderId } from '../helpers/sending.js';
 
 const hex = (b: Buffer) => b.toString('hex');
 
