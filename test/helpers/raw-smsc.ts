@@ -111,7 +111,7 @@ export class RawSmsc {
         return void socket.write(pdu(id | RESP, 0, seq, Buffer.alloc(0)));
       case CMD.submit_sm:
         return this.submit(socket, seq, body);
-      case CMD.deliver_sm | RESP:
+      case (CMD.deliver_sm | RESP) >>> 0:
         this.deliverAnswers.push(frame.readUInt32BE(8));
         return;
       default:
