@@ -46,46 +46,54 @@ export async function measureDispatch(
   o: Options,
   dataDir: string,
   phones: PhoneSequence,
+  config?: Record<string, unknown>,
+  label = 'dispatch',
 ): Promise<DispatchFigures> {
-  const { value, ended } = await withBench(o, dataDir, 'dispatch', async (b) => {
-    const bodies = makeBodies(b, phones, Math.ceil(o.messages / o.batch), o.batch);
-    const window = CpuWindow.start(b.gw.pid);
-    const load = await runLoad(b.api, bodies, o.clients, o.timeLimitS * 1000);
-    let dispatchPeakRssMb = NaN;
-    const drain = await waitForReceipts(
-      b.api,
-      load.sessions,
-      performance.now() + o.drainLimitS * 1000,
-      () => (dispatchPeakRssMb = b.sampler.peakRssMb),
-    );
-    const cpu = window.end();
-    const endToEndS = (drain.doneMs - load.startMs) / 1000;
-    const sendS = (load.endMs - load.startMs) / 1000;
-    return {
-      sent: load.sent,
-      accepted: load.accepted,
-      failedRequests: load.failed,
-      sendS,
-      acceptedPerS: load.accepted / sendS,
-      p50Ms: quantile(load.latenciesMs, 0.5),
-      p99Ms: quantile(load.latenciesMs, 0.99),
-      finals: drain.finals,
-      complete: drain.complete && drain.finals === load.accepted,
-      byResult: drain.byResult,
-      endToEndS,
-      dispatchedPerS: drain.finals / endToEndS,
-      drainAfterSendS: (drain.doneMs - load.endMs) / 1000,
-      confirmS: (drain.confirmedMs - drain.doneMs) / 1000,
-      dispatchPeakRssMb,
-      cpuS: cpu.gatewayS,
-      benchCpuS: cpu.benchS,
-      othersCpuS: cpu.othersS,
-    };
-  });
+  const { value, ended } = await withBench(
+    o,
+    dataDir,
+    label,
+    async (b) => {
+      const bodies = makeBodies(b, phones, Math.ceil(o.messages / o.batch), o.batch);
+      const window = CpuWindow.start(b.gw.pid);
+      const load = await runLoad(b.api, bodies, o.clients, o.timeLimitS * 1000);
+      let dispatchPeakRssMb = NaN;
+      const drain = await waitForReceipts(
+        b.api,
+        load.sessions,
+        performance.now() + o.drainLimitS * 1000,
+        () => (dispatchPeakRssMb = b.sampler.peakRssMb),
+      );
+      const cpu = window.end();
+      const endToEndS = (drain.doneMs - load.startMs) / 1000;
+      const sendS = (load.endMs - load.startMs) / 1000;
+      return {
+        sent: load.sent,
+        accepted: load.accepted,
+        failedRequests: load.failed,
+        sendS,
+        acceptedPerS: load.accepted / sendS,
+        p50Ms: quantile(load.latenciesMs, 0.5),
+        p99Ms: quantile(load.latenciesMs, 0.99),
+        finals: drain.finals,
+        complete: drain.complete && drain.finals === load.accepted,
+        byResult: drain.byResult,
+        endToEndS,
+        dispatchedPerS: drain.finals / endToEndS,
+        drainAfterSendS: (drain.doneMs - load.endMs) / 1000,
+        confirmS: (drain.confirmedMs - drain.doneMs) / 1000,
+        dispatchPeakRssMb,
+        cpuS: cpu.gatewayS,
+        benchCpuS: cpu.benchS,
+        othersCpuS: cpu.othersS,
+      };
+    },
+    config,
+  );
   return { ...value, ...gatewayFigures(ended) };
 }
 
-export function dispatchTable(f: DispatchFigures): string {
+export function dispatchTable(f: DispatchFigures, target = 20_000): string {
   const results = Object.entries(f.byResult)
     .map(([k, n]) => `${k} ${fmt.int(n)}`)
     .join(', ');
@@ -103,7 +111,10 @@ export function dispatchTable(f: DispatchFigures): string {
       `${fmt.int(f.finals)} (${results || 'none'})${f.complete ? '' : ' — INCOMPLETE'}`,
     ],
     ['first request → last final receipt', fmt.s(f.endToEndS)],
-    ['**dispatched per second, end to end**', `**${fmt.int(f.dispatchedPerS)}** (target ≥ 20,000)`],
+    [
+      '**dispatched per second, end to end**',
+      `**${fmt.int(f.dispatchedPerS)}** (target ≥ ${fmt.int(target)})`,
+    ],
     ['backlog drained after the last accept', fmt.s(f.drainAfterSendS)],
     ['confirming pass over all sessions', fmt.s(f.confirmS)],
     ['gateway CPU (user+sys), whole run', fmt.s(f.cpuS)],

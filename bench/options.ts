@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-export type Scenario = 'acceptance' | 'dispatch' | 'flat' | 'prefill';
-const SCENARIOS: readonly Scenario[] = ['acceptance', 'dispatch', 'flat', 'prefill'];
+export type Scenario = 'acceptance' | 'dispatch' | 'flat' | 'prefill' | 'smpp';
+const SCENARIOS: readonly Scenario[] = ['acceptance', 'dispatch', 'flat', 'prefill', 'smpp'];
 
 export interface Options {
   scenarios: Scenario[];
@@ -35,10 +35,15 @@ export interface Options {
   keep: boolean;
   /** Runs of each scenario, to see past a shared machine's noise. */
   repeat: number;
+  /** smpp scenario: outstanding submit_sm per bind, and binds to the SMSC simulator. */
+  smppWindow: number;
+  smppBinds: number;
+  /** smpp scenario: the SMSC simulator's delay before a receipt (a network's is seconds). */
+  receiptDelayMs: number;
 }
 
 const HELP = `npm run bench -- [options]
-  --scenario <list>     acceptance,dispatch,flat,prefill (default acceptance,dispatch)
+  --scenario <list>     acceptance,dispatch,flat,prefill,smpp (default acceptance,dispatch)
   --clients <n>         concurrent clients / pool connections (8)
   --requests <n>        acceptance requests of --batch numbers each (300)
   --warmup <n>          requests sent before measuring, not counted (16)
@@ -56,6 +61,9 @@ const HELP = `npm run bench -- [options]
   --node-args=<flags>   extra node flags for the gateway (e.g. --node-args=--trace-gc)
   --gateway <main.js>   the gateway's CLI entry (the build's src/cli/main.js)
   --repeat <n>          run each scenario n times (1)
+  --window <n>          smpp scenario: submit_sm window per bind (100)
+  --binds <n>           smpp scenario: binds to the SMSC simulator (1)
+  --receipt-delay <ms>  smpp scenario: the SMSC simulator's delay before each receipt (100)
   --keep                keep temporary data dirs`;
 
 function int(v: string | undefined, name: string, fallback: number): number {
@@ -103,6 +111,9 @@ export function parseOptions(argv: string[]): Options | undefined {
       gateway: { type: 'string' },
       keep: { type: 'boolean' },
       repeat: { type: 'string' },
+      window: { type: 'string' },
+      binds: { type: 'string' },
+      'receipt-delay': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -132,5 +143,8 @@ export function parseOptions(argv: string[]): Options | undefined {
     workDir: join(tmpdir(), 'wirebird-bench'),
     keep: v.keep ?? false,
     repeat: Math.max(1, int(v.repeat, 'repeat', 1)),
+    smppWindow: Math.max(1, int(v.window, 'window', 100)),
+    smppBinds: Math.max(1, int(v.binds, 'binds', 1)),
+    receiptDelayMs: int(v['receipt-delay'], 'receipt-delay', 100),
   };
 }

@@ -14,6 +14,7 @@ import { PhoneSequence } from './numbers.js';
 import { parseOptions, type Options, type Scenario } from './options.js';
 import { profileMarkdown, type ProfileSummary } from './profile.js';
 import { storedMessages } from './prefill.js';
+import { measureSmpp, smppTable } from './smpp.js';
 
 type Section = { markdown: string; figures: unknown };
 
@@ -39,6 +40,14 @@ async function dispatch(o: Options, phones: PhoneSequence): Promise<Section> {
   return { figures: f, markdown: withProfile(dispatchTable(f), f.profile) };
 }
 
+async function smpp(o: Options, phones: PhoneSequence): Promise<Section> {
+  const dir = freshDataDir(o.workDir, 'smpp');
+  const f = await measureSmpp(o, dir, phones);
+  cleanup(o, dir);
+  const markdown = `${smppTable(f)}\n\n${dispatchTable(f, 10_000)}`;
+  return { figures: f, markdown: withProfile(markdown, f.profile) };
+}
+
 async function flat(o: Options, phones: PhoneSequence): Promise<Section> {
   const f = await measureFlat(o, phones);
   const lines = [f.prefill ? prefillLine(f.prefill) : `Reused ${f.dataDir}`, '', flatTable(f)];
@@ -59,6 +68,7 @@ const RUNNERS: Record<Scenario, (o: Options, phones: PhoneSequence) => Promise<S
   dispatch,
   flat,
   prefill: (o) => prefillOnly(o),
+  smpp,
 };
 
 /** Keeps the JSON readable: a profile's 60 functions with the most self time. */

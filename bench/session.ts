@@ -57,6 +57,7 @@ export async function withBench<T>(
   dataDir: string,
   label: string,
   use: (b: Bench) => Promise<T>,
+  config?: Record<string, unknown>,
 ): Promise<{ value: T; ended: Ended }> {
   const prof = profileArgs(o, label);
   const gw = await startGateway({
@@ -64,7 +65,7 @@ export async function withBench<T>(
     dataDir,
     nodeArgs: [...o.nodeArgs, ...prof.args],
     synchronous: o.synchronous,
-    config: o.isolate ? ISOLATED : undefined,
+    config: o.isolate ? { ...config, ...ISOLATED } : config,
   });
   const api = new Api(gw, o.clients);
   const sampler = new ProcSampler(gw.pid).start();

@@ -1,0 +1,97 @@
+import { spawn } from 'node:child_process';
+import { openSync } from 'node:fs';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { measureDispatch, type DispatchFigures } from './dispatch.js';
+import { freePort } from './gateway.js';
+import type { PhoneSequence } from './numbers.js';
+import type { Options } from './options.js';
+import { readProc } from './proc.js';
+import { fmt, table } from './stats.js';
+
+export interface SmppFigures extends DispatchFigures {
+  window: number;
+  binds: number;
+  receiptDelayMs: number;
+  smscCpuS: number;
+}
+
+/** `wirebird smsc-sim` as a child on a free port; stopped by its pid. */
+async function startSmscSim(o: Options, dataDir: string) {
+  const port = await freePort();
+  const log = openSync(join(dataDir, 'smsc-sim.log'), 'a');
+  const child = spawn(
+    process.execPath,
+    [
+      o.gatewayMain,
+      'smsc-sim',
+      '--port',
+      String(port),
+      '--receipt-delay-ms',
+      String(o.receiptDelayMs),
+    ],
+    { stdio: ['ignore', log, log] },
+  );
+  const pid = child.pid;
+  if (pid === undefined) throw new Error('smsc-sim did not start');
+  await sleep(1000);
+  if (child.exitCode !== null) throw new Error(`smsc-sim exited with ${child.exitCode}`);
+  return {
+    port,
+    pid,
+    stop() {
+      if (child.exitCode === null) process.kill(pid, 'SIGKILL');
+    },
+  };
+}
+
+/**
+ * End to end through the SMPP channel: SendBatchUSMSMessage → dispatcher → submit_sm over one
+ * bind (or --binds) with --window outstanding → `wirebird smsc-sim` → deliver_sm receipts →
+ * GetUSMSSendReceipt, every message followed to its final receipt.
+ */
+export async function measureSmpp(
+  o: Options,
+  dataDir: string,
+  phones: PhoneSequence,
+): Promise<SmppFigures> {
+  const sim = await startSmscSim(o, dataDir);
+  try {
+    const cpu0 = readProc(sim.pid)?.cpuS ?? 0;
+    const config = {
+      smpp: {
+        smscs: [
+          {
+            name: 'bench',
+            port: sim.port,
+            systemId: 'bench',
+            window: o.smppWindow,
+            binds: o.smppBinds,
+            tps: 1_000_000,
+          },
+        ],
+        routes: [{ prefix: '', smscs: ['bench'] }],
+      },
+    };
+    const f = await measureDispatch(o, dataDir, phones, config, 'smpp');
+    const smscCpuS = (readProc(sim.pid)?.cpuS ?? cpu0) - cpu0;
+    return {
+      ...f,
+      window: o.smppWindow,
+      binds: o.smppBinds,
+      receiptDelayMs: o.receiptDelayMs,
+      smscCpuS,
+    };
+  } finally {
+    sim.stop();
+  }
+}
+
+export function smppTable(f: SmppFigures): string {
+  const per10k = (s: number) => fmt.s((s * 10_000) / Math.max(1, f.finals));
+  return table([
+    ['binds × window', `${f.binds} × ${f.window}, receipts on (SMSC delay ${f.receiptDelayMs} ms)`],
+    ['**gateway CPU per 10,000 messages**', `**${per10k(f.cpuS)}**`],
+    ['SMSC simulator CPU per 10,000 messages', per10k(f.smscCpuS)],
+  ]);
+}
