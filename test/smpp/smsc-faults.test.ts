@@ -130,12 +130,7 @@ describe('SMPP faults injected by the SMSC simulator', () => {
     const env = await gatewayWithSmsc({}, { bindMode: 'transmitter-receiver', binds: 2 });
     try {
       const status = env.gw.pipeline.channels.byName.get('smpp')?.status();
-      assert.deepEqual(status?.binds.map((b) => b.bind).sort(), [
-        'rec-1',
-        'rec-2',
-        'tra-1',
-        'tra-2',
-      ]);
+      assert.deepEqual(status?.binds.map((b) => b.bind).sort(), ['rx-1', 'rx-2', 'tx-1', 'tx-2']);
       assert.deepEqual(results(await sendAndSettle(env.gw, 20, 800)), { Success: 20 });
     } finally {
       await env.close();

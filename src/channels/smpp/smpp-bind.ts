@@ -124,13 +124,13 @@ export class SmppBind {
     ).catch((err: NoAnswer) => err);
     if (resp instanceof NoAnswer || resp.command_status !== 0) {
       const why = resp instanceof NoAnswer ? resp.message : commandStatusName(resp.command_status);
-      this.log.error({ bind: this.label, smsc: this.smsc.name, why }, 'SMPP bind refused');
+      this.log.error({ bind: this.label, why }, 'SMPP bind refused');
       session.destroy();
       return;
     }
     this.failures = 0;
     this.state = 'bound';
-    this.log.info({ bind: this.label, smsc: this.smsc.name }, 'SMPP bound');
+    this.log.info({ bind: this.label }, 'SMPP bound');
     this.keepAlive(session);
   }
 

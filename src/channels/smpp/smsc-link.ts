@@ -27,6 +27,11 @@ type PartAnswer =
   | { kind: 'rejected'; code: string; desc: string };
 
 const MAX_THROTTLE_PAUSE_MS = 5000;
+const ROLE_LABELS: Record<BindRole, string> = {
+  transceiver: 'trx',
+  transmitter: 'tx',
+  receiver: 'rx',
+};
 
 /**
  * Everything Wirebird holds with one SMSC: its binds, the throughput limit they share, and the
@@ -53,7 +58,7 @@ export class SmscLink {
       config.bindMode === 'transceiver' ? ['transceiver'] : ['transmitter', 'receiver'];
     for (let i = 1; i <= config.binds; i++) {
       for (const role of roles) {
-        const label = `${role.slice(0, 3)}-${i}`;
+        const label = `${ROLE_LABELS[role]}-${i}`;
         this.binds.push(new SmppBind(config, role, label, { onDeliver: this.deliver }, log));
       }
     }
