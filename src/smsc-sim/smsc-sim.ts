@@ -40,6 +40,7 @@ interface Pending {
 interface SessionState {
   systemId: string | undefined;
   receives: boolean;
+  outstanding: number;
 }
 
 /**
@@ -58,6 +59,8 @@ export class SmscSim {
     drops: 0,
     receiptsSent: 0,
     receiptsAcked: 0,
+    /** The most submit_sm one bind had unanswered at once: the client's window, as seen here. */
+    maxOutstanding: 0,
   };
   readonly submits: SubmitRecord[] = [];
   private server: Server | undefined;
@@ -112,7 +115,7 @@ export class SmscSim {
   }
 
   private accept(session: Session): void {
-    const state: SessionState = { systemId: undefined, receives: false };
+    const state: SessionState = { systemId: undefined, receives: false, outstanding: 0 };
     for (const role of ['transceiver', 'transmitter', 'receiver']) {
       session.on(`bind_${role}`, (pdu: PDU) => this.bind(session, state, role, pdu));
     }
@@ -170,7 +173,9 @@ export class SmscSim {
       session.destroy();
       return;
     }
-    const answer = (fields: Record<string, unknown>) => this.answer(session, pdu, fields);
+    state.outstanding++;
+    this.stats.maxOutstanding = Math.max(this.stats.maxOutstanding, state.outstanding);
+    const answer = (fields: Record<string, unknown>) => this.answer(session, state, pdu, fields);
     if (this.faults.throttleEvery > 0 && this.stats.submits % this.faults.throttleEvery === 0) {
       this.stats.throttled++;
       return answer({ command_status: ESME_RTHROTTLED });
@@ -200,8 +205,16 @@ export class SmscSim {
     answer({ message_id: id });
   }
 
-  private answer(session: Session, pdu: PDU, fields: Record<string, unknown>): void {
-    const send = () => session.send(pdu.response(fields));
+  private answer(
+    session: Session,
+    state: SessionState,
+    pdu: PDU,
+    fields: Record<string, unknown>,
+  ): void {
+    const send = () => {
+      state.outstanding--;
+      session.send(pdu.response(fields));
+    };
     if (this.faults.ackDelayMs > 0) setTimeout(send, this.faults.ackDelayMs);
     else send();
   }

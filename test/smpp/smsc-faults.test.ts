@@ -58,6 +58,7 @@ describe('SMPP faults injected by the SMSC simulator', () => {
       const set = await sendAndSettle(gw, 30, 100);
       assert.deepEqual(results(set), { Success: 30 });
       assert.equal(sim.stats.accepted, 30);
+      assert.equal(sim.stats.maxOutstanding, 10, 'the window of 10 filled, never exceeded');
     }));
 
   it('an answer that never comes in time is retried (and the duplicate is counted)', () =>

@@ -71,7 +71,14 @@ export class SmppChannel implements Channel {
         code: 'SMSCDOWN',
         desc: `no SMSC of the route is up (${names.join(', ')})`,
       };
-    return link.submit(m);
+    try {
+      return await link.submit(m);
+    } catch (err) {
+      // One message's failure must not fail its chunk: the others' answers would be lost and
+      // they would all be sent again.
+      this.log.error({ err, messageRef: m.id }, 'SMPP submit failed');
+      return { kind: 'retry', code: 'CHANNEL', desc: 'the SMPP channel failed on this message' };
+    }
   }
 
   private async receipt(link: SmscLink, r: DeliveryReceipt): Promise<void> {
