@@ -1,7 +1,9 @@
 import { InvalidArgumentError, type Command } from 'commander';
+import type { SmscFaults } from '../smsc-sim/faults.js';
 import { SmscSim } from '../smsc-sim/smsc-sim.js';
 
-interface SimFlags {
+/** The flags: the simulator's options, and its faults under their own names. */
+interface SimFlags extends SmscFaults {
   host: string;
   port: number;
   systemId?: string;
@@ -11,12 +13,6 @@ interface SimFlags {
   idBase: 'hex' | 'dec';
   receiptIdBase: 'same' | 'other';
   receiptTlvs: boolean;
-  throttleEvery: number;
-  ackDelayMs: number;
-  dropAfter: number;
-  failEvery: number;
-  duplicateReceipts: boolean;
-  receiptsBeforeAnswer: boolean;
 }
 
 function count(v: string): number {
@@ -86,14 +82,7 @@ export function registerSmscSim(program: Command): void {
         idBase: f.idBase,
         receiptIdBase: f.receiptIdBase,
         receiptTlvs: f.receiptTlvs,
-        faults: {
-          throttleEvery: f.throttleEvery,
-          ackDelayMs: f.ackDelayMs,
-          dropAfter: f.dropAfter,
-          failEvery: f.failEvery,
-          duplicateReceipts: f.duplicateReceipts,
-          receiptsBeforeAnswer: f.receiptsBeforeAnswer,
-        },
+        faults: pickFaults(f),
       });
       const port = await sim.start();
       console.log(`SMSC simulator listening on ${f.host}:${port} (Ctrl-C to stop)`);
@@ -106,4 +95,16 @@ export function registerSmscSim(program: Command): void {
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
     });
+}
+
+function pickFaults(f: SmscFaults): SmscFaults {
+  const { throttleEvery, ackDelayMs, dropAfter, failEvery, duplicateReceipts } = f;
+  return {
+    throttleEvery,
+    ackDelayMs,
+    dropAfter,
+    failEvery,
+    duplicateReceipts,
+    receiptsBeforeAnswer: f.receiptsBeforeAnswer,
+  };
 }
