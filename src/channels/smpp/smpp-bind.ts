@@ -4,6 +4,8 @@ import type { SmscConfig } from '../../config/smpp-config.js';
 import type { BindStatus } from '../channel.js';
 import { commandStatusName } from './command-status.js';
 
+const UNBIND_WAIT_MS = 1000;
+
 export type BindRole = 'transceiver' | 'transmitter' | 'receiver';
 
 /** Why a request got no answer: the bind went down, or the SMSC did not answer in time. */
@@ -84,7 +86,9 @@ export class SmppBind {
     this.timers.clear();
     const session = this.session;
     if (session && this.state === 'bound') {
-      await this.send(session, new smpp.PDU('unbind', {})).catch(() => undefined);
+      // A polite unbind, but a silent SMSC must not hold up the gateway's shutdown.
+      const unbind = this.send(session, new smpp.PDU('unbind', {})).catch(() => undefined);
+      await Promise.race([unbind, new Promise((r) => setTimeout(r, UNBIND_WAIT_MS).unref())]);
     }
     session?.destroy();
     this.down('the gateway is stopping');
