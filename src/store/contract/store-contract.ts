@@ -13,6 +13,7 @@ import { outcomesContract } from './outcomes-contract.js';
 import { receiptsContract } from './receipts-contract.js';
 import { reportsContract } from './reports-contract.js';
 import { templatesContract } from './templates-contract.js';
+import { viewsContract } from './views-contract.js';
 
 export type { OpenStore } from './fixtures.js';
 
@@ -26,5 +27,6 @@ export function runStoreContract(name: string, open: OpenStore): void {
     reportsContract(open);
     receiptsContract(open);
     inboxContract(open);
+    viewsContract(open);
   });
 }
