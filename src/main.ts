@@ -12,6 +12,8 @@ import {
 import type { Config } from './config/config.js';
 import type { Clock, Store } from './domain/ports.js';
 import { createLogger } from './logger.js';
+import { MetricsHistory } from './metrics/history.js';
+import { Metrics } from './metrics/metrics.js';
 import { startPipeline, type Pipeline } from './pipeline.js';
 import { AutoReviewer } from './review/auto-reviewer.js';
 import { openSqliteStore } from './store/sqlite/sqlite-store.js';
@@ -23,6 +25,7 @@ export interface Gateway {
   adminKey: string;
   devAccount: { accountId: number; key: string } | undefined;
   pipeline: Pipeline;
+  metrics: Metrics;
   stop(): Promise<void>;
 }
 
@@ -70,7 +73,10 @@ async function startOnStore(
     logger.child({ worker: 'auto-review' }),
   );
   const auto = config.templateReview === 'auto';
-  const pipeline = await startPipeline(config, store, clock, logger);
+  const metrics = new Metrics(store, clock);
+  const pipeline = await startPipeline(config, store, clock, logger, metrics);
+  metrics.channels = pipeline.channels.byName;
+  const history = new MetricsHistory(metrics, clock);
   const app = buildServer(
     {
       store,
@@ -82,10 +88,12 @@ async function startOnStore(
         dispatch: () => pipeline.dispatcher.nudge(),
       },
       routing: pipeline.channels.routing,
+      metrics,
     },
     logger,
   );
   if (auto) reviewer.start();
+  history.start();
   const url = await app.listen({ port: config.port, host: config.host });
   return {
     app,
@@ -94,7 +102,9 @@ async function startOnStore(
     adminKey: admin.key,
     devAccount,
     pipeline,
+    metrics,
     async stop() {
+      history.stop();
       await app.close();
       await reviewer.stop();
       await pipeline.stop();

@@ -13,6 +13,14 @@ export function outcomeOf(request: FastifyRequest): Record<string, unknown> | un
   return outcomes.get(request);
 }
 
+/** Counts an answered /api request; Action names nobody defined are one "unknown" label. */
+export function countRequest(deps: ApiDeps, request: FastifyRequest): void {
+  const outcome = outcomes.get(request);
+  const action = outcome?.action;
+  const known = typeof action === 'string' && actions.has(action) ? action : 'unknown';
+  deps.metrics.request(known, String(outcome?.retCode ?? 'none'));
+}
+
 /** POST /api: envelope → key → Action → AccountId → the Action's own schema → its handler. */
 export function registerApiRoute(app: FastifyInstance, deps: ApiDeps): void {
   app.post('/api', async (request, reply) => {
