@@ -11,6 +11,8 @@ import {
 } from './bootstrap/first-start.js';
 import type { Config } from './config/config.js';
 import type { Clock, Store } from './domain/ports.js';
+import { registerConsole } from './console/console.js';
+import { InboxFeed } from './console/inbox-feed.js';
 import { createLogger } from './logger.js';
 import { MetricsHistory } from './metrics/history.js';
 import { Metrics } from './metrics/metrics.js';
@@ -77,6 +79,8 @@ async function startOnStore(
   const pipeline = await startPipeline(config, store, clock, logger, metrics);
   metrics.channels = pipeline.channels.byName;
   const history = new MetricsHistory(metrics, clock);
+  const feed = new InboxFeed();
+  pipeline.channels.simulator.onInboxChange = feed.publish;
   const app = buildServer(
     {
       store,
@@ -92,6 +96,15 @@ async function startOnStore(
     },
     logger,
   );
+  registerConsole(app, {
+    store,
+    clock,
+    adminKey: admin.key,
+    defaultRegion: config.defaultRegion,
+    feed,
+    history,
+    channels: () => [...pipeline.channels.byName.values()].map((c) => c.status()),
+  });
   if (auto) reviewer.start();
   history.start();
   const url = await app.listen({ port: config.port, host: config.host });
