@@ -47,6 +47,7 @@ export function document(title: string, body: Html): Html {
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${title} · Wirebird</title>
+        <link rel="icon" href="data:," />
         <link rel="stylesheet" href="/console/assets/app.css" />
         <script src="/console/assets/app.js" defer></script>
       </head>
