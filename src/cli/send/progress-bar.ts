@@ -13,6 +13,7 @@ const WIDTH = 24;
  */
 export class ProgressBar {
   private lastDraw = 0;
+  private lastRows = -1;
   private readonly started: number;
 
   constructor(
@@ -29,7 +30,10 @@ export class ProgressBar {
     const now = this.now();
     const every = this.out.isTTY ? 100 : 2000;
     if (!final && now - this.lastDraw < every) return;
+    // A log already holding this count needs no second line saying the same.
+    if (final && !this.out.isTTY && t.rows === this.lastRows) return;
     this.lastDraw = now;
+    this.lastRows = t.rows;
     const line = this.line(t, now);
     if (this.out.isTTY) this.out.write(`\r${line}\x1b[K${final ? '\n' : ''}`);
     else this.out.write(`${line}\n`);
