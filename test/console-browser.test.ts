@@ -67,7 +67,7 @@ describe('console in a real browser', { skip: browserSkip() }, () => {
     await page.locator(`#template-${second} button`, { hasText: 'Reject' }).click();
     await page.getByText(`${second}: rejected`).waitFor(WAIT);
     const row = page.locator(`#template-${second}`);
-    assert.equal(await row.locator('.status').textContent(), 'rejected');
+    assert.equal(await row.locator('.status').textContent(), 'failed review');
     assert.equal(await row.locator('.reason').textContent(), 'Promotions need an opt-out');
   });
 

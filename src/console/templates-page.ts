@@ -1,14 +1,7 @@
+import { STATUS_LABEL } from '../domain/templates/template-review.js';
 import { TemplateStatus, type Template } from '../domain/templates/template.js';
 import { html, type Html } from './html.js';
 import { csrfField, page, utc, type PageContext } from './layout.js';
-
-const STATUS_NAMES: Record<number, string> = {
-  [TemplateStatus.Pending]: 'pending',
-  [TemplateStatus.UnderReview]: 'under review',
-  [TemplateStatus.Approved]: 'approved',
-  [TemplateStatus.FailedReview]: 'rejected',
-  [TemplateStatus.Disabled]: 'disabled',
-};
 
 export function templatesPage(
   ctx: PageContext,
@@ -17,7 +10,7 @@ export function templatesPage(
   notice?: string,
 ): Html {
   const filters = [undefined, ...Object.values(TemplateStatus)].map((s) => {
-    const label = s === undefined ? 'all' : (STATUS_NAMES[s] ?? String(s));
+    const label = s === undefined ? 'all' : (STATUS_LABEL[s] ?? String(s));
     const href = s === undefined ? '/console/templates' : `/console/templates?status=${s}`;
     return html`<a href="${href}" ${s === status ? html` aria-current="true"` : ''}>${label}</a>`;
   });
@@ -50,7 +43,7 @@ export function templatesPage(
 }
 
 function row(t: Template, ctx: PageContext, admin: boolean): Html {
-  const status = STATUS_NAMES[t.status] ?? String(t.status);
+  const status = STATUS_LABEL[t.status] ?? String(t.status);
   return html`<tr id="template-${t.templateId}" data-status="${t.status}">
     <td><code>${t.templateId}</code></td>
     <td>${t.accountId}</td>
