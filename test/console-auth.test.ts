@@ -139,4 +139,37 @@ describe('console: login, session and CSRF', () => {
       /one-secret/,
     );
   });
+
+  it('streams an account only its own deliveries', async () => {
+    const key3 = await accountKey(gw, 3);
+    const three = await consoleLogin(gw.url, key3);
+    const theirs = await approvedTemplate(gw, 'For three: {1}', { accountId: 3, key: key3 });
+    const mine = await approvedTemplate(gw, 'For one: {1}');
+    const ac = new AbortController();
+    const res = await fetch(`${gw.url}/console/inbox/events`, {
+      headers: { cookie: three.cookie },
+      signal: ac.signal,
+    });
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    await reader.read();
+    await sendAll(gw, [
+      { TemplateId: mine, Target: [{ Phone: cn(43), TemplateParams: ['not-yours'] }] },
+    ]);
+    await sendAll(
+      gw,
+      [{ TemplateId: theirs, Target: [{ Phone: cn(44), TemplateParams: ['yours'] }] }],
+      {
+        accountId: 3,
+        key: key3,
+      },
+    );
+    let text = '';
+    await eventually(async () => {
+      const { value } = await reader.read();
+      text += new TextDecoder().decode(value);
+      return text.includes('For three: yours') ? true : undefined;
+    }, 'account 3 to get its own delivery');
+    ac.abort();
+    assert.ok(!text.includes('not-yours') && !text.includes(cn(43)), text);
+  });
 });
