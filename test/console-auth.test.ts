@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { consoleLogin, loginResponse, type ConsoleClient } from './helpers/console-client.js';
+import {
+  consoleLogin,
+  loginResponse,
+  openInboxEvents,
+  type ConsoleClient,
+} from './helpers/console-client.js';
 import { eventually, startTestGateway, type TestGateway } from './helpers/gateway.js';
 import {
   accountKey,
@@ -145,13 +150,7 @@ describe('console: login, session and CSRF', () => {
     const three = await consoleLogin(gw.url, key3);
     const theirs = await approvedTemplate(gw, 'For three: {1}', { accountId: 3, key: key3 });
     const mine = await approvedTemplate(gw, 'For one: {1}');
-    const ac = new AbortController();
-    const res = await fetch(`${gw.url}/console/inbox/events`, {
-      headers: { cookie: three.cookie },
-      signal: ac.signal,
-    });
-    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
-    await reader.read();
+    const events = await openInboxEvents(gw.url, three.cookie);
     await sendAll(gw, [
       { TemplateId: mine, Target: [{ Phone: cn(43), TemplateParams: ['not-yours'] }] },
     ]);
@@ -163,13 +162,8 @@ describe('console: login, session and CSRF', () => {
         key: key3,
       },
     );
-    let text = '';
-    await eventually(async () => {
-      const { value } = await reader.read();
-      text += new TextDecoder().decode(value);
-      return text.includes('For three: yours') ? true : undefined;
-    }, 'account 3 to get its own delivery');
-    ac.abort();
+    const text = await events.until((t) => t.includes('For three: yours'), 'account 3’s delivery');
+    events.close();
     assert.ok(!text.includes('not-yours') && !text.includes(cn(43)), text);
   });
 });

@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { consoleLogin, flat, type ConsoleClient } from './helpers/console-client.js';
+import {
+  consoleLogin,
+  flat,
+  openInboxEvents,
+  type ConsoleClient,
+} from './helpers/console-client.js';
 import { eventually, startTestGateway, type TestGateway } from './helpers/gateway.js';
 import {
   approvedTemplate,
@@ -174,22 +179,14 @@ describe('console pages', () => {
   });
 
   it('streams new deliveries to an open inbox as server-sent events', async () => {
-    const ac = new AbortController();
-    const res = await fetch(`${gw.url}/console/inbox/events`, {
-      headers: { cookie: admin.cookie },
-      signal: ac.signal,
-    });
-    assert.equal(res.headers.get('content-type'), 'text/event-stream; charset=utf-8');
-    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
-    let text = '';
-    await reader.read();
+    const stream = await openInboxEvents(gw.url, admin.cookie);
+    assert.equal(stream.contentType, 'text/event-stream; charset=utf-8');
     await delivered(cn(55), 'live <one>');
-    await eventually(async () => {
-      const { value } = await reader.read();
-      text += new TextDecoder().decode(value);
-      return text.includes('"kind":"reported"') ? true : undefined;
-    }, 'a delivered and a reported event');
-    ac.abort();
+    const text = await stream.until(
+      (t) => t.includes('"kind":"reported"'),
+      'a delivered and a reported event',
+    );
+    stream.close();
     const events = text.split('\n\n').filter((e) => e.startsWith('event: entry'));
     const data = events.map(
       (e) =>

@@ -27,8 +27,11 @@ export function runCli(
   const run = { code: null as number | null, stdout: '', stderr: '' };
   child.stdout?.on('data', (d: Buffer) => (run.stdout += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (run.stderr += d.toString()));
+  // A CLI that hangs fails its test (killed, code null) instead of hanging the suite.
+  const limit = setTimeout(() => child.kill('SIGKILL'), 120_000);
   const done = new Promise<CliRun>((resolve) =>
     child.on('close', (code) => {
+      clearTimeout(limit);
       run.code = code;
       resolve(run);
     }),

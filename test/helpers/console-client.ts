@@ -58,3 +58,34 @@ export async function consoleLogin(url: string, key: string): Promise<ConsoleCli
 export function flat(markup: string): string {
   return markup.replace(/\s+/g, ' ').replace(/> </g, '><');
 }
+
+/** An open /console/inbox/events stream, read until a condition holds (within a time limit). */
+export async function openInboxEvents(url: string, cookie: string) {
+  const ac = new AbortController();
+  const res = await fetch(`${url}/console/inbox/events`, {
+    headers: { cookie },
+    signal: ac.signal,
+  });
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+  await reader.read(); // the stream's opening comment: from here on, changes are streamed
+  let text = '';
+  return {
+    contentType: res.headers.get('content-type'),
+    async until(done: (text: string) => boolean, what: string, limitMs = 15_000): Promise<string> {
+      const timer = setTimeout(() => ac.abort(), limitMs);
+      try {
+        while (!done(text)) {
+          const chunk = await reader.read();
+          if (chunk.done) throw new Error(`the event stream ended before ${what}`);
+          text += new TextDecoder().decode(chunk.value);
+        }
+        return text;
+      } catch (err) {
+        throw ac.signal.aborted ? new Error(`gave up waiting for ${what}`) : err;
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    close: () => ac.abort(),
+  };
+}
