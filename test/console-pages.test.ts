@@ -109,6 +109,9 @@ describe('console pages', () => {
     assert.ok(!found.text.includes(`data-phone="${cn(51)}"`));
     const byNumber = await admin.get(`/console/inbox?q=${encodeURIComponent(cn(53).slice(-6))}`);
     assert.match(byNumber.text, /needle-in-haystack/);
+    const twice = await admin.get('/console/inbox?q=a&q=b');
+    assert.equal(twice.status, 400);
+    assert.match(twice.text, /q must be given once/);
     const tooLong = await admin.get(`/console/inbox?q=${'x'.repeat(201)}`);
     assert.equal(tooLong.status, 400);
     assert.match(tooLong.text, /q must be at most 200 characters/);

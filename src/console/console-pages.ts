@@ -30,8 +30,12 @@ const send = (reply: FastifyReply, page: Html, status = 200) =>
   reply.code(status).type('text/html; charset=utf-8').send(page.text);
 
 /** A query value, trimmed and bounded; a longer one is a mistake, answered as one. */
-function param(query: Query, name: string, max = 200): string {
-  const v = (query[name] ?? '').trim();
+export function param(query: Query, name: string, max = 200): string {
+  const raw: unknown = query[name];
+  // ?q=a&q=b arrives as an array: one value is expected, so two is a mistake.
+  if (raw !== undefined && typeof raw !== 'string')
+    throw new WirebirdError('InvalidParameter', `${name} must be given once`);
+  const v = (raw ?? '').trim();
   if (v.length > max)
     throw new WirebirdError('InvalidParameter', `${name} must be at most ${max} characters`);
   return v;

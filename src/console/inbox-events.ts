@@ -21,7 +21,8 @@ export function registerInboxEvents(app: FastifyInstance, ctx: ConsoleContext): 
 
   app.get<{ Querystring: { q?: string } }>('/console/inbox/events', async (request, reply) => {
     const accountId = accountScope(request);
-    const query = (request.query.q ?? '').slice(0, 200).trim();
+    const raw: unknown = request.query.q;
+    const query = typeof raw === 'string' ? raw.slice(0, 200).trim() : '';
     const res = reply.raw;
     reply.hijack();
     res.writeHead(200, {
