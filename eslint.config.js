@@ -91,6 +91,21 @@ const sqlOnlyInStore = {
   },
 };
 
+// The console's hand-written browser script.
+const consoleScript = {
+  files: ['src/console/assets/**/*.js'],
+  languageOptions: {
+    sourceType: 'script',
+    globals: {
+      document: 'readonly',
+      window: 'readonly',
+      URLSearchParams: 'readonly',
+      EventSource: 'readonly',
+      setTimeout: 'readonly',
+    },
+  },
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'bench/out/**'] },
   js.configs.recommended,
@@ -121,4 +136,5 @@ export default tseslint.config(
   },
   domainPurity,
   sqlOnlyInStore,
+  consoleScript,
 );

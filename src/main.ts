@@ -11,7 +11,11 @@ import {
 } from './bootstrap/first-start.js';
 import type { Config } from './config/config.js';
 import type { Clock, Store } from './domain/ports.js';
+import { registerConsole } from './console/console.js';
+import { InboxFeed } from './console/inbox-feed.js';
 import { createLogger } from './logger.js';
+import { MetricsHistory } from './metrics/history.js';
+import { Metrics } from './metrics/metrics.js';
 import { startPipeline, type Pipeline } from './pipeline.js';
 import { AutoReviewer } from './review/auto-reviewer.js';
 import { openSqliteStore } from './store/sqlite/sqlite-store.js';
@@ -23,6 +27,7 @@ export interface Gateway {
   adminKey: string;
   devAccount: { accountId: number; key: string } | undefined;
   pipeline: Pipeline;
+  metrics: Metrics;
   stop(): Promise<void>;
 }
 
@@ -70,7 +75,12 @@ async function startOnStore(
     logger.child({ worker: 'auto-review' }),
   );
   const auto = config.templateReview === 'auto';
-  const pipeline = await startPipeline(config, store, clock, logger);
+  const metrics = new Metrics(store, clock);
+  const pipeline = await startPipeline(config, store, clock, logger, metrics);
+  metrics.channels = pipeline.channels.byName;
+  const history = new MetricsHistory(metrics, clock);
+  const feed = new InboxFeed();
+  pipeline.channels.simulator.onInboxChange = feed.publish;
   const app = buildServer(
     {
       store,
@@ -82,10 +92,21 @@ async function startOnStore(
         dispatch: () => pipeline.dispatcher.nudge(),
       },
       routing: pipeline.channels.routing,
+      metrics,
     },
     logger,
   );
+  registerConsole(app, {
+    store,
+    clock,
+    adminKey: admin.key,
+    defaultRegion: config.defaultRegion,
+    feed,
+    history,
+    channels: () => [...pipeline.channels.byName.values()].map((c) => c.status()),
+  });
   if (auto) reviewer.start();
+  history.start();
   const url = await app.listen({ port: config.port, host: config.host });
   return {
     app,
@@ -94,7 +115,9 @@ async function startOnStore(
     adminKey: admin.key,
     devAccount,
     pipeline,
+    metrics,
     async stop() {
+      history.stop();
       await app.close();
       await reviewer.stop();
       await pipeline.stop();

@@ -5,6 +5,7 @@ import { Dispatcher } from './dispatch/dispatcher.js';
 import { ReceiptSweeper } from './dispatch/receipt-sweeper.js';
 import { ReportSink } from './dispatch/report-sink.js';
 import type { Clock, Store } from './domain/ports.js';
+import type { Metrics } from './metrics/metrics.js';
 
 export interface Pipeline {
   channels: Channels;
@@ -20,9 +21,10 @@ export async function startPipeline(
   store: Store,
   clock: Clock,
   logger: Logger,
+  metrics?: Metrics,
 ): Promise<Pipeline> {
   const channels = createChannels(config, store, clock, logger);
-  const reports = new ReportSink(store, clock, logger.child({ worker: 'reports' }));
+  const reports = new ReportSink(store, clock, logger.child({ worker: 'reports' }), metrics);
   for (const channel of channels.byName.values()) await channel.start(reports.push);
   const dispatcher = new Dispatcher(
     {
@@ -31,7 +33,7 @@ export async function startPipeline(
     },
     channels.byName,
     clock,
-    config.dispatch,
+    { ...config.dispatch, observer: metrics },
     logger.child({ worker: 'dispatch' }),
   );
   dispatcher.start();
@@ -40,6 +42,8 @@ export async function startPipeline(
     clock,
     config.receiptTimeoutS * 1000,
     logger.child({ worker: 'sweeper' }),
+    undefined,
+    (n) => metrics?.receiptsExpired(n),
   );
   sweeper.start();
   return {

@@ -13,13 +13,27 @@ export function outcomeOf(request: FastifyRequest): Record<string, unknown> | un
   return outcomes.get(request);
 }
 
+/** The ids an answer gives the client, so that its log line can be found from them. */
+function answerIds(answer: Record<string, unknown>): Record<string, unknown> {
+  const { ReqUuid, RequestId, SessionNo } = answer;
+  return { reqUuid: ReqUuid, requestId: RequestId, sessionNo: SessionNo };
+}
+
+/** Counts an answered /api request; Action names nobody defined are one "unknown" label. */
+export function countRequest(deps: ApiDeps, request: FastifyRequest): void {
+  const outcome = outcomes.get(request);
+  const action = outcome?.action;
+  const known = typeof action === 'string' && actions.has(action) ? action : 'unknown';
+  deps.metrics.request(known, String(outcome?.retCode ?? 'none'));
+}
+
 /** POST /api: envelope → key → Action → AccountId → the Action's own schema → its handler. */
 export function registerApiRoute(app: FastifyInstance, deps: ApiDeps): void {
   app.post('/api', async (request, reply) => {
     const action = (request.body as { Action?: unknown } | null)?.Action;
     try {
       const answer = await runAction(request, deps);
-      outcomes.set(request, { action, retCode: 0 });
+      outcomes.set(request, { action, retCode: 0, ...answerIds(answer) });
       return reply.send(answer);
     } catch (err) {
       return sendError(request, reply, action, err);
@@ -67,6 +81,11 @@ export function sendError(
 ): FastifyReply {
   const known = err instanceof WirebirdError ? err : internalError();
   if (known !== err) request.log.error({ err }, 'internal error');
-  outcomes.set(request, { action, retCode: known.retCode, refusal: known.message });
+  outcomes.set(request, {
+    action,
+    retCode: known.retCode,
+    refusal: known.message,
+    ...answerIds(known.details ?? {}),
+  });
   return reply.code(status ?? httpStatusOf(known.retCode)).send(errorAnswer(action, known));
 }

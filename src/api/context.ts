@@ -2,6 +2,7 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config/config.js';
 import type { Clock, Routing, Store } from '../domain/ports.js';
+import type { Metrics } from '../metrics/metrics.js';
 import { validator } from './validate.js';
 
 export interface IdSource {
@@ -22,6 +23,7 @@ export interface ApiDeps {
   ids: IdSource;
   nudges: Nudges;
   routing: Routing;
+  metrics: Metrics;
 }
 
 export interface ActionContext {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { WirebirdError, invalid } from '../domain/errors.js';
-import type { IdempotencyRecord } from '../domain/messages/message.js';
+import type { IdempotencyRecord, MessageKind } from '../domain/messages/message.js';
 import type { ActionContext } from './context.js';
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
@@ -68,9 +68,11 @@ export async function acceptOnce(
   idem: Idempotency | undefined,
   answer: Record<string, unknown>,
   accept: (record: IdempotencyRecord | undefined) => Promise<IdempotencyRecord | undefined>,
+  stored: { kind: MessageKind; routes: readonly string[] },
 ): Promise<Record<string, unknown>> {
   const raced = await accept(recordFor(ctx, idem, answer));
   if (raced && idem) return replay(idem, raced);
+  ctx.deps.metrics.messagesAccepted(stored.kind, stored.routes);
   ctx.deps.nudges.dispatch();
   return answer;
 }

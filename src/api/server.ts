@@ -9,7 +9,8 @@ import type { Logger } from 'pino';
 import { WirebirdError } from '../domain/errors.js';
 import { registerAdminRoutes } from './admin/index.js';
 import { errorAnswer } from './answer.js';
-import { outcomeOf, registerApiRoute, sendError } from './api-route.js';
+import { countRequest, outcomeOf, registerApiRoute, sendError } from './api-route.js';
+import { registerMetricsRoute } from './metrics-route.js';
 import type { ApiDeps } from './context.js';
 
 export function buildServer(deps: ApiDeps, logger: Logger): FastifyInstance {
@@ -24,6 +25,7 @@ export function buildServer(deps: ApiDeps, logger: Logger): FastifyInstance {
   app.removeContentTypeParser('text/plain');
   // One line per request, carrying the Action and RetCode where /api answered one.
   app.addHook('onResponse', async (request, reply) => {
+    if (request.routeOptions.url === '/api') countRequest(deps, request);
     request.log.info(
       {
         method: request.method,
@@ -54,6 +56,7 @@ export function buildServer(deps: ApiDeps, logger: Logger): FastifyInstance {
   app.get('/healthz', async () => ({ status: 'ok' }));
   registerApiRoute(app, deps);
   registerAdminRoutes(app, deps);
+  registerMetricsRoute(app, deps);
   return app;
 }
 

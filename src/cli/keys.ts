@@ -4,7 +4,10 @@ import { invalid } from '../domain/errors.js';
 import { failOnError, withStore } from './open-store.js';
 
 export function registerKeys(program: Command): void {
-  const keys = program.command('keys').description('manage API keys');
+  const keys = program
+    .command('keys')
+    .description('manage API keys')
+    .addHelpText('after', '\nExample:\n  wirebird keys create --account 42');
   keys
     .command('create')
     .description('create an API key for an account (the account is created if new)')

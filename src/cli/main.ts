@@ -4,6 +4,8 @@ import { registerServe } from './serve.js';
 import { registerMigrate } from './migrate.js';
 import { registerTemplates } from './templates.js';
 import { registerKeys } from './keys.js';
+import { registerReceipts } from './receipts.js';
+import { registerSend } from './send.js';
 import { registerSmscSim } from './smsc-sim.js';
 import { failOnError } from './open-store.js';
 
@@ -15,6 +17,20 @@ registerServe(program);
 registerMigrate(program);
 registerKeys(program);
 registerTemplates(program);
+registerSend(program);
+registerReceipts(program);
 registerSmscSim(program);
+program.addHelpText(
+  'after',
+  `
+Examples:
+  wirebird serve                                   run the gateway (npm start does this)
+  wirebird keys create --account 42                a new API key for account 42
+  wirebird templates list --status 0               templates waiting for review
+  wirebird send --template UTA… --csv numbers.csv  send to every number of a CSV
+  wirebird receipts 6f1c2a9e-…                     the receipts of a session
+  wirebird smsc-sim --port 2775                    an SMSC to try SMPP against
+  wirebird help send                               a command's options and examples`,
+);
 // Any command's failure ends in one line naming what to fix, never a stack trace.
 await program.parseAsync().catch(failOnError);

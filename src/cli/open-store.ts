@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { ConfigError, loadConfig, type Config } from '../config/config.js';
+import { CliError } from './cli-error.js';
 import { WirebirdError } from '../domain/errors.js';
 import type { Store } from '../domain/ports.js';
 import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
@@ -24,7 +25,9 @@ export async function withStore<T>(
 /** CLI commands print what went wrong in one line and exit 1, never a stack trace. */
 export function failOnError(err: unknown): never {
   const message =
-    err instanceof WirebirdError || err instanceof ConfigError ? err.message : String(err);
+    err instanceof WirebirdError || err instanceof ConfigError || err instanceof CliError
+      ? err.message
+      : String(err);
   console.error(`wirebird: ${message}`);
   process.exit(1);
 }

@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig, type Config } from '../config/config.js';
-import { startGateway } from '../main.js';
 import { failOnError } from './open-store.js';
 
 export function registerServe(program: Command): void {
@@ -16,6 +15,8 @@ export function registerServe(program: Command): void {
     )
     .action(async (opts: { config?: string }) => {
       const config = loadConfig(process.env, opts.config ?? process.env.WIREBIRD_CONFIG);
+      // Loaded here, not at the top: the other commands need none of the gateway.
+      const { startGateway } = await import('../main.js');
       const gw = await startGateway(config).catch((err: unknown) =>
         failOnError(explain(err, config)),
       );

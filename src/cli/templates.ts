@@ -6,13 +6,28 @@ import { reviewById } from '../review/review-by-id.js';
 import { failOnError, withStore } from './open-store.js';
 
 export function registerTemplates(program: Command): void {
-  const templates = program.command('templates').description('review SMS templates');
+  const templates = program
+    .command('templates')
+    .description('review SMS templates')
+    .addHelpText(
+      'after',
+      `
+Examples:
+  wirebird templates list --status 0
+  wirebird templates approve UTA9LZM7NVM4F
+  wirebird templates reject UTA9LZM7NVM4F --reason "Promotions need an opt-out text"
+  wirebird templates disable UTA9LZM7NVM4F`,
+    );
   const step = (name: ReviewAction, description: string, withReason = false) => {
     const cmd = templates
       .command(`${name} <TemplateId>`)
       .description(description)
       .option('-c, --config <file>', 'a JSON config file');
     if (withReason) cmd.requiredOption('-r, --reason <ErrDesc>', 'why it failed review');
+    cmd.addHelpText(
+      'after',
+      `\nExample:\n  wirebird templates ${name} UTA9LZM7NVM4F${withReason ? ' --reason "Needs an opt-out"' : ''}`,
+    );
     cmd.action(async (templateId: string, opts: { config?: string; reason?: string }) => {
       await withStore(opts.config, async (store) => {
         const t = await reviewById(store, templateId, name, Date.now(), opts.reason);
@@ -27,6 +42,7 @@ export function registerTemplates(program: Command): void {
     .command('list')
     .description('list templates, optionally by status (0 pending .. 4 disabled)')
     .option('-s, --status <n>', 'only this status')
+    .addHelpText('after', '\nExample:\n  wirebird templates list --status 0')
     .option('-c, --config <file>', 'a JSON config file')
     .action(async (opts: { status?: string; config?: string }) => {
       await withStore(opts.config, async (store) => {

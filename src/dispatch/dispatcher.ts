@@ -11,6 +11,11 @@ export interface DispatchStorage {
   record(outcomes: readonly SubmitOutcome[], now: number): Promise<void>;
 }
 
+/** Told what each submission call took and gave (metrics); the loop does not depend on it. */
+export interface DispatchObserver {
+  submittedWindow(route: string, seconds: number, outcomes: readonly SubmitOutcome[]): void;
+}
+
 export interface DispatchOptions {
   batchSize: number;
   leaseMs: number;
@@ -20,6 +25,7 @@ export interface DispatchOptions {
   /** Messages handed to a channel at once: the in-flight bound per loop and route. */
   window: number;
   loops: number;
+  observer?: DispatchObserver;
 }
 
 export interface DispatchCounters {
@@ -139,6 +145,7 @@ export class Dispatcher {
     for (let i = 0; i < messages.length; i += this.options.window) {
       const chunk = messages.slice(i, i + this.options.window);
       await this.limiter(route).take(chunk.length);
+      const started = performance.now();
       // Through a promise so that a channel throwing synchronously is caught like one rejecting.
       const results = await Promise.resolve()
         .then(() => channel.submit(chunk))
@@ -150,7 +157,9 @@ export class Dispatcher {
             desc: 'the channel failed; retrying',
           }));
         });
-      chunk.forEach((m, j) => outcomes.push(this.outcomeOf(m, results[j])));
+      const done = chunk.map((m, j) => this.outcomeOf(m, results[j]));
+      this.options.observer?.submittedWindow(route, (performance.now() - started) / 1000, done);
+      outcomes.push(...done);
     }
     return outcomes;
   }

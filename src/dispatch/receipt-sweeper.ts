@@ -14,6 +14,8 @@ export class ReceiptSweeper {
     private readonly timeoutMs: number,
     private readonly log: Logger,
     private readonly intervalMs = Math.min(10_000, Math.max(100, timeoutMs / 10)),
+    /** Told how many receipts each sweep timed out (metrics). */
+    private readonly onExpired: (count: number) => void = () => {},
   ) {}
 
   start(): void {
@@ -32,6 +34,7 @@ export class ReceiptSweeper {
         total += n;
         if (n < SWEEP_LIMIT) break;
       }
+      this.onExpired(total);
       if (total > 0) this.log.info({ expired: total }, 'receipts timed out as Unknow');
     } catch (err) {
       this.log.error({ err }, 'receipt sweep failed');

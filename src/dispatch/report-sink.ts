@@ -2,6 +2,11 @@ import type { Logger } from 'pino';
 import type { Report } from '../domain/messages/message.js';
 import type { Clock, MessageStore } from '../domain/ports.js';
 
+/** Told of every batch of reports once it is durably applied (metrics). */
+export interface ReportObserver {
+  reportsApplied(reports: readonly Report[]): void;
+}
+
 interface Waiting {
   reports: Report[];
   resolve: () => void;
@@ -22,6 +27,7 @@ export class ReportSink {
     private readonly store: Pick<MessageStore, 'applyReports'>,
     private readonly clock: Clock,
     private readonly log: Logger,
+    private readonly observer?: ReportObserver,
   ) {}
 
   readonly push = (reports: Report[]): Promise<void> =>
@@ -42,6 +48,7 @@ export class ReportSink {
       const { unmatched } = await this.store.applyReports(reports, this.clock.now());
       this.applied += reports.length - unmatched;
       this.unmatched += unmatched;
+      this.observer?.reportsApplied(reports);
       if (unmatched > 0)
         this.log.warn({ unmatched }, 'reports for unknown upstream ids kept for a late match');
       for (const w of batch) w.resolve();

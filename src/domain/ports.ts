@@ -15,6 +15,13 @@ import type {
   SubmitOutcome,
 } from './messages/message.js';
 import type { ReceiptPerPhone } from './receipts/receipt.js';
+import type {
+  Conversation,
+  InboxSearch,
+  InboxView,
+  QueueStats,
+  SessionView,
+} from './views/views.js';
 
 export interface Clock {
   now(): number;
@@ -100,7 +107,28 @@ export interface InboxStore {
   listInbox(filter: { phone?: string; limit: number }): Promise<InboxEntry[]>;
 }
 
-export interface Store extends AccountStore, TemplateStore, MessageStore, InboxStore {
+/** Read-mostly views for operators and testers: the console and /metrics. */
+export interface OperatorStore {
+  /** Entries newest first, with their account and final receipt. */
+  searchInbox(filter: InboxSearch): Promise<InboxView[]>;
+  /** One conversation per recipient, the most recently delivered first. */
+  inboxConversations(filter: Omit<InboxSearch, 'phone' | 'ids'>): Promise<Conversation[]>;
+  /**
+   * Removes entries already reported (all accounts', or one account's); entries whose report is
+   * still due stay, so clearing never changes a delivery's outcome. Answers how many went.
+   */
+  clearInbox(accountId?: number): Promise<number>;
+  queueStats(now: number): Promise<QueueStats>;
+  /** A session with its first `limit` messages; undefined if unknown or another account's. */
+  sessionView(
+    sessionNo: string,
+    accountId: number | undefined,
+    limit: number,
+  ): Promise<SessionView | undefined>;
+}
+
+export interface Store
+  extends AccountStore, TemplateStore, MessageStore, InboxStore, OperatorStore {
   readonly dialect: 'sqlite' | 'postgres';
   close(): Promise<void>;
 }

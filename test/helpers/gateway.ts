@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import { checkConfig, type Config } from '../../src/config/config.js';
 import { startGateway, type Gateway } from '../../src/main.js';
 
@@ -27,6 +27,7 @@ export interface Answer {
 /** Starts a real gateway on a free loopback port with a throw-away data folder. */
 export async function startTestGateway(
   overrides: Record<string, unknown> = {},
+  logger: Logger = pino({ level: 'silent' }),
 ): Promise<TestGateway> {
   const dataDir = mkdtempSync(join(tmpdir(), 'wirebird-test-'));
   const config: Config = checkConfig({
@@ -38,7 +39,7 @@ export async function startTestGateway(
     logLevel: 'silent',
     ...overrides,
   });
-  const gw = await startGateway(config, pino({ level: 'silent' }));
+  const gw = await startGateway(config, logger);
   if (!gw.devAccount) throw new Error('expected a development account on first start');
   const key = gw.devAccount.key;
   const call = async (

@@ -68,7 +68,10 @@ export const sendBatchUsmsMessage = defineAction(Input, async (ctx, input) => {
     acceptedAt: ctx.deps.clock.now(),
     messages: plan.accepted,
   };
-  return acceptOnce(ctx, idem, answer, (record) => ctx.deps.store.acceptBatch(batch, record));
+  return acceptOnce(ctx, idem, answer, (record) => ctx.deps.store.acceptBatch(batch, record), {
+    kind: 'sms',
+    routes: plan.accepted.map((m) => m.route),
+  });
 });
 
 function withoutNulls(groups: Static<typeof Input>['TaskContent']): TaskCountModal[] {

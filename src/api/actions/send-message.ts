@@ -39,5 +39,8 @@ export const sendMessage = defineAction(Input, async (ctx, input) => {
     content: JSON.stringify(content),
     acceptedAt: clock.now(),
   };
-  return acceptOnce(ctx, idem, answer, (record) => store.acceptBusinessMessage(message, record));
+  return acceptOnce(ctx, idem, answer, (record) => store.acceptBusinessMessage(message, record), {
+    kind: 'business',
+    routes: [message.route],
+  });
 });

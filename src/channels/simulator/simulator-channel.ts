@@ -24,6 +24,8 @@ export class SimulatorChannel implements Channel {
   private listener: ReportListener | undefined;
   private readonly queue: DueQueue<InboxEntry>;
   duplicates = 0;
+  /** Told of new inbox entries and of entries whose report was applied (the console's live inbox). */
+  onInboxChange: ((change: { kind: 'delivered' | 'reported'; ids: number[] }) => void) | undefined;
 
   constructor(
     private readonly inbox: InboxStore,
@@ -61,7 +63,12 @@ export class SimulatorChannel implements Channel {
       entries.push(toEntry(m, reportStatus, now, now + this.delayMs));
       results.push({ kind: 'accepted', upstreamId: upstreamIdOf(m) });
     }
-    for (const { entry, duplicate } of await this.inbox.deliverManyToInbox(entries)) {
+    const delivered = await this.inbox.deliverManyToInbox(entries);
+    this.onInboxChange?.({
+      kind: 'delivered',
+      ids: delivered.flatMap((d) => (d.duplicate ? [] : [d.entry.id as number])),
+    });
+    for (const { entry, duplicate } of delivered) {
       if (duplicate) {
         this.duplicates++;
         this.log.warn(
@@ -91,7 +98,9 @@ export class SimulatorChannel implements Channel {
     if (!this.listener) return;
     try {
       await this.listener(entries.flatMap((e) => reportsFor(e, this.clock.now())));
-      await this.inbox.markInboxReported(entries.map((e) => e.id as number));
+      const ids = entries.map((e) => e.id as number);
+      await this.inbox.markInboxReported(ids);
+      this.onInboxChange?.({ kind: 'reported', ids });
     } catch (err) {
       // Left unreported in the inbox: the next start reports them again.
       this.log.error({ err }, 'simulator reports not applied');

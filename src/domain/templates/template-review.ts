@@ -3,7 +3,7 @@ import { TemplateStatus, type Template } from './template.js';
 
 export type ReviewAction = 'startReview' | 'approve' | 'reject' | 'disable';
 
-const STATUS_LABEL: Record<TemplateStatus, string> = {
+export const STATUS_LABEL: Record<TemplateStatus, string> = {
   [TemplateStatus.Pending]: 'pending',
   [TemplateStatus.UnderReview]: 'under review',
   [TemplateStatus.Approved]: 'approved',

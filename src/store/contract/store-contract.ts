@@ -14,6 +14,7 @@ import { partsContract } from './parts-contract.js';
 import { receiptsContract } from './receipts-contract.js';
 import { reportsContract } from './reports-contract.js';
 import { templatesContract } from './templates-contract.js';
+import { viewsContract } from './views-contract.js';
 
 export type { OpenStore } from './fixtures.js';
 
@@ -28,5 +29,6 @@ export function runStoreContract(name: string, open: OpenStore): void {
     partsContract(open);
     receiptsContract(open);
     inboxContract(open);
+    viewsContract(open);
   });
 }

@@ -2,18 +2,18 @@ import type { InboxEntry } from '../../domain/messages/message.js';
 import type { InboxStore } from '../../domain/ports.js';
 import type { Db } from './database.js';
 
-const COLUMNS = `id, message_ref, route, upstream_id, kind, from_addr, to_addr, body, type, segments,
+export const INBOX_COLUMNS = `id, message_ref, route, upstream_id, kind, from_addr, to_addr, body, type, segments,
   encoding, delivered_at, report_status, report_due_at, reported`;
 
 export function sqliteInbox(db: Db): InboxStore {
   const insert = db.prepare(
     `INSERT INTO sim_inbox (message_ref, route, upstream_id, kind, from_addr, to_addr, body, type,
        segments, encoding, delivered_at, report_status, report_due_at, reported)
-     VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT (message_ref) DO NOTHING RETURNING ${COLUMNS}`,
+     VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT (message_ref) DO NOTHING RETURNING ${INBOX_COLUMNS}`,
   );
-  const byRef = db.prepare(`SELECT ${COLUMNS} FROM sim_inbox WHERE message_ref = ?`);
+  const byRef = db.prepare(`SELECT ${INBOX_COLUMNS} FROM sim_inbox WHERE message_ref = ?`);
   const pending = db.prepare(
-    `SELECT ${COLUMNS} FROM sim_inbox WHERE reported = 0 ORDER BY report_due_at`,
+    `SELECT ${INBOX_COLUMNS} FROM sim_inbox WHERE reported = 0 ORDER BY report_due_at`,
   );
   const markReported = db.prepare('UPDATE sim_inbox SET reported = 1 WHERE id = ?');
   const markMany = db.transaction((ids: readonly number[]) => {
@@ -58,15 +58,19 @@ export function sqliteInbox(db: Db): InboxStore {
     async listInbox(filter) {
       const rows = filter.phone
         ? db
-            .prepare(`SELECT ${COLUMNS} FROM sim_inbox WHERE to_addr = ? ORDER BY id DESC LIMIT ?`)
+            .prepare(
+              `SELECT ${INBOX_COLUMNS} FROM sim_inbox WHERE to_addr = ? ORDER BY id DESC LIMIT ?`,
+            )
             .all(filter.phone, filter.limit)
-        : db.prepare(`SELECT ${COLUMNS} FROM sim_inbox ORDER BY id DESC LIMIT ?`).all(filter.limit);
+        : db
+            .prepare(`SELECT ${INBOX_COLUMNS} FROM sim_inbox ORDER BY id DESC LIMIT ?`)
+            .all(filter.limit);
       return (rows as InboxRow[]).map(fromRow);
     },
   };
 }
 
-interface InboxRow {
+export interface InboxRow {
   id: number;
   message_ref: number;
   route: string;
@@ -84,7 +88,7 @@ interface InboxRow {
   reported: number;
 }
 
-function fromRow(r: InboxRow): InboxEntry {
+export function fromRow(r: InboxRow): InboxEntry {
   return {
     id: r.id,
     messageRef: r.message_ref,

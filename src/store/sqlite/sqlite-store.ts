@@ -2,7 +2,9 @@ import type { Store } from '../../domain/ports.js';
 import { sqliteAccounts } from './accounts.js';
 import { migrate, openDatabase, type SqliteOptions } from './database.js';
 import { sqliteInbox } from './inbox.js';
+import { sqliteInboxViews } from './inbox-views.js';
 import { sqliteMessages } from './messages.js';
+import { sqliteSessions } from './sessions.js';
 import { sqliteTemplates } from './templates.js';
 
 /** The embedded store: one better-sqlite3 connection, the single writer of the process. */
@@ -15,6 +17,8 @@ export function openSqliteStore(options: SqliteOptions): Store {
     ...sqliteTemplates(db),
     ...sqliteMessages(db),
     ...sqliteInbox(db),
+    ...sqliteInboxViews(db),
+    ...sqliteSessions(db),
     async close() {
       db.close();
     },

@@ -1,0 +1,105 @@
+import type { Command } from 'commander';
+import { MAX_NUMBERS_PER_REQUEST } from '../domain/batches/batch.js';
+import { CliError } from './cli-error.js';
+import { resolveCredentials, type CredentialOptions } from './client/credentials.js';
+import { GatewayClient } from './client/gateway-client.js';
+import { failOnError } from './open-store.js';
+import { formatSeconds } from './send/progress-bar.js';
+import { sendCsv, type SendSummary } from './send/send-csv.js';
+
+interface SendOptions extends CredentialOptions {
+  template: string;
+  csv: string;
+  sender?: string;
+  paramsColumn?: string[];
+  phoneColumn: string;
+  userIdColumn: string;
+  chunkSize: string;
+  json?: boolean;
+}
+
+/** Options shared by the commands that talk to a running gateway over HTTP. */
+export function gatewayOptions(cmd: Command): Command {
+  return cmd
+    .option('--url <url>', 'the gateway (WIREBIRD_URL; default http://127.0.0.1:$PORT or :8080)')
+    .option('--key <key>', 'API key (WIREBIRD_API_KEY; default: ./data/dev-account.key)')
+    .option('--account <AccountId>', 'the key’s account (WIREBIRD_ACCOUNT_ID)');
+}
+
+export function registerSend(program: Command): void {
+  const cmd = program
+    .command('send')
+    .description('send a template to every number of a CSV file through a running gateway')
+    .requiredOption('-t, --template <TemplateId>', 'an approved template')
+    .requiredOption('--csv <file>', 'the CSV; its first row names the columns')
+    .option('-s, --sender <SenderId>', 'a sender id registered for the account')
+    .option(
+      '-p, --params-column <column...>',
+      'columns for {1}, {2}… in order (default: every column but the phone and user id)',
+    )
+    .option('--phone-column <column>', 'the column of phone numbers', 'phone')
+    .option('--user-id-column <column>', 'the column of UserIds, if present', 'user_id')
+    .option('--chunk-size <n>', `numbers per request, 1 to ${MAX_NUMBERS_PER_REQUEST}`, '1000')
+    .option('--json', 'print the summary as JSON');
+  gatewayOptions(cmd)
+    .addHelpText(
+      'after',
+      `
+The CSV's rows are sent in requests of --chunk-size numbers. Progress (rows, accepted, failed,
+rate, ETA) goes to stderr; the summary and the SessionNos to stdout. Each answered request is
+recorded in FILE.progress: run the same command again after an interruption and it resumes,
+never sending a recorded request again (an unrecorded one is resent with its Idempotency-Key, so
+the gateway answers it without sending twice). Remove FILE.progress to send the file again.
+
+Examples:
+  printf 'phone,name,code\\n+8613800001234,Ada,1234\\n' > numbers.csv
+  wirebird send --template UTA9LZM7NVM4F --csv numbers.csv
+  wirebird send -t UTA9LZM7NVM4F --csv numbers.csv --sender SHOP --params-column name code
+  WIREBIRD_URL=http://10.0.0.5:8080 WIREBIRD_API_KEY=wb_… WIREBIRD_ACCOUNT_ID=42 \\
+    wirebird send -t UTA9LZM7NVM4F --csv numbers.csv --json`,
+    )
+    .action(async (opts: SendOptions) => {
+      try {
+        const chunkSize = Number(opts.chunkSize);
+        if (!/^\d+$/.test(opts.chunkSize) || chunkSize < 1 || chunkSize > MAX_NUMBERS_PER_REQUEST)
+          throw new CliError(`--chunk-size must be 1 to ${MAX_NUMBERS_PER_REQUEST}`);
+        const client = new GatewayClient(resolveCredentials(opts));
+        const summary = await sendCsv(
+          {
+            csv: opts.csv,
+            templateId: opts.template,
+            senderId: opts.sender ?? '',
+            columns: {
+              phone: opts.phoneColumn,
+              params: opts.paramsColumn?.flatMap((c) => c.split(',')).filter(Boolean),
+              userId: opts.userIdColumn,
+            },
+            chunkSize,
+          },
+          client,
+          process.stderr,
+        );
+        console.log(opts.json ? JSON.stringify(summary, null, 2) : describe(summary));
+      } catch (err) {
+        failOnError(err);
+      }
+    });
+}
+
+const SHOWN_FAILURES = 20;
+
+function describe(s: SendSummary): string {
+  const rate = s.seconds > 0 ? Math.round(s.rows / s.seconds) : 0;
+  const lines = [
+    `${s.rows} rows: ${s.accepted} accepted, ${s.failed} failed`,
+    `${s.requests} requests in ${formatSeconds(s.seconds)} (${rate} rows/s)` +
+      (s.resumedChunks > 0 ? `; ${s.resumedChunks} requests done by an earlier run` : ''),
+  ];
+  if (s.failures.length > 0) {
+    lines.push(`failed numbers (first ${Math.min(SHOWN_FAILURES, s.failures.length)}):`);
+    for (const f of s.failures.slice(0, SHOWN_FAILURES)) lines.push(`  ${f.phone}: ${f.reason}`);
+  }
+  lines.push(`SessionNos (${s.sessionNos.length}):`, ...s.sessionNos.map((n) => `  ${n}`));
+  lines.push(`progress: ${s.progressFile} (remove it to send this file again)`);
+  return lines.join('\n');
+}

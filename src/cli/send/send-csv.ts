@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import type { BatchInfo, TargetModal } from '../../domain/batches/batch.js';
+import { CliError } from '../cli-error.js';
+import type { GatewayClient } from '../client/gateway-client.js';
+import { countRows, targetChunks, type ColumnPlan } from './csv-targets.js';
+import { ProgressBar, type Tally } from './progress-bar.js';
+import { ProgressFile, type ChunkRecord, type Failure } from './progress-file.js';
+
+export interface SendPlan {
+  csv: string;
+  templateId: string;
+  senderId: string;
+  columns: ColumnPlan;
+  chunkSize: number;
+}
+
+export interface SendSummary extends Tally {
+  requests: number;
+  /** Chunks done by an earlier, interrupted run and not sent again. */
+  resumedChunks: number;
+  seconds: number;
+  sessionNos: string[];
+  failures: Failure[];
+  progressFile: string;
+}
+
+/** NothingAccepted: the request was fine, every number in it failed (FailContent says why). */
+const NOTHING_ACCEPTED = 18046;
+
+/**
+ * Sends a CSV in chunks of `chunkSize` numbers, one SendBatchUSMSMessage each, recording every
+ * answered chunk in the progress file before the next: a rerun after an interruption skips what
+ * was recorded and resends an unrecorded chunk under its first Idempotency-Key, so no chunk is
+ * accepted twice.
+ */
+export async function sendCsv(
+  plan: SendPlan,
+  client: GatewayClient,
+  progress: NodeJS.WriteStream,
+): Promise<SendSummary> {
+  const started = Date.now();
+  const total = await countRows(plan.csv);
+  const file = ProgressFile.open(
+    plan.csv,
+    {
+      templateId: plan.templateId,
+      senderId: plan.senderId,
+      params: plan.columns.params ?? null,
+      phoneColumn: plan.columns.phone,
+      chunkSize: plan.chunkSize,
+    },
+    randomUUID,
+  );
+  const tally: Tally = { rows: 0, accepted: 0, failed: 0 };
+  const add = (c: ChunkRecord) => {
+    tally.rows += c.rows;
+    tally.accepted += c.accepted;
+    tally.failed += c.failed;
+  };
+  for (const c of file.done.values()) add(c);
+  const bar = new ProgressBar(total, progress, Date.now, tally.rows);
+  let requests = 0;
+  for await (const chunk of targetChunks(plan.csv, plan.columns, plan.chunkSize)) {
+    if (file.done.has(chunk.index)) continue;
+    const record = await sendChunk(client, plan, chunk.targets, file.idempotencyKey(chunk.index));
+    requests++;
+    file.record({ index: chunk.index, ...record });
+    add({ kind: 'chunk', index: chunk.index, ...record });
+    bar.update(tally);
+  }
+  bar.update(tally, true);
+  const chunks = [...file.done.values()].sort((a, b) => a.index - b.index);
+  return {
+    ...tally,
+    requests,
+    resumedChunks: chunks.length - requests,
+    seconds: (Date.now() - started) / 1000,
+    sessionNos: chunks.flatMap((c) => (c.sessionNo ? [c.sessionNo] : [])),
+    failures: chunks.flatMap((c) => c.failures),
+    progressFile: file.path,
+  };
+}
+
+async function sendChunk(
+  client: GatewayClient,
+  plan: SendPlan,
+  targets: TargetModal[],
+  idempotencyKey: string,
+): Promise<Omit<ChunkRecord, 'kind' | 'index'>> {
+  const group = {
+    TemplateId: plan.templateId,
+    ...(plan.senderId ? { SenderId: plan.senderId } : {}),
+    Target: targets,
+  };
+  const answer = await client.call(
+    'SendBatchUSMSMessage',
+    { TaskContent: [group] },
+    idempotencyKey,
+  );
+  if (answer.RetCode !== 0 && answer.RetCode !== NOTHING_ACCEPTED) {
+    throw new CliError(
+      `the gateway refused the batch: ${answer.Message} (RetCode ${answer.RetCode})`,
+    );
+  }
+  const content = answer.FailContent as BatchInfo[] | undefined;
+  const whole = content?.find((g) => g.FailureDetails)?.FailureDetails;
+  // A refused template or sender id would fail every chunk alike: stop at the first.
+  if (answer.RetCode === NOTHING_ACCEPTED && whole)
+    throw new CliError(`the gateway refused every number: ${whole}`);
+  const failures = failuresOf(content);
+  const accepted = typeof answer.SuccessCount === 'number' ? answer.SuccessCount : 0;
+  return {
+    rows: targets.length,
+    accepted,
+    failed: targets.length - accepted,
+    sessionNo: typeof answer.SessionNo === 'string' ? answer.SessionNo : null,
+    failures,
+  };
+}
+
+function failuresOf(content: BatchInfo[] | undefined): Failure[] {
+  return (content ?? []).flatMap((group) =>
+    group.Target.map((t) => ({
+      phone: t.Phone,
+      reason: t.FailureDetails || group.FailureDetails || 'refused',
+    })),
+  );
+}

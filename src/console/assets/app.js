@@ -1,0 +1,66 @@
+// The console's only script: confirmations, the live inbox and the Health page's refresh.
+// Markup inserted here comes rendered and escaped by the gateway; none is built from text.
+'use strict';
+
+function fragment(markup) {
+  const t = document.createElement('template');
+  t.innerHTML = markup;
+  return t.content.firstElementChild;
+}
+
+function confirmForms() {
+  document.addEventListener('submit', (event) => {
+    const question = event.target.dataset.confirm;
+    if (question && !window.confirm(question)) event.preventDefault();
+  });
+}
+
+function bumpConversation(list, data) {
+  const existing = [...list.children].find((li) => li.dataset.phone === data.phone);
+  const item = existing || fragment(data.conversation);
+  if (existing) {
+    const count = existing.querySelector('.count');
+    count.textContent = String(Number(count.textContent) + 1);
+  }
+  list.prepend(item);
+  document.getElementById('no-conversations')?.remove();
+}
+
+function showEntry(section, data) {
+  const entries = document.getElementById('entries');
+  const existing = document.getElementById(`entry-${data.id}`);
+  if (existing) {
+    existing.replaceWith(fragment(data.html));
+    return;
+  }
+  if (data.kind !== 'delivered') return;
+  if (!section.dataset.phone) {
+    section.dataset.phone = data.phone;
+    section.querySelector('h2').textContent = data.phone;
+  }
+  if (section.dataset.phone === data.phone) entries.append(fragment(data.html));
+}
+
+function liveInbox() {
+  const section = document.getElementById('conversation');
+  if (!section || !window.EventSource) return;
+  const params = new URLSearchParams();
+  if (section.dataset.query) params.set('q', section.dataset.query);
+  const source = new EventSource(`/console/inbox/events?${params}`);
+  source.addEventListener('open', () => (document.body.dataset.live = 'on'));
+  source.addEventListener('entry', (event) => {
+    const data = JSON.parse(event.data);
+    if (data.kind === 'delivered') bumpConversation(document.getElementById('conversations'), data);
+    showEntry(section, data);
+  });
+}
+
+function refreshHealth() {
+  if (document.body.dataset.page === 'health') setTimeout(() => window.location.reload(), 10000);
+}
+
+document.addEventListener('DOMContentLoaded', () => {
+  confirmForms();
+  liveInbox();
+  refreshHealth();
+});

@@ -1,0 +1,114 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hashKey, isAdminKey } from '../api/auth.js';
+import type { ConsoleContext } from './console-deps.js';
+import { attachSession, sessionOf } from './console-deps.js';
+import {
+  SESSION_COOKIE,
+  SESSION_HOURS,
+  cookieValue,
+  sessionCookie,
+  type Viewer,
+} from './console-session.js';
+import { html } from './html.js';
+import { document, loginPage } from './layout.js';
+
+const OPEN_PATHS = new Set(['/console/login']);
+
+/** Every console response: no framing, no sniffing, no caching, scripts only from the gateway. */
+export function securityHeaders(reply: FastifyReply): void {
+  reply.headers({
+    'content-security-policy':
+      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+    // Not no-referrer: Chromium then sends "Origin: null" with form posts, which the CSRF check refuses.
+    'referrer-policy': 'same-origin',
+    'cache-control': 'no-store',
+  });
+}
+
+export function problemPage(reply: FastifyReply, status: number, title: string, text: string) {
+  return reply
+    .code(status)
+    .type('text/html; charset=utf-8')
+    .send(
+      document(
+        title,
+        html`<body>
+          <main>
+            <h1>${title}</h1>
+            <p class="problem" role="alert">${text}</p>
+            <p><a href="/console/inbox">Back to the console</a></p>
+          </main>
+        </body>`,
+      ).text,
+    );
+}
+
+/** A POST from another site carries its own Origin; a same-site one carries ours, or none. */
+function sameOrigin(request: FastifyRequest): boolean {
+  const origin = request.headers.origin;
+  if (origin === undefined || origin === 'null') return origin === undefined;
+  return origin === `${request.protocol}://${request.headers.host}`;
+}
+
+export function registerConsoleAuth(app: FastifyInstance, ctx: ConsoleContext): void {
+  app.addHook('onRequest', async (request, reply) => {
+    securityHeaders(reply);
+    const path = request.url.split('?')[0] ?? '';
+    if (OPEN_PATHS.has(path) || path.startsWith('/console/assets/')) return;
+    const session = ctx.signer.read(
+      cookieValue(request.headers.cookie, SESSION_COOKIE),
+      ctx.clock.now(),
+    );
+    if (!session) {
+      if (request.method === 'GET') return reply.redirect('/console/login', 303);
+      return problemPage(reply, 401, 'Logged out', 'Your session has ended; log in again.');
+    }
+    attachSession(request, session);
+  });
+  // After the body is parsed: every state-changing request must carry this session's token.
+  app.addHook('preHandler', async (request, reply) => {
+    if (request.method !== 'POST' || OPEN_PATHS.has(request.url)) return;
+    const token = (request.body as Record<string, unknown> | undefined)?._csrf;
+    if (!sameOrigin(request) || !ctx.signer.checkCsrf(sessionOf(request), token))
+      return problemPage(
+        reply,
+        403,
+        'Refused',
+        'The form is stale or came from another site; reload the page and try again.',
+      );
+  });
+
+  app.get('/console/login', async (_request, reply) =>
+    reply.type('text/html; charset=utf-8').send(loginPage().text),
+  );
+  app.post<{ Body: Record<string, unknown> | undefined }>(
+    '/console/login',
+    async (request, reply) => {
+      if (!sameOrigin(request))
+        return problemPage(reply, 403, 'Refused', 'Log in from the console page.');
+      const key = request.body?.key;
+      const viewer =
+        typeof key === 'string' && key.length > 0 ? await viewerOf(ctx, key) : undefined;
+      if (!viewer)
+        return reply
+          .code(401)
+          .type('text/html; charset=utf-8')
+          .send(loginPage('That key is not valid.').text);
+      const { cookie } = ctx.signer.issue(viewer, ctx.clock.now());
+      return reply
+        .header('set-cookie', sessionCookie(cookie, SESSION_HOURS * 3600))
+        .redirect('/console/inbox', 303);
+    },
+  );
+  app.post('/console/logout', async (_request, reply) =>
+    reply.header('set-cookie', sessionCookie('', 0)).redirect('/console/login', 303),
+  );
+}
+
+async function viewerOf(ctx: ConsoleContext, key: string): Promise<Viewer | undefined> {
+  if (isAdminKey(ctx.adminKey, `Bearer ${key}`)) return { role: 'admin' };
+  const accountId = await ctx.store.accountForKeyHash(hashKey(key));
+  return accountId === undefined ? undefined : { role: 'account', accountId };
+}

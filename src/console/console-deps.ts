@@ -1,0 +1,45 @@
+import type { FastifyRequest } from 'fastify';
+import type { ChannelStatus } from '../channels/channel.js';
+import type { Clock, Store } from '../domain/ports.js';
+import type { MetricsHistory } from '../metrics/history.js';
+import type { ConsoleSession, SessionSigner } from './console-session.js';
+import type { InboxFeed } from './inbox-feed.js';
+import type { PageContext } from './layout.js';
+
+export interface ConsoleDeps {
+  store: Store;
+  clock: Clock;
+  adminKey: string;
+  defaultRegion: string;
+  feed: InboxFeed;
+  history: MetricsHistory;
+  channels: () => ChannelStatus[];
+}
+
+export interface ConsoleContext extends ConsoleDeps {
+  signer: SessionSigner;
+}
+
+const sessions = new WeakMap<FastifyRequest, ConsoleSession>();
+
+export function attachSession(request: FastifyRequest, session: ConsoleSession): void {
+  sessions.set(request, session);
+}
+
+/** The session the auth hook attached; every page route runs after that hook. */
+export function sessionOf(request: FastifyRequest): ConsoleSession {
+  const s = sessions.get(request);
+  if (!s) throw new Error('console route reached without a session');
+  return s;
+}
+
+export function pageContext(ctx: ConsoleContext, request: FastifyRequest): PageContext {
+  const session = sessionOf(request);
+  return { viewer: session.viewer, csrf: ctx.signer.csrfToken(session) };
+}
+
+/** The account a viewer is limited to; undefined for the admin, who sees every account. */
+export function accountScope(request: FastifyRequest): number | undefined {
+  const { viewer } = sessionOf(request);
+  return viewer.role === 'account' ? viewer.accountId : undefined;
+}

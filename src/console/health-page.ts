@@ -1,0 +1,96 @@
+import type { ChannelStatus } from '../channels/channel.js';
+import type { QueueStats } from '../domain/views/views.js';
+import type { RatePoint } from '../metrics/history.js';
+import { html, type Html } from './html.js';
+import { page, utc, type PageContext } from './layout.js';
+import { lineChart } from './svg-chart.js';
+
+export interface HealthData {
+  now: number;
+  rates: RatePoint[];
+  channels: ChannelStatus[];
+  queue: QueueStats;
+}
+
+const HOUR = 3600_000;
+
+export function healthPage(ctx: PageContext, d: HealthData): Html {
+  const range = { from: d.now - HOUR, to: d.now };
+  const at = (pick: (r: RatePoint) => number | undefined) =>
+    d.rates.map((r) => ({ at: r.at, value: pick(r) }));
+  const perSecond = (v: number) => `${v < 10 ? v.toFixed(1) : Math.round(v)}/s`;
+  const last = d.rates[d.rates.length - 1];
+  const oldest = d.queue.oldestDueAt === undefined ? 0 : (d.now - d.queue.oldestDueAt) / 1000;
+  return page(
+    ctx,
+    'health',
+    'Health',
+    html`<h1>Health</h1>
+      <p class="figures">
+        <span>Queue depth <b id="queue-depth">${d.queue.depth}</b></span>
+        <span>Oldest due <b id="oldest-due">${oldest.toFixed(1)} s</b></span>
+        <span>Accepted <b>${perSecond(last?.acceptedPerS ?? 0)}</b></span>
+        <span>Receipts <b>${perSecond(last?.receiptsPerS ?? 0)}</b></span>
+        <small>at ${utc(d.now)} UTC; refreshes every 10 s</small>
+      </p>
+      ${lineChart(
+        'Throughput, last hour',
+        [
+          { label: 'accepted', cls: 'accepted', points: at((r) => r.acceptedPerS) },
+          { label: 'submitted', cls: 'submitted', points: at((r) => r.submittedPerS) },
+          { label: 'receipts', cls: 'receipts', points: at((r) => r.receiptsPerS) },
+        ],
+        range,
+        undefined,
+        perSecond,
+      )}
+      ${lineChart(
+        'Delivery rate (Success among receipts), last hour',
+        [{ label: 'delivered', cls: 'delivered', points: at((r) => r.deliveryRate) }],
+        range,
+        1,
+        (v) => `${Math.round(v * 100)}%`,
+      )}
+      <h2>Channels</h2>
+      <table class="channels">
+        <thead>
+          <tr>
+            <th>Channel</th>
+            <th>State</th>
+            <th>Upstream</th>
+            <th>Bind</th>
+            <th>Bind state</th>
+            <th>Outstanding</th>
+          </tr>
+        </thead>
+        <tbody>
+          ${d.channels.map(channelRows)}
+        </tbody>
+      </table>
+      <p class="note">
+        Graphs sample this gateway's counters every 10 s since it started; Prometheus
+        (<code>/metrics</code>) keeps longer history.
+      </p>`,
+  );
+}
+
+function channelRows(c: ChannelStatus): Html {
+  const state = html`<span class="state ${c.state}">${c.state}</span>`;
+  if (c.binds.length === 0)
+    return html`<tr data-channel="${c.name}">
+      <td>${c.name}</td>
+      <td>${state}</td>
+      <td colspan="4">no binds</td>
+    </tr>`;
+  return html`${c.binds.map(
+    (b) =>
+      html`<tr data-channel="${c.name}">
+        <td>${c.name}</td>
+        <td>${state}</td>
+        <td>${b.upstream}</td>
+        <td>${b.bind}</td>
+        <td><span class="state ${b.state}">${b.state}</span></td>
+        <td>${b.outstanding}</td>
+      </tr>`,
+  )}`;
+}

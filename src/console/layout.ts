@@ -1,0 +1,84 @@
+import type { Viewer } from './console-session.js';
+import { html, type Html } from './html.js';
+
+export type PageName = 'inbox' | 'templates' | 'sessions' | 'health';
+
+const NAV: readonly [PageName, string, boolean][] = [
+  ['inbox', 'Inbox', false],
+  ['templates', 'Templates', false],
+  ['sessions', 'Sessions', false],
+  ['health', 'Health', true],
+];
+
+export interface PageContext {
+  viewer: Viewer;
+  csrf: string;
+}
+
+/** The shell of every page after login: navigation, who is logged in, and the CSRF token. */
+export function page(ctx: PageContext, active: PageName, title: string, body: Html): Html {
+  const who = ctx.viewer.role === 'admin' ? 'admin' : `account ${ctx.viewer.accountId}`;
+  const links = NAV.filter(([, , adminOnly]) => !adminOnly || ctx.viewer.role === 'admin').map(
+    ([name, label]) =>
+      html`<a href="/console/${name}" ${active === name ? html` aria-current="page"` : ''}
+        >${label}</a
+      >`,
+  );
+  return document(
+    title,
+    html`<body data-csrf="${ctx.csrf}" data-page="${active}">
+      <header>
+        <strong class="brand">Wirebird</strong>
+        <nav>${links}</nav>
+        <span class="who">${who}</span>
+        <form method="post" action="/console/logout">
+          ${csrfField(ctx.csrf)}<button type="submit">Log out</button>
+        </form>
+      </header>
+      <main>${body}</main>
+    </body>`,
+  );
+}
+
+export function document(title: string, body: Html): Html {
+  return html`<!doctype html>
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>${title} · Wirebird</title>
+        <link rel="icon" href="data:," />
+        <link rel="stylesheet" href="/console/assets/app.css" />
+        <script src="/console/assets/app.js" defer></script>
+      </head>
+      ${body}
+    </html>`;
+}
+
+export function csrfField(token: string): Html {
+  return html`<input type="hidden" name="_csrf" value="${token}" />`;
+}
+
+export function loginPage(problem?: string): Html {
+  return document(
+    'Log in',
+    html`<body class="login">
+      <main>
+        <h1>Wirebird console</h1>
+        <form method="post" action="/console/login">
+          <label
+            >Admin key or an account's API key
+            <input type="password" name="key" autocomplete="current-password" required autofocus />
+          </label>
+          ${problem ? html`<p class="problem" role="alert">${problem}</p>` : ''}
+          <button type="submit">Log in</button>
+        </form>
+      </main>
+    </body>`,
+  );
+}
+
+/** A UTC time to the second, as operators compare it with logs. */
+export function utc(ms: number): string {
+  return new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
+}

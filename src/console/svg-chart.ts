@@ -1,0 +1,55 @@
+import { html, type Html } from './html.js';
+
+export interface Series {
+  label: string;
+  /** A CSS class giving the line its colour. */
+  cls: string;
+  points: readonly { at: number; value: number | undefined }[];
+}
+
+const W = 600;
+const H = 160;
+const PAD = 28;
+
+/**
+ * A line chart as inline SVG: no script and no library, so it renders offline and in any
+ * browser. Gaps (undefined values) break the line rather than pretend to be zero.
+ */
+export function lineChart(
+  title: string,
+  series: readonly Series[],
+  range: { from: number; to: number },
+  yMax: number | undefined,
+  format: (v: number) => string,
+): Html {
+  const values = series.flatMap((s) =>
+    s.points.flatMap((p) => (p.value === undefined ? [] : [p.value])),
+  );
+  const top = yMax ?? Math.max(1, ...values);
+  const x = (at: number) =>
+    PAD + ((at - range.from) / Math.max(1, range.to - range.from)) * (W - 2 * PAD);
+  const y = (v: number) => H - PAD - (v / top) * (H - 2 * PAD);
+  const lines = series.map((s) => {
+    const runs: string[][] = [[]];
+    for (const p of s.points) {
+      if (p.value === undefined) runs.push([]);
+      else runs[runs.length - 1]?.push(`${x(p.at).toFixed(1)},${y(p.value).toFixed(1)}`);
+    }
+    return runs
+      .filter((r) => r.length > 0)
+      .map((r) => html`<polyline class="${s.cls}" points="${r.join(' ')}" />`);
+  });
+  const legend = series.map((s) => html`<span class="legend ${s.cls}">${s.label}</span>`);
+  return html`<figure class="chart">
+    <figcaption>${title} ${legend}</figcaption>
+    <svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${title}">
+      <line class="axis" x1="${PAD}" y1="${H - PAD}" x2="${W - PAD}" y2="${H - PAD}" />
+      <line class="axis" x1="${PAD}" y1="${PAD}" x2="${PAD}" y2="${H - PAD}" />
+      <text x="${PAD - 4}" y="${PAD + 4}" text-anchor="end">${format(top)}</text>
+      <text x="${PAD - 4}" y="${H - PAD}" text-anchor="end">0</text>
+      <text x="${PAD}" y="${H - 8}">-60 min</text>
+      <text x="${W - PAD}" y="${H - 8}" text-anchor="end">now</text>
+      ${lines}
+    </svg>
+  </figure>`;
+}

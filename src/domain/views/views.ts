@@ -1,0 +1,73 @@
+/**
+ * What operators and testers look at (the console, /metrics): read-only views over stored
+ * messages and the simulator inbox. Times are ms since the epoch unless named otherwise.
+ */
+import type { InboxEntry } from '../messages/message.js';
+import type { ReceiptResult } from '../receipts/receipt.js';
+
+/** An inbox entry with the account that sent it and the receipt its message ended with. */
+export interface InboxView extends InboxEntry {
+  id: number;
+  accountId: number;
+  acceptedAt: number;
+  receiptResult: ReceiptResult | undefined;
+  /** Unix seconds, as receipts carry it. */
+  receiptTime: number | undefined;
+}
+
+export interface InboxSearch {
+  /** Only this account's messages; every account's when absent (the admin). */
+  accountId?: number;
+  /** Exactly this recipient (E.164). */
+  phone?: string;
+  /** A substring of the recipient's number or of the body. */
+  query?: string;
+  /** Only these entries. */
+  ids?: readonly number[];
+  limit: number;
+}
+
+/** One handset's conversation: every entry delivered to one number. */
+export interface Conversation {
+  phone: string;
+  count: number;
+  lastId: number;
+  lastDeliveredAt: number;
+}
+
+export interface QueueStats {
+  /** Messages not yet submitted: queued, or claimed and being submitted. */
+  depth: number;
+  /** The due time of the message that has waited longest past it, if any is due. */
+  oldestDueAt: number | undefined;
+}
+
+export interface SessionMessage {
+  id: number;
+  phone: string;
+  route: string;
+  text: string;
+  costCount: number;
+  state: string;
+  status: string;
+  attempts: number;
+  lastError: string;
+  upstreamId: string;
+  acceptedAt: number;
+  submittedAt: number | undefined;
+  receiptResult: ReceiptResult | undefined;
+  receiptCode: string;
+  receiptDesc: string;
+  /** Unix seconds. */
+  receiptTime: number | undefined;
+  userId: string;
+}
+
+export interface SessionView {
+  sessionNo: string;
+  accountId: number;
+  acceptedCount: number;
+  createdAt: number;
+  /** The first messages of the session, in the order they were accepted. */
+  messages: SessionMessage[];
+}

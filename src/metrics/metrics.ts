@@ -1,0 +1,171 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Channel } from '../channels/channel.js';
+import type { DispatchObserver } from '../dispatch/dispatcher.js';
+import type { ReportObserver } from '../dispatch/report-sink.js';
+import type { SubmitOutcome } from '../domain/messages/message.js';
+import type { Clock, OperatorStore } from '../domain/ports.js';
+import { receiptResultOf } from '../domain/receipts/receipt.js';
+import type { Report } from '../domain/messages/message.js';
+
+const STATES = { channel: ['up', 'degraded', 'down'], bind: ['connecting', 'bound', 'down'] };
+
+/**
+ * The gateway's Prometheus metrics (docs/metrics.md). One registry per gateway, not prom-client's
+ * global one, so that several gateways in one process (the tests) keep their own counts.
+ */
+export class Metrics implements DispatchObserver, ReportObserver {
+  readonly registry = new Registry();
+  /** Set once the pipeline has started; read at scrape time for bind states. */
+  channels: ReadonlyMap<string, Channel> = new Map();
+  readonly requests: Counter<'action' | 'ret_code'>;
+  readonly accepted: Counter<'kind' | 'channel'>;
+  readonly submitted: Counter<'channel'>;
+  readonly retried: Counter<'channel'>;
+  readonly final: Counter<'channel' | 'result'>;
+  readonly reports: Counter<'channel' | 'status'>;
+  readonly submitSeconds: Histogram<'channel'>;
+  readonly webhookSignatureFailures: Counter<'channel'>;
+
+  constructor(
+    private readonly store: Pick<OperatorStore, 'queueStats'>,
+    private readonly clock: Clock,
+  ) {
+    const registers = [this.registry];
+    const counter = <L extends string>(name: string, help: string, labelNames: L[]) =>
+      new Counter<L>({ name, help, labelNames, registers });
+    this.requests = counter(
+      'wirebird_requests_total',
+      'POST /api requests answered, by Action and RetCode',
+      ['action', 'ret_code'],
+    );
+    this.accepted = counter('wirebird_messages_accepted_total', 'messages committed to the store', [
+      'kind',
+      'channel',
+    ]);
+    this.submitted = counter(
+      'wirebird_messages_submitted_total',
+      'messages a channel accepted for delivery',
+      ['channel'],
+    );
+    this.retried = counter(
+      'wirebird_messages_retried_total',
+      'submissions that failed and will be retried',
+      ['channel'],
+    );
+    this.final = counter('wirebird_messages_final_total', 'messages that reached a final receipt', [
+      'channel',
+      'result',
+    ]);
+    this.reports = counter('wirebird_reports_total', 'upstream reports received, by status', [
+      'channel',
+      'status',
+    ]);
+    this.webhookSignatureFailures = counter(
+      'wirebird_webhook_signature_failures_total',
+      'webhook calls refused for a bad signature',
+      ['channel'],
+    );
+    this.submitSeconds = new Histogram({
+      name: 'wirebird_submit_duration_seconds',
+      help: 'how long a channel took to answer one submission call (a window of messages)',
+      labelNames: ['channel'],
+      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    });
+    this.scrapeTimeGauges(registers);
+    collectDefaultMetrics({ register: this.registry, prefix: 'wirebird_' });
+  }
+
+  private scrapeTimeGauges(registers: Registry[]): void {
+    const { store, clock } = this;
+    new Gauge({
+      name: 'wirebird_queue_depth',
+      help: 'messages not yet submitted (queued or being submitted)',
+      registers,
+      async collect() {
+        this.set((await store.queueStats(clock.now())).depth);
+      },
+    });
+    new Gauge({
+      name: 'wirebird_queue_oldest_due_age_seconds',
+      help: 'how long the longest-waiting due message has been due (0 when none is)',
+      registers,
+      async collect() {
+        const now = clock.now();
+        const { oldestDueAt } = await store.queueStats(now);
+        this.set(oldestDueAt === undefined ? 0 : Math.max(0, now - oldestDueAt) / 1000);
+      },
+    });
+    const channels = () => this.channels.values();
+    new Gauge({
+      name: 'wirebird_channel_state',
+      help: '1 for the state each channel is in',
+      labelNames: ['channel', 'state'],
+      registers,
+      collect() {
+        this.reset();
+        for (const c of channels()) {
+          const s = c.status();
+          for (const state of STATES.channel)
+            this.set({ channel: s.name, state }, s.state === state ? 1 : 0);
+        }
+      },
+    });
+    new Gauge({
+      name: 'wirebird_bind_state',
+      help: '1 for the state each upstream bind is in',
+      labelNames: ['channel', 'upstream', 'bind', 'state'],
+      registers,
+      collect() {
+        this.reset();
+        for (const c of channels()) {
+          const s = c.status();
+          for (const b of s.binds)
+            for (const state of STATES.bind)
+              this.set(
+                { channel: s.name, upstream: b.upstream, bind: b.bind, state },
+                b.state === state ? 1 : 0,
+              );
+        }
+      },
+    });
+  }
+
+  /** One answered /api request; an Action name nobody defined is counted as "unknown". */
+  request(action: string, retCode: string): void {
+    this.requests.inc({ action, ret_code: retCode });
+  }
+
+  messagesAccepted(kind: 'sms' | 'business', routes: readonly string[]): void {
+    const counts = new Map<string, number>();
+    for (const r of routes) counts.set(r, (counts.get(r) ?? 0) + 1);
+    for (const [channel, n] of counts) this.accepted.inc({ kind, channel }, n);
+  }
+
+  submittedWindow(channel: string, seconds: number, outcomes: readonly SubmitOutcome[]): void {
+    this.submitSeconds.observe({ channel }, seconds);
+    for (const o of outcomes) {
+      if (o.kind === 'submitted') this.submitted.inc({ channel });
+      else if (o.kind === 'retry') this.retried.inc({ channel });
+      else this.final.inc({ channel, result: 'SubmitFail' });
+    }
+  }
+
+  reportsApplied(reports: readonly Report[]): void {
+    for (const r of reports) {
+      this.reports.inc({ channel: r.route, status: r.status });
+      // "read" follows "delivered" for business messages: the message was final already.
+      const result = r.status === 'read' ? undefined : receiptResultOf(r.status);
+      if (result) this.final.inc({ channel: r.route, result });
+    }
+  }
+
+  /** The sweeper expires across channels, so Unknow receipts carry no channel label. */
+  receiptsExpired(count: number): void {
+    if (count > 0) this.final.inc({ channel: '', result: 'Unknow' }, count);
+  }
+
+  async exposition(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+}
