@@ -25,7 +25,7 @@ export async function startCeiling(r: RunSetup): Promise<Contender> {
       process.kill(proc.pid, 'SIGUSR2');
       return Promise.resolve(undefined);
     },
-    receipts: (deadline) => simReceipts(r.sim, r.phones.length * r.kind.parts, deadline),
+    receipts: (deadline) => simReceipts(r, deadline),
     async stop() {
       await stop(proc);
       return undefined;

@@ -17,6 +17,7 @@ export interface RunSetup {
 
 /** Receipts processed as the contender's user sees them: how many, first and last (epoch ms). */
 export interface ReceiptSpan {
+  /** In messages: Kannel reports a long message once, an SMSC acknowledges each part. */
   count: number;
   firstAt: number;
   lastAt: number;
@@ -36,11 +37,15 @@ export interface Contender {
   stop(): Promise<string | undefined>;
 }
 
-/** Waits for the simulator to see `parts` receipts acknowledged; the SMSC's view of them. */
-export async function simReceipts(sim: Sim, parts: number, deadline: number): Promise<ReceiptSpan> {
-  const s: SimStats | undefined = await sim.waitFor((x) => x.receiptsAcked >= parts, deadline);
+/**
+ * Waits for the simulator to see every part's receipt acknowledged (Wirebird acknowledges a
+ * receipt once it is stored); the SMSC's view of them, counted in messages.
+ */
+export async function simReceipts(r: RunSetup, deadline: number): Promise<ReceiptSpan> {
+  const parts = r.phones.length * r.kind.parts;
+  const s: SimStats | undefined = await r.sim.waitFor((x) => x.receiptsAcked >= parts, deadline);
   return {
-    count: s?.receiptsAcked ?? 0,
+    count: (s?.receiptsAcked ?? 0) / r.kind.parts,
     firstAt: s?.firstReceiptAckAt ?? 0,
     lastAt: s?.lastReceiptAckAt ?? 0,
     source: 'deliver_sm_resp at the SMSC',

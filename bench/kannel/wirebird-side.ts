@@ -74,7 +74,7 @@ export async function startWirebird(r: RunSetup): Promise<Contender> {
     pids: [gw.pid],
     send: async () =>
       acceptance(await runLoad(api, bodies, r.o.clients, r.o.timeLimitS * 1000), chunks),
-    receipts: (deadline) => simReceipts(r.sim, r.phones.length * r.kind.parts, deadline),
+    receipts: (deadline) => simReceipts(r, deadline),
     async stop() {
       await stop();
       const profile = r.o.profile ? summariseProfileDir(profileDir) : undefined;
