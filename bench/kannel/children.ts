@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { openSync } from 'node:fs';
+import { exited } from '../gateway.js';
 
 /**
  * Every process the Kannel bench starts, by pid, so that an error or Ctrl-C still stops each of
@@ -30,43 +31,37 @@ export function trackPid(pid: number, name: string): () => void {
   return () => running.delete(pid);
 }
 
-function exited(child: ChildProcess, ms: number): Promise<boolean> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), ms);
-    child.once('exit', () => {
-      clearTimeout(timer);
-      resolve(true);
-    });
-  });
+/** A process that exited a moment ago is no error. */
+function signal(pid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(pid, sig);
+  } catch {
+    // already gone
+  }
 }
 
 /** SIGTERM by pid, then SIGKILL by pid if it is still there after `graceMs`. */
 export async function stop(t: Tracked, graceMs = 5_000): Promise<void> {
   if (await exited(t.child, 0)) return;
-  process.kill(t.pid, 'SIGTERM');
+  signal(t.pid, 'SIGTERM');
   if (await exited(t.child, graceMs)) return;
-  process.kill(t.pid, 'SIGKILL');
+  signal(t.pid, 'SIGKILL');
   await exited(t.child, 5_000);
 }
 
 function killRemaining(): void {
   for (const [pid, name] of running) {
-    try {
-      process.kill(pid, 'SIGKILL');
-      console.error(`stopped ${name} (pid ${pid})`);
-    } catch {
-      // already gone
-    }
+    signal(pid, 'SIGKILL');
+    console.error(`stopped ${name} (pid ${pid})`);
   }
   running.clear();
 }
 
 /** On Ctrl-C, SIGTERM or an uncaught error: kill what is still running, by pid, then leave. */
 export function stopAllOnExit(): void {
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.once(signal, () => {
-      console.error(`${signal}: stopping the processes this bench started`);
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(sig, () => {
+      console.error(`${sig}: stopping the processes this bench started`);
       killRemaining();
       process.exit(130);
     });
