@@ -56,14 +56,14 @@ function check(answer: Answer, what: string): Json {
 }
 
 /** Creates the bench template and approves it through the admin API; returns its TemplateId. */
-export async function approvedTemplate(api: Api): Promise<string> {
+export async function approvedTemplate(api: Api, template = BENCH_TEMPLATE): Promise<string> {
   const created = check(
     await api.call({
       Action: 'CreateUSMSTemplate',
       AccountId: api.gw.accountId,
       Purpose: 1,
       TemplateName: 'bench-otp',
-      Template: BENCH_TEMPLATE,
+      Template: template,
       Remark: 'benchmark verification code',
     }),
     'CreateUSMSTemplate',

@@ -83,7 +83,8 @@ async function waitHealthy(origin: string, child: ChildProcess, limitMs: number)
   throw new Error(`gateway not healthy within ${limitMs} ms`);
 }
 
-function exited(child: ChildProcess, ms: number): Promise<boolean> {
+/** Whether `child` has exited, or does within `ms`. */
+export function exited(child: ChildProcess, ms: number): Promise<boolean> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(true);
   return new Promise((resolve) => {
     const timer = setTimeout(() => resolve(false), ms);

@@ -11,6 +11,8 @@ export interface LoadResult {
   sent: number;
   accepted: number;
   latenciesMs: number[];
+  /** performance.now() when the answer to body i came in (undefined: not answered). */
+  answeredAt: number[];
   sessions: Session[];
   failed: number;
   firstError: string | undefined;
@@ -45,6 +47,7 @@ async function client(api: Api, s: Shared): Promise<void> {
       continue;
     }
     const t1 = performance.now();
+    s.result.answeredAt[i] = t1;
     record(s.result, answer.json, t1 - t0, t1);
   }
 }
@@ -78,6 +81,7 @@ export async function runLoad(
     sent: 0,
     accepted: 0,
     latenciesMs: [],
+    answeredAt: [],
     sessions: [],
     failed: 0,
     firstError: undefined,

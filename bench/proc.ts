@@ -93,25 +93,42 @@ export interface CpuSplit {
   diskReadMb: number;
 }
 
-/** Where the machine's CPU went between start() and end(), to show how quiet the run was. */
+/** CPU seconds and storage reads summed over `pids` (a gateway of several processes). */
+function readGroup(pids: readonly number[]): { cpuS: number; diskReadMb: number } {
+  let cpuS = 0;
+  let diskReadMb = 0;
+  for (const pid of pids) {
+    const p = readProc(pid);
+    cpuS += p?.cpuS ?? 0;
+    diskReadMb += p?.diskReadMb ?? 0;
+  }
+  return { cpuS, diskReadMb };
+}
+
+/**
+ * Where the machine's CPU went between start() and end(), to show how quiet the run was. The
+ * gateway may be several processes (Kannel's bearerbox and smsbox); their CPU is summed. A process
+ * that exits inside the window takes its CPU with it, so end() before stopping them.
+ */
 export class CpuWindow {
   private constructor(
-    private readonly pid: number,
+    private readonly pids: readonly number[],
     private readonly gw0: number,
     private readonly bench0: NodeJS.CpuUsage,
     private readonly machine0: number,
     private readonly read0: number,
   ) {}
 
-  static start(pid: number): CpuWindow {
-    const p = readProc(pid);
-    return new CpuWindow(pid, p?.cpuS ?? 0, process.cpuUsage(), machineBusyS(), p?.diskReadMb ?? 0);
+  static start(pid: number | readonly number[]): CpuWindow {
+    const pids = typeof pid === 'number' ? [pid] : pid;
+    const g = readGroup(pids);
+    return new CpuWindow(pids, g.cpuS, process.cpuUsage(), machineBusyS(), g.diskReadMb);
   }
 
   end(): CpuSplit {
-    const p = readProc(this.pid);
-    const gatewayS = (p?.cpuS ?? this.gw0) - this.gw0;
-    const diskReadMb = (p?.diskReadMb ?? this.read0) - this.read0;
+    const g = readGroup(this.pids);
+    const gatewayS = Math.max(0, g.cpuS - this.gw0);
+    const diskReadMb = Math.max(0, g.diskReadMb - this.read0);
     const b = process.cpuUsage(this.bench0);
     const benchS = (b.user + b.system) / 1e6;
     const othersS = Math.max(0, machineBusyS() - this.machine0 - gatewayS - benchS);

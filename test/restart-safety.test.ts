@@ -10,8 +10,9 @@ const PER_BATCH = 1000;
 const CONFIG = {
   simDelayMs: 20,
   templateReview: 'manual',
-  // A slow route and a short lease: the kill lands mid-dispatch and reclaiming is quick.
-  dispatch: { routeTps: 2000, leaseMs: 1000, batchSize: 200, window: 200, pollMs: 20 },
+  // A slow route (8 s for the whole send, however loaded the machine) and a short lease: the
+  // kill lands mid-dispatch and reclaiming is quick.
+  dispatch: { routeTps: 1000, leaseMs: 1000, batchSize: 200, window: 200, pollMs: 20 },
 };
 
 async function call(

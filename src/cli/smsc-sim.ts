@@ -1,4 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
+import { SubmitLog, writeStatsFile } from '../smsc-sim/bench-files.js';
 import type { SmscFaults } from '../smsc-sim/faults.js';
 import { SmscSim } from '../smsc-sim/smsc-sim.js';
 
@@ -13,6 +14,8 @@ interface SimFlags extends SmscFaults {
   idBase: 'hex' | 'dec';
   receiptIdBase: 'same' | 'other';
   receiptTlvs: boolean;
+  statsFile?: string;
+  submitLog?: string;
 }
 
 function count(v: string): number {
@@ -59,6 +62,8 @@ export function registerSmscSim(program: Command): void {
     .option('--fail-every <n>', 'give every Nth accepted message an UNDELIV receipt', count, 0)
     .option('--duplicate-receipts', 'send every receipt twice', false)
     .option('--receipts-before-answer', 'send the receipt before the submit_sm_resp', false)
+    .option('--stats-file <file>', 'keep the JSON stats in this file, rewritten every 250 ms')
+    .option('--submit-log <file>', 'write "<epoch ms> <destination>" for every accepted submit_sm')
     .addHelpText(
       'after',
       [
@@ -73,7 +78,9 @@ export function registerSmscSim(program: Command): void {
       ].join('\n'),
     )
     .action(async (f: SimFlags) => {
+      const log = f.submitLog === undefined ? undefined : new SubmitLog(f.submitLog);
       const sim = new SmscSim({
+        ...(log ? { onSubmit: (to: string, at: number) => log.add(to, at) } : {}),
         host: f.host,
         port: f.port,
         ...(f.systemId === undefined ? {} : { systemId: f.systemId, password: f.password ?? '' }),
@@ -87,8 +94,17 @@ export function registerSmscSim(program: Command): void {
       const port = await sim.start();
       console.log(`SMSC simulator listening on ${f.host}:${port} (Ctrl-C to stop)`);
       const report = setInterval(() => console.log(JSON.stringify(sim.stats)), 10_000);
+      const files = () => {
+        log?.flush();
+        if (f.statsFile !== undefined) writeStatsFile(f.statsFile, sim.stats);
+      };
+      files();
+      const fileTimer = setInterval(files, 250);
       const stop = () => {
         clearInterval(report);
+        clearInterval(fileTimer);
+        files();
+        log?.close();
         console.log(JSON.stringify(sim.stats));
         void sim.stop().then(() => process.exit(0));
       };

@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
 import smpp, { type PDU, type Server, type Session } from 'smpp';
 import { DueQueue } from '../channels/simulator/report-queue.js';
 import { testOutcomeOf } from '../channels/simulator/test-numbers.js';
@@ -23,6 +24,8 @@ export interface SmscSimOptions {
   receiptTlvs?: boolean;
   /** Keep every submit_sm (for tests; off for benchmarks). */
   record?: boolean;
+  /** Told of every accepted submit_sm (each part of a long SMS), for a benchmark's latencies. */
+  onSubmit?: (destinationAddr: string, atMs: number) => void;
   faults?: Partial<SmscFaults>;
 }
 
@@ -61,6 +64,12 @@ export class SmscSim {
     receiptsAcked: 0,
     /** The most submit_sm one bind had unanswered at once: the client's window, as seen here. */
     maxOutstanding: 0,
+    /** Epoch ms (sub-ms precision, 0 before the first) of the first and last accepted submit_sm
+     * and deliver_sm_resp: a benchmark's end-to-end and receipt rates, seen from the SMSC. */
+    firstSubmitAt: 0,
+    lastSubmitAt: 0,
+    firstReceiptAckAt: 0,
+    lastReceiptAckAt: 0,
   };
   readonly submits: SubmitRecord[] = [];
   private server: Server | undefined;
@@ -69,8 +78,10 @@ export class SmscSim {
   private readonly receivers = new Map<string, Session[]>();
   private held: Pending[] = [];
   private readonly queue: DueQueue<Pending>;
-  private readonly opts: Required<Omit<SmscSimOptions, 'faults' | 'systemId' | 'password'>> &
-    Pick<SmscSimOptions, 'systemId' | 'password'>;
+  private readonly opts: Required<
+    Omit<SmscSimOptions, 'faults' | 'systemId' | 'password' | 'onSubmit'>
+  > &
+    Pick<SmscSimOptions, 'systemId' | 'password' | 'onSubmit'>;
 
   constructor(options: SmscSimOptions = {}) {
     this.opts = {
@@ -125,7 +136,12 @@ export class SmscSim {
       session.close();
     });
     session.on('submit_sm', (pdu: PDU) => this.submit(session, state, pdu));
-    session.on('deliver_sm_resp', () => this.stats.receiptsAcked++);
+    session.on('deliver_sm_resp', () => {
+      const now = epochMs();
+      this.stats.receiptsAcked++;
+      this.stats.firstReceiptAckAt ||= now;
+      this.stats.lastReceiptAckAt = now;
+    });
     session.on('error', () => session.destroy());
     session.on('close', () => this.forget(session, state));
   }
@@ -188,6 +204,10 @@ export class SmscSim {
     }
     const id = this.newId();
     this.stats.accepted++;
+    const now = epochMs();
+    this.stats.firstSubmitAt ||= now;
+    this.stats.lastSubmitAt = now;
+    this.opts.onSubmit?.(to, now);
     const record = submitRecordOf(state.systemId, pdu, id);
     if (this.opts.record) this.submits.push(record);
     const fails =
@@ -260,6 +280,11 @@ export class SmscSim {
       else this.held.push(p);
     }
   }
+}
+
+/** Wall-clock ms with sub-ms precision, comparable across processes on one machine. */
+export function epochMs(): number {
+  return performance.timeOrigin + performance.now();
 }
 
 /** The same number in the other base, zero-padded as some SMSCs write it. */
