@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { parseExposition, valueOf } from '../helpers/prometheus.js';
 import { gatewayWithSmsc } from '../helpers/smpp.js';
 import {
   approvedTemplate,
@@ -46,5 +47,15 @@ describe('SMS through SMPP to the SMSC simulator, receipts back', () => {
     assert.equal(sent?.text, 'Hello Ann, your code is 42');
     assert.deepEqual([sent?.sourceAddr, sent?.sourceTon, sent?.sourceNpi], ['WIREBIRD', 5, 0]);
     assert.equal(sent?.registeredDelivery, 1);
+  });
+
+  it('shows its bind on /metrics: bound, with the SMSC named', async () => {
+    const res = await fetch(`${env.gw.url}/metrics`, {
+      headers: { authorization: `Bearer ${env.gw.adminKey}` },
+    });
+    const samples = parseExposition(await res.text());
+    const bind = { channel: 'smpp', upstream: 'sim', bind: 'trx-1' };
+    assert.equal(valueOf(samples, 'wirebird_bind_state', { ...bind, state: 'bound' }), 1);
+    assert.equal(valueOf(samples, 'wirebird_bind_state', { ...bind, state: 'down' }), 0);
   });
 });
