@@ -127,6 +127,8 @@ function toEntry(
     reportDueAt: dueAt,
     // Nothing will ever be reported for the silent test number: it is not pending.
     reported: reportStatus === 'none',
+    submissions: 1,
+    lastAttempt: m.attempts,
   };
 }
 

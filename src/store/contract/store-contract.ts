@@ -6,6 +6,7 @@
 import { describe } from 'node:test';
 import { accountsContract } from './accounts-contract.js';
 import { claimsContract } from './claims-contract.js';
+import { concurrencyContract } from './concurrency-contract.js';
 import type { OpenStore } from './fixtures.js';
 import { inboxContract } from './inbox-contract.js';
 import { messagesContract } from './messages-contract.js';
@@ -26,5 +27,6 @@ export function runStoreContract(name: string, open: OpenStore): void {
     reportsContract(open);
     receiptsContract(open);
     inboxContract(open);
+    concurrencyContract(open);
   });
 }

@@ -3,15 +3,20 @@ import type { InboxStore } from '../../domain/ports.js';
 import type { Db } from './database.js';
 
 const COLUMNS = `id, message_ref, route, upstream_id, kind, from_addr, to_addr, body, type, segments,
-  encoding, delivered_at, report_status, report_due_at, reported`;
+  encoding, delivered_at, report_status, report_due_at, reported, submissions, last_attempt`;
 
 export function sqliteInbox(db: Db): InboxStore {
   const insert = db.prepare(
     `INSERT INTO sim_inbox (message_ref, route, upstream_id, kind, from_addr, to_addr, body, type,
-       segments, encoding, delivered_at, report_status, report_due_at, reported)
-     VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT (message_ref) DO NOTHING RETURNING ${COLUMNS}`,
+       segments, encoding, delivered_at, report_status, report_due_at, reported, submissions,
+       last_attempt)
+     VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT (message_ref) DO NOTHING RETURNING ${COLUMNS}`,
   );
-  const byRef = db.prepare(`SELECT ${COLUMNS} FROM sim_inbox WHERE message_ref = ?`);
+  // A resubmission is not delivered again, only counted on the first entry.
+  const resubmitted = db.prepare(
+    `UPDATE sim_inbox SET submissions = submissions + 1, last_attempt = max(last_attempt, ?)
+     WHERE message_ref = ? RETURNING ${COLUMNS}`,
+  );
   const pending = db.prepare(
     `SELECT ${COLUMNS} FROM sim_inbox WHERE reported = 0 ORDER BY report_due_at`,
   );
@@ -36,9 +41,12 @@ export function sqliteInbox(db: Db): InboxStore {
       e.reportStatus,
       e.reportDueAt,
       e.reported ? 1 : 0,
+      e.submissions,
+      e.lastAttempt,
     ) as InboxRow | undefined;
     if (row) return { entry: fromRow(row), duplicate: false };
-    return { entry: fromRow(byRef.get(e.messageRef) as InboxRow), duplicate: true };
+    const first = resubmitted.get(e.lastAttempt, e.messageRef) as InboxRow;
+    return { entry: fromRow(first), duplicate: true };
   };
   const deliverMany = db.transaction((entries: readonly InboxEntry[]) => entries.map(deliverOne));
 
@@ -82,6 +90,8 @@ interface InboxRow {
   report_status: string;
   report_due_at: number;
   reported: number;
+  submissions: number;
+  last_attempt: number;
 }
 
 function fromRow(r: InboxRow): InboxEntry {
@@ -101,5 +111,7 @@ function fromRow(r: InboxRow): InboxEntry {
     reportStatus: r.report_status as InboxEntry['reportStatus'],
     reportDueAt: r.report_due_at,
     reported: r.reported === 1,
+    submissions: r.submissions,
+    lastAttempt: r.last_attempt,
   };
 }

@@ -150,4 +150,10 @@ export const sqliteMigrations: readonly Migration[] = [
     name: 'template versions for compare-and-set saves',
     sql: `ALTER TABLE templates ADD COLUMN version INTEGER NOT NULL DEFAULT 0;`,
   },
+  {
+    version: 4,
+    name: 'the simulator inbox counts resubmissions',
+    sql: `ALTER TABLE sim_inbox ADD COLUMN submissions INTEGER NOT NULL DEFAULT 1;
+      ALTER TABLE sim_inbox ADD COLUMN last_attempt INTEGER NOT NULL DEFAULT 1;`,
+  },
 ];
