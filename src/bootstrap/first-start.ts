@@ -18,8 +18,12 @@ export async function importConfiguredKeys(
     seen.add(key);
     await store.ensureAccount(accountId, now);
     const owner = await store.accountForKeyHash(hashKey(key));
-    if (owner === undefined) await store.addApiKey(accountId, hashKey(key), now);
-    else if (owner !== accountId) {
+    if (owner === undefined) {
+      // Nodes sharing a database start together: another may store the same key first.
+      await store.addApiKey(accountId, hashKey(key), now).catch(async (err: unknown) => {
+        if ((await store.accountForKeyHash(hashKey(key))) !== accountId) throw err;
+      });
+    } else if (owner !== accountId) {
       // Moving a key between accounts silently would hand one account's data to another.
       throw new ConfigError(
         `a key configured for AccountId ${accountId} already belongs to AccountId ${owner}`,
