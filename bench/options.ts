@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-export type Scenario = 'acceptance' | 'dispatch' | 'flat' | 'prefill';
-const SCENARIOS: readonly Scenario[] = ['acceptance', 'dispatch', 'flat', 'prefill'];
+export type Scenario = 'acceptance' | 'dispatch' | 'flat' | 'prefill' | 'cluster';
+const SCENARIOS: readonly Scenario[] = ['acceptance', 'dispatch', 'flat', 'prefill', 'cluster'];
 
 export interface Options {
   scenarios: Scenario[];
@@ -35,6 +35,10 @@ export interface Options {
   keep: boolean;
   /** Runs of each scenario, to see past a shared machine's noise. */
   repeat: number;
+  /** Cluster: the PostgreSQL every node shares (each run in a schema of its own). */
+  databaseUrl: string | undefined;
+  /** Cluster: how many nodes, one run per entry. */
+  nodes: number[];
 }
 
 const HELP = `npm run bench -- [options]
@@ -56,6 +60,8 @@ const HELP = `npm run bench -- [options]
   --node-args=<flags>   extra node flags for the gateway (e.g. --node-args=--trace-gc)
   --gateway <main.js>   the gateway's CLI entry (the build's src/cli/main.js)
   --repeat <n>          run each scenario n times (1)
+  --database-url <url>  cluster: the PostgreSQL the nodes share (WIREBIRD_TEST_DATABASE_URL)
+  --nodes <list>        cluster: node counts to measure, one run each (1,2,3)
   --keep                keep temporary data dirs`;
 
 function int(v: string | undefined, name: string, fallback: number): number {
@@ -103,6 +109,8 @@ export function parseOptions(argv: string[]): Options | undefined {
       gateway: { type: 'string' },
       keep: { type: 'boolean' },
       repeat: { type: 'string' },
+      'database-url': { type: 'string' },
+      nodes: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -132,5 +140,7 @@ export function parseOptions(argv: string[]): Options | undefined {
     workDir: join(tmpdir(), 'wirebird-bench'),
     keep: v.keep ?? false,
     repeat: Math.max(1, int(v.repeat, 'repeat', 1)),
+    databaseUrl: v['database-url'] ?? process.env.WIREBIRD_TEST_DATABASE_URL,
+    nodes: (v.nodes ?? '1,2,3').split(',').map((n) => Math.max(1, int(n.trim(), 'nodes', 1))),
   };
 }

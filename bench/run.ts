@@ -6,6 +6,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { acceptanceTable, measureAcceptance } from './acceptance.js';
+import { clusterTable, measureCluster } from './cluster.js';
 import { dispatchTable, measureDispatch } from './dispatch.js';
 import { flatTable, measureFlat, prefilledDataDir, prefillLine } from './flat.js';
 import { freshDataDir } from './gateway.js';
@@ -59,6 +60,10 @@ const RUNNERS: Record<Scenario, (o: Options, phones: PhoneSequence) => Promise<S
   dispatch,
   flat,
   prefill: (o) => prefillOnly(o),
+  cluster: async (o, phones) => {
+    const f = await measureCluster(o, phones);
+    return { figures: f, markdown: clusterTable(f) };
+  },
 };
 
 /** Keeps the JSON readable: a profile's 60 functions with the most self time. */

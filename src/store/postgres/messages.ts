@@ -8,7 +8,7 @@ import { inTransaction, type Pool, type Queryable } from './database.js';
 import { addEvents, type EventInput } from './events.js';
 import { insertSms } from './insert-sms.js';
 import { postgresReceipts } from './receipts.js';
-import { postgresReports, type PostgresReports } from './reports.js';
+import { earlyReportsLock, postgresReports, type PostgresReports } from './reports.js';
 
 type AcceptPart = Pick<
   MessageStore,
@@ -152,6 +152,7 @@ async function recordAll(
   const retried = list.filter((o): o is Of<'retry'> => o.kind === 'retry');
   const failed = list.filter((o): o is Of<'failed'> => o.kind === 'failed');
   if (submitted.length > 0) {
+    await earlyReportsLock(c, 'shared');
     const r = await c.query<{ id: number; kind: string; upstream_id: string }>(
       `UPDATE messages m SET state = 'submitted', due_at = NULL, route = o.route,
          upstream_id = o.upstream_id, submitted_at = $5

@@ -92,7 +92,6 @@ export const postgresMigrations: readonly Migration[] = [
       CREATE INDEX messages_due ON messages (due_at) WHERE due_at IS NOT NULL;
       CREATE INDEX messages_awaiting ON messages (submitted_at) WHERE state = 'submitted';
       CREATE INDEX messages_upstream ON messages (route, upstream_id) WHERE upstream_id IS NOT NULL;
-      CREATE INDEX messages_state ON messages (state);
       CREATE TABLE message_events (
         id BIGSERIAL PRIMARY KEY,
         message_ref BIGINT NOT NULL,

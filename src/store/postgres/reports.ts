@@ -116,24 +116,17 @@ async function keepEarly(c: Queryable, reports: readonly Report[], now: number):
   );
 }
 
-/** Takes the early reports of these (route, upstream id) pairs, or of every matched message. */
+/** Takes the early reports of these (route, upstream id) pairs, oldest first. */
 async function takeEarly(
   c: Queryable,
-  keys: readonly { route: string; upstreamId: string }[] | 'matched',
+  keys: readonly { route: string; upstreamId: string }[],
 ): Promise<Report[]> {
-  const r =
-    keys === 'matched'
-      ? await c.query<EarlyRow>(
-          `DELETE FROM early_reports e USING messages m
-           WHERE m.route = e.route AND m.upstream_id = e.upstream_id
-           RETURNING e.route, e.upstream_id, e.status, e.code, e.descr, e.at`,
-        )
-      : await c.query<EarlyRow>(
-          `DELETE FROM early_reports e USING unnest($1::text[], $2::text[]) AS k(route, upstream_id)
-           WHERE e.route = k.route AND e.upstream_id = k.upstream_id
-           RETURNING e.route, e.upstream_id, e.status, e.code, e.descr, e.at`,
-          [keys.map((k) => k.route), keys.map((k) => k.upstreamId)],
-        );
+  const r = await c.query<EarlyRow>(
+    `DELETE FROM early_reports e USING unnest($1::text[], $2::text[]) AS k(route, upstream_id)
+     WHERE e.route = k.route AND e.upstream_id = k.upstream_id
+     RETURNING e.route, e.upstream_id, e.status, e.code, e.descr, e.at`,
+    [keys.map((k) => k.route), keys.map((k) => k.upstreamId)],
+  );
   return r.rows
     .map((e) => ({
       route: e.route,
@@ -146,10 +139,35 @@ async function takeEarly(
     .sort((a, b) => a.at - b.at);
 }
 
+/**
+ * A report can come before the submit it belongs to is recorded, on another connection or node.
+ * Each side checks for the other before the other has committed, so both could miss: a report
+ * kept early that no submit ever takes. Recording a submit holds this lock shared; keeping early
+ * reports holds it exclusively, so one of the two always sees the other's commit. Taken before
+ * any row lock, so that it never waits while holding one.
+ */
+export async function earlyReportsLock(c: Queryable, mode: 'shared' | 'exclusive') {
+  const fn = mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock';
+  await c.query(`SELECT ${fn}(hashtext(current_schema() || ':early-reports'))`);
+}
+
+/** Whether some report names an upstream id no message carries yet (read without locks). */
+async function anyUnknown(c: Queryable, reports: readonly Report[]): Promise<boolean> {
+  const r = await c.query<{ unknown: boolean }>(
+    `SELECT EXISTS (
+       SELECT 1 FROM unnest($1::text[], $2::text[]) AS k(route, upstream_id)
+       WHERE NOT EXISTS (SELECT 1 FROM messages m
+         WHERE m.route = k.route AND m.upstream_id = k.upstream_id)) AS unknown`,
+    [reports.map((x) => x.route), reports.map((x) => x.upstreamId)],
+  );
+  return r.rows[0]?.unknown === true;
+}
+
 export function postgresReports(pool: Pool) {
   return {
     async applyReports(reports: readonly Report[], now: number) {
       return inTransaction(pool, async (c) => {
+        if (await anyUnknown(c, reports)) await earlyReportsLock(c, 'exclusive');
         const unmatched = await applyAll(c, reports);
         await keepEarly(c, unmatched, now);
         return { unmatched: unmatched.length };
@@ -165,9 +183,6 @@ export function postgresReports(pool: Pool) {
     },
     async expireAwaiting(cutoff: number, now: number, limit: number) {
       return inTransaction(pool, async (c) => {
-        // A report applied on one node while another recorded the submit it belongs to can find
-        // neither the other's upstream id nor be found by it; such pairs meet here.
-        await applyAll(c, await takeEarly(c, 'matched'));
         const r = await c.query<{ id: number; kind: string }>(
           `WITH due AS (
              SELECT id FROM messages WHERE state = 'submitted' AND submitted_at <= $2
