@@ -7,6 +7,8 @@ import {
   NOW,
   batch,
   idempotency,
+  receiptsOf,
+  report,
   sms,
   states,
   storeTest,
@@ -48,6 +50,27 @@ export function concurrencyContract(open: OpenStore): void {
       const rest = await store.claimDue(NOW, 1000, LEASE);
       assert.equal(ids.length + rest.length, 200);
       assert.deepEqual(await states(store), { queued: 0, submitting: 200, submitted: 0, final: 0 });
+    });
+
+    test('a report applied while its submit is recorded is never lost', async (store) => {
+      const b = batch(Array.from({ length: 60 }, () => sms()));
+      await store.acceptBatch(b);
+      const claimed = await store.claimDue(NOW, 1000, LEASE);
+      // Each message's submit and its report race, one pair after another and all at once.
+      await Promise.all(
+        claimed.map((m) => {
+          const upstreamId = `up-${m.id}`;
+          const submitted = { id: m.id, attempt: m.attempts, kind: 'submitted' as const };
+          return Promise.all([
+            store.recordOutcomes([{ ...submitted, route: m.route, upstreamId }], NOW),
+            store.applyReports([report(upstreamId, 'delivered', NOW + 1)], NOW + 1),
+          ]);
+        }),
+      );
+      const receipts = await receiptsOf(store, b.sessionNo);
+      assert.equal(receipts.length, 60, 'every message has its receipt');
+      assert.ok(receipts.every((r) => r.ReceiptResult === 'Success'));
+      assert.deepEqual(await states(store), { queued: 0, submitting: 0, submitted: 0, final: 60 });
     });
 
     test('saves of one template from one read at once: exactly one wins', async (store) => {
