@@ -42,7 +42,7 @@ if (!databaseUrl) {
 const status = run(files, process.env);
 // Gateways in their own processes (kill -9, cluster) choose their store themselves.
 const onPostgres = files.filter(
-  (f) => f.startsWith(join('dist', 'test')) && !/restart-safety|cluster/.test(f),
+  (f) => f.startsWith(join('dist', 'test')) && !/restart-safety|cluster|postgres-start/.test(f),
 );
 if (!databaseUrl || onPostgres.length === 0 || process.env.WIREBIRD_TEST_STORE) {
   process.exit(status);

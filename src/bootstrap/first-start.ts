@@ -1,5 +1,5 @@
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { hashKey, newApiKey } from '../api/auth.js';
 import { ConfigError, type Config } from '../config/config.js';
 import type { Store } from '../domain/ports.js';
@@ -61,6 +61,8 @@ export function resolveAdminKey(config: Config): { key: string; created: boolean
 }
 
 function writeSecret(file: string, content: string): void {
+  // With PostgreSQL nothing else creates the data folder.
+  mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, content, { mode: 0o600 });
   chmodSync(file, 0o600);
 }
