@@ -1,4 +1,4 @@
-import type { BusinessPhone } from '../../domain/accounts/account.js';
+import { toBusinessPhone, type PhoneRow } from '../rows/accounts.js';
 import type { AccountStore } from '../../domain/ports.js';
 import type { Pool } from './database.js';
 
@@ -68,21 +68,5 @@ export function postgresAccounts(pool: Pool): AccountStore {
       const row = r.rows[0];
       return row && toBusinessPhone(row);
     },
-  };
-}
-
-interface PhoneRow {
-  account_id: number;
-  business_phone: string;
-  channel: string;
-  created_at: number;
-}
-
-function toBusinessPhone(r: PhoneRow): BusinessPhone {
-  return {
-    accountId: r.account_id,
-    businessPhone: r.business_phone,
-    channel: r.channel,
-    createdAt: r.created_at,
   };
 }

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { refuseNewerSchema } from '../schema-version.js';
 import { postgresMigrations } from './migrations.js';
 
 export type Pool = pg.Pool;
@@ -78,14 +79,7 @@ export async function migrate(pool: Pool): Promise<number[]> {
     );
     const { rows } = await c.query<{ version: number }>('SELECT version FROM schema_migrations');
     const applied = new Set(rows.map((r) => r.version));
-    const newest = Math.max(0, ...postgresMigrations.map((m) => m.version));
-    const ahead = [...applied].filter((v) => v > newest);
-    if (ahead.length > 0) {
-      // Running older code on a newer schema could corrupt it: refuse rather than guess.
-      throw new Error(
-        `the database is at schema version ${Math.max(...ahead)}, newer than this Wirebird knows (${newest}); upgrade Wirebird`,
-      );
-    }
+    refuseNewerSchema(applied, postgresMigrations);
     const ran: number[] = [];
     for (const m of postgresMigrations) {
       if (applied.has(m.version)) continue;

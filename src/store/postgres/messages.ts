@@ -1,10 +1,7 @@
-import type {
-  ClaimedMessage,
-  IdempotencyRecord,
-  SubmitOutcome,
-} from '../../domain/messages/message.js';
+import type { IdempotencyRecord, SubmitOutcome } from '../../domain/messages/message.js';
 import type { MessageStore } from '../../domain/ports.js';
 import { inTransaction, type Pool, type Queryable } from './database.js';
+import { fromClaimRow, fromIdemRow, type ClaimRow, type IdemRow } from '../rows/messages.js';
 import { addEvents, type EventInput } from './events.js';
 import { insertSms } from './insert-sms.js';
 import { postgresReceipts } from './receipts.js';
@@ -221,54 +218,4 @@ function businessEvents(
   return rows
     .filter((m) => m.kind === 'business')
     .map((m) => ({ id: m.id, status, code: m.code, desc: m.descr }));
-}
-
-interface IdemRow {
-  account_id: number;
-  idem_key: string;
-  request_hash: string;
-  response: string;
-  created_at: number;
-}
-
-function fromIdemRow(r: IdemRow): IdempotencyRecord {
-  return {
-    accountId: r.account_id,
-    key: r.idem_key,
-    requestHash: r.request_hash,
-    response: r.response,
-    createdAt: r.created_at,
-  };
-}
-
-interface ClaimRow {
-  id: number;
-  kind: string;
-  account_id: number;
-  route: string;
-  attempts: number;
-  e164: string;
-  sender_id: string;
-  extend_code: string;
-  body: string;
-  message_id: string | null;
-  business_phone: string;
-  type: string;
-}
-
-function fromClaimRow(r: ClaimRow): ClaimedMessage {
-  return {
-    id: r.id,
-    kind: r.kind as 'sms' | 'business',
-    accountId: r.account_id,
-    route: r.route,
-    attempts: r.attempts,
-    e164: r.e164,
-    senderId: r.sender_id,
-    extendCode: r.extend_code,
-    body: r.body,
-    messageId: r.message_id ?? undefined,
-    businessPhone: r.business_phone,
-    type: r.type,
-  };
 }

@@ -1,5 +1,12 @@
 import type { BusinessMessageView } from '../../domain/messages/message.js';
-import type { ReceiptPerPhone, ReceiptResult } from '../../domain/receipts/receipt.js';
+import type { ReceiptPerPhone } from '../../domain/receipts/receipt.js';
+import {
+  toBusinessView,
+  toReceipt,
+  type BusinessRow,
+  type EventRow,
+  type ReceiptRow,
+} from '../rows/receipts.js';
 import type { Pool } from './database.js';
 
 export function postgresReceipts(pool: Pool) {
@@ -37,24 +44,7 @@ export function postgresReceipts(pool: Pool) {
         'SELECT status, at, code, descr FROM message_events WHERE message_ref = $1 ORDER BY id',
         [m.id],
       );
-      return {
-        messageId: m.message_id,
-        accountId: m.account_id,
-        businessPhone: m.business_phone,
-        to: m.phone,
-        type: m.type,
-        content: m.body,
-        route: m.route,
-        status: m.status,
-        attempts: m.attempts,
-        acceptedAt: m.accepted_at,
-        history: events.rows.map((e) => ({
-          status: e.status,
-          at: e.at,
-          code: e.code,
-          desc: e.descr,
-        })),
-      };
+      return toBusinessView(m, events.rows);
     },
     async countByState() {
       const r = await pool.query<{ state: string; n: number }>(
@@ -65,48 +55,4 @@ export function postgresReceipts(pool: Pool) {
       return out;
     },
   };
-}
-
-interface ReceiptRow {
-  session_no: string;
-  phone: string;
-  cost_count: number;
-  receipt_result: ReceiptResult;
-  receipt_code: string;
-  receipt_desc: string;
-  receipt_time: number;
-  user_id: string;
-}
-
-function toReceipt(r: ReceiptRow): ReceiptPerPhone {
-  return {
-    Phone: r.phone,
-    CostCount: r.cost_count,
-    ReceiptResult: r.receipt_result,
-    ReceiptCode: r.receipt_code,
-    ReceiptDesc: r.receipt_desc,
-    ReceiptTime: r.receipt_time,
-    UserId: r.user_id,
-  };
-}
-
-interface BusinessRow {
-  id: number;
-  message_id: string;
-  account_id: number;
-  business_phone: string;
-  phone: string;
-  type: string;
-  body: string;
-  route: string;
-  status: string;
-  attempts: number;
-  accepted_at: number;
-}
-
-interface EventRow {
-  status: string;
-  at: number;
-  code: string;
-  descr: string;
 }

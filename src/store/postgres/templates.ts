@@ -1,5 +1,5 @@
 import type { TemplateStore } from '../../domain/ports.js';
-import type { Purpose, Template, TemplateStatus } from '../../domain/templates/template.js';
+import { fromRow, replaceArgs, toRow, type TemplateRow } from '../rows/templates.js';
 import type { Pool } from './database.js';
 
 const COLUMNS =
@@ -36,17 +36,7 @@ export function postgresTemplates(pool: Pool): TemplateStore {
         `UPDATE templates SET template_name = $1, template = $2, status = $3, remark = $4,
            err_desc = $5, instruction = $6, updated_at = $7, version = version + 1
          WHERE template_id = $8 AND version = $9`,
-        [
-          t.templateName,
-          t.template,
-          t.status,
-          t.remark,
-          t.errDesc,
-          t.instruction,
-          t.updatedAt,
-          t.templateId,
-          t.version,
-        ],
+        replaceArgs(t),
       );
       return r.rowCount === 1 ? { ...t, version: t.version + 1 } : undefined;
     },
@@ -63,54 +53,5 @@ export function postgresTemplates(pool: Pool): TemplateStore {
       }
       return select(where.length ? 'WHERE ' + where.join(' AND ') : '', args);
     },
-  };
-}
-
-interface TemplateRow {
-  template_id: string;
-  account_id: number;
-  purpose: number;
-  template_name: string;
-  template: string;
-  status: number;
-  remark: string;
-  err_desc: string;
-  instruction: string;
-  created_at: number;
-  updated_at: number;
-  version: number;
-}
-
-function toRow(t: Template): unknown[] {
-  return [
-    t.templateId,
-    t.accountId,
-    t.purpose,
-    t.templateName,
-    t.template,
-    t.status,
-    t.remark,
-    t.errDesc,
-    t.instruction,
-    t.createdAt,
-    t.updatedAt,
-    t.version,
-  ];
-}
-
-function fromRow(r: TemplateRow): Template {
-  return {
-    templateId: r.template_id,
-    accountId: r.account_id,
-    purpose: r.purpose as Purpose,
-    templateName: r.template_name,
-    template: r.template,
-    status: r.status as TemplateStatus,
-    remark: r.remark,
-    errDesc: r.err_desc,
-    instruction: r.instruction,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-    version: r.version,
   };
 }

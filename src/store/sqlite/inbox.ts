@@ -1,5 +1,6 @@
 import type { InboxEntry } from '../../domain/messages/message.js';
 import type { InboxStore } from '../../domain/ports.js';
+import { fromRow, type InboxRow } from '../rows/inbox.js';
 import type { Db } from './database.js';
 
 const COLUMNS = `id, message_ref, route, upstream_id, kind, from_addr, to_addr, body, type, segments,
@@ -71,47 +72,5 @@ export function sqliteInbox(db: Db): InboxStore {
         : db.prepare(`SELECT ${COLUMNS} FROM sim_inbox ORDER BY id DESC LIMIT ?`).all(filter.limit);
       return (rows as InboxRow[]).map(fromRow);
     },
-  };
-}
-
-interface InboxRow {
-  id: number;
-  message_ref: number;
-  route: string;
-  upstream_id: string;
-  kind: string;
-  from_addr: string;
-  to_addr: string;
-  body: string;
-  type: string;
-  segments: number;
-  encoding: string;
-  delivered_at: number;
-  report_status: string;
-  report_due_at: number;
-  reported: number;
-  submissions: number;
-  last_attempt: number;
-}
-
-function fromRow(r: InboxRow): InboxEntry {
-  return {
-    id: r.id,
-    messageRef: r.message_ref,
-    route: r.route,
-    upstreamId: r.upstream_id,
-    kind: r.kind as InboxEntry['kind'],
-    from: r.from_addr,
-    to: r.to_addr,
-    body: r.body,
-    type: r.type,
-    segments: r.segments,
-    encoding: r.encoding,
-    deliveredAt: r.delivered_at,
-    reportStatus: r.report_status as InboxEntry['reportStatus'],
-    reportDueAt: r.report_due_at,
-    reported: r.reported === 1,
-    submissions: r.submissions,
-    lastAttempt: r.last_attempt,
   };
 }
