@@ -15,6 +15,7 @@ import { PhoneSequence } from './numbers.js';
 import { parseOptions, type Options, type Scenario } from './options.js';
 import { profileMarkdown, type ProfileSummary } from './profile.js';
 import { storedMessages } from './prefill.js';
+import { redacted } from '../src/store/open-store.js';
 
 type Section = { markdown: string; figures: unknown };
 
@@ -73,7 +74,10 @@ function trimProfiles(key: string, value: unknown): unknown {
 }
 
 function commandLine(): string {
-  const args = process.argv.slice(2).join(' ');
+  const args = process.argv
+    .slice(2)
+    .join(' ')
+    .replace(/(postgres(?:ql)?:\/\/[^:/@\s]+:)[^@\s]+@/g, '$1*****@');
   return `npm run bench${args ? ` -- ${args}` : ''}`;
 }
 
@@ -81,7 +85,9 @@ async function main(): Promise<void> {
   const o = parseOptions(process.argv.slice(2));
   if (!o) return;
   const phones = new PhoneSequence('138');
-  const out: Record<string, unknown> = { command: commandLine(), options: o };
+  // The database url may hold a password: the figures file keeps it out.
+  const shown = { ...o, databaseUrl: o.databaseUrl && redacted(o.databaseUrl) };
+  const out: Record<string, unknown> = { command: commandLine(), options: shown };
   console.log(`# Wirebird bench\n\n\`${commandLine()}\`\n\n${describeMachine()}\n`);
   for (const s of o.scenarios) {
     const runs: unknown[] = [];
