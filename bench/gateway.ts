@@ -13,6 +13,8 @@ export interface GatewayOptions {
   synchronous?: 'FULL' | 'NORMAL';
   /** Written as the gateway's config file (WIREBIRD_CONFIG); the environment still wins. */
   config?: Record<string, unknown>;
+  /** The data dir whose key files to use: a node sharing another node's database has none. */
+  keysFrom?: string;
 }
 
 export interface Gateway {
@@ -126,7 +128,7 @@ export async function startGateway(o: GatewayOptions): Promise<Gateway> {
     pid,
     origin,
     dataDir: o.dataDir,
-    ...readKeys(o.dataDir),
+    ...readKeys(o.keysFrom ?? o.dataDir),
     async stop(graceMs = 30_000) {
       if (child.exitCode === null && child.signalCode === null) process.kill(pid, 'SIGTERM');
       if (!(await exited(child, graceMs))) {

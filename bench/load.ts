@@ -29,7 +29,7 @@ interface Shared {
   result: LoadResult;
 }
 
-async function client(api: Api, s: Shared): Promise<void> {
+async function client(api: Pick<Api, 'call'>, s: Shared): Promise<void> {
   for (;;) {
     const i = s.next++;
     if (i >= s.bodies.length) return;
@@ -71,7 +71,7 @@ function record(r: LoadResult, json: Record<string, unknown>, ms: number, at: nu
  * next), stopping early when the time limit passes. Bounded in count and in time.
  */
 export async function runLoad(
-  api: Api,
+  api: Pick<Api, 'call'>,
   bodies: readonly string[],
   clients: number,
   timeLimitMs: number,

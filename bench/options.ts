@@ -3,8 +3,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-export type Scenario = 'acceptance' | 'dispatch' | 'flat' | 'prefill' | 'smpp';
-const SCENARIOS: readonly Scenario[] = ['acceptance', 'dispatch', 'flat', 'prefill', 'smpp'];
+export type Scenario = 'acceptance' | 'dispatch' | 'flat' | 'prefill' | 'smpp' | 'cluster';
+const SCENARIOS: readonly Scenario[] = [
+  'acceptance',
+  'dispatch',
+  'flat',
+  'prefill',
+  'smpp',
+  'cluster',
+];
 
 export interface Options {
   scenarios: Scenario[];
@@ -40,10 +47,14 @@ export interface Options {
   smppBinds: number;
   /** smpp scenario: the SMSC simulator's delay before a receipt (a network's is seconds). */
   receiptDelayMs: number;
+  /** Cluster: the PostgreSQL every node shares (each run in a schema of its own). */
+  databaseUrl: string | undefined;
+  /** Cluster: how many nodes, one run per entry. */
+  nodes: number[];
 }
 
 const HELP = `npm run bench -- [options]
-  --scenario <list>     acceptance,dispatch,flat,prefill,smpp (default acceptance,dispatch)
+  --scenario <list>     acceptance,dispatch,flat,prefill,smpp,cluster (default acceptance,dispatch)
   --clients <n>         concurrent clients / pool connections (8)
   --requests <n>        acceptance requests of --batch numbers each (300)
   --warmup <n>          requests sent before measuring, not counted (16)
@@ -64,6 +75,8 @@ const HELP = `npm run bench -- [options]
   --window <n>          smpp scenario: submit_sm window per bind (100)
   --binds <n>           smpp scenario: binds to the SMSC simulator (1)
   --receipt-delay <ms>  smpp scenario: the SMSC simulator's delay before each receipt (100)
+  --database-url <url>  cluster: the PostgreSQL the nodes share (WIREBIRD_TEST_DATABASE_URL)
+  --nodes <list>        cluster: node counts to measure, one run each (1,2,3)
   --keep                keep temporary data dirs`;
 
 function int(v: string | undefined, name: string, fallback: number): number {
@@ -114,6 +127,8 @@ export function parseOptions(argv: string[]): Options | undefined {
       window: { type: 'string' },
       binds: { type: 'string' },
       'receipt-delay': { type: 'string' },
+      'database-url': { type: 'string' },
+      nodes: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -146,5 +161,7 @@ export function parseOptions(argv: string[]): Options | undefined {
     smppWindow: Math.max(1, int(v.window, 'window', 100)),
     smppBinds: Math.max(1, int(v.binds, 'binds', 1)),
     receiptDelayMs: int(v['receipt-delay'], 'receipt-delay', 100),
+    databaseUrl: v['database-url'] ?? process.env.WIREBIRD_TEST_DATABASE_URL,
+    nodes: (v.nodes ?? '1,2,3').split(',').map((n) => Math.max(1, int(n.trim(), 'nodes', 1))),
   };
 }

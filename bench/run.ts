@@ -6,6 +6,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { acceptanceTable, measureAcceptance } from './acceptance.js';
+import { clusterTable, measureCluster } from './cluster.js';
 import { dispatchTable, measureDispatch } from './dispatch.js';
 import { flatTable, measureFlat, prefilledDataDir, prefillLine } from './flat.js';
 import { freshDataDir } from './gateway.js';
@@ -15,6 +16,7 @@ import { parseOptions, type Options, type Scenario } from './options.js';
 import { profileMarkdown, type ProfileSummary } from './profile.js';
 import { storedMessages } from './prefill.js';
 import { measureSmpp, smppTable } from './smpp.js';
+import { redacted } from '../src/store/open-store.js';
 
 type Section = { markdown: string; figures: unknown };
 
@@ -69,6 +71,10 @@ const RUNNERS: Record<Scenario, (o: Options, phones: PhoneSequence) => Promise<S
   flat,
   prefill: (o) => prefillOnly(o),
   smpp,
+  cluster: async (o, phones) => {
+    const f = await measureCluster(o, phones);
+    return { figures: f, markdown: clusterTable(f) };
+  },
 };
 
 /** Keeps the JSON readable: a profile's 60 functions with the most self time. */
@@ -78,7 +84,10 @@ function trimProfiles(key: string, value: unknown): unknown {
 }
 
 function commandLine(): string {
-  const args = process.argv.slice(2).join(' ');
+  const args = process.argv
+    .slice(2)
+    .join(' ')
+    .replace(/(postgres(?:ql)?:\/\/[^:/@\s]+:)[^@\s]+@/g, '$1*****@');
   return `npm run bench${args ? ` -- ${args}` : ''}`;
 }
 
@@ -86,7 +95,9 @@ async function main(): Promise<void> {
   const o = parseOptions(process.argv.slice(2));
   if (!o) return;
   const phones = new PhoneSequence('138');
-  const out: Record<string, unknown> = { command: commandLine(), options: o };
+  // The database url may hold a password: the figures file keeps it out.
+  const shown = { ...o, databaseUrl: o.databaseUrl && redacted(o.databaseUrl) };
+  const out: Record<string, unknown> = { command: commandLine(), options: shown };
   console.log(`# Wirebird bench\n\n\`${commandLine()}\`\n\n${describeMachine()}\n`);
   for (const s of o.scenarios) {
     const runs: unknown[] = [];

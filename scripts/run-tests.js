@@ -1,5 +1,7 @@
 // Runs every compiled *.test.js under dist/ with node's test runner. Node 20's runner does not
 // expand globs, so the files are listed here; the runner's exit code is passed through.
+// With WIREBIRD_TEST_DATABASE_URL set, the PostgreSQL tests run too (store contract, cluster),
+// and a second pass runs the end-to-end tests of test/ on PostgreSQL (WIREBIRD_TEST_STORE).
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -14,6 +16,15 @@ function findTests(dir) {
   return found;
 }
 
+function run(files, env) {
+  const result = spawnSync(
+    process.execPath,
+    ['--enable-source-maps', '--test', '--test-concurrency=2', ...files],
+    { stdio: 'inherit', env },
+  );
+  return result.status ?? 1;
+}
+
 const roots = ['dist/src', 'dist/test'];
 const filter = process.argv[2];
 const files = roots
@@ -24,12 +35,18 @@ if (files.length === 0) {
   console.error('run-tests: no test files found under dist/ (did the build run?)');
   process.exit(1);
 }
-if (!process.env.WIREBIRD_TEST_DATABASE_URL) {
+const databaseUrl = process.env.WIREBIRD_TEST_DATABASE_URL;
+if (!databaseUrl) {
   console.log('NOTICE: WIREBIRD_TEST_DATABASE_URL is not set; PostgreSQL tests are skipped.');
 }
-const result = spawnSync(
-  process.execPath,
-  ['--enable-source-maps', '--test', '--test-concurrency=2', ...files],
-  { stdio: 'inherit' },
+const status = run(files, process.env);
+// Gateways in their own processes (kill -9, cluster) choose their store themselves.
+const onPostgres = files.filter(
+  (f) => f.startsWith(join('dist', 'test')) && !/restart-safety|cluster|postgres-start/.test(f),
 );
-process.exit(result.status ?? 1);
+if (!databaseUrl || onPostgres.length === 0 || process.env.WIREBIRD_TEST_STORE) {
+  process.exit(status);
+}
+console.log('== the end-to-end tests again, on PostgreSQL (WIREBIRD_TEST_STORE=postgres)');
+const again = run(onPostgres, { ...process.env, WIREBIRD_TEST_STORE: 'postgres' });
+process.exit(status || again);

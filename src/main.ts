@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { IdSource } from './api/context.js';
@@ -16,9 +15,10 @@ import { InboxFeed } from './console/inbox-feed.js';
 import { createLogger } from './logger.js';
 import { MetricsHistory } from './metrics/history.js';
 import { Metrics } from './metrics/metrics.js';
+import { onOneNode } from './dispatch/one-node.js';
 import { startPipeline, type Pipeline } from './pipeline.js';
 import { AutoReviewer } from './review/auto-reviewer.js';
-import { openSqliteStore } from './store/sqlite/sqlite-store.js';
+import { openStore } from './store/open-store.js';
 
 export interface Gateway {
   app: FastifyInstance;
@@ -45,10 +45,7 @@ export async function startGateway(
   logger: Logger = createLogger(config.logLevel),
 ): Promise<Gateway> {
   const clock = systemClock;
-  const store = openSqliteStore({
-    path: join(config.dataDir, 'wirebird.db'),
-    synchronous: config.sqliteSynchronous,
-  });
+  const store = await openStore(config);
   try {
     return await startOnStore(config, store, clock, logger);
   } catch (err) {
@@ -73,6 +70,8 @@ async function startOnStore(
     clock,
     { bannedWords: config.bannedWords, maxLength: config.reviewMaxLength },
     logger.child({ worker: 'auto-review' }),
+    undefined,
+    onOneNode(store, 'auto-reviewer'),
   );
   const auto = config.templateReview === 'auto';
   const metrics = new Metrics(store, clock);

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { createChannels, type Channels } from './channels/registry.js';
 import type { Config } from './config/config.js';
 import { Dispatcher } from './dispatch/dispatcher.js';
+import { onOneNode } from './dispatch/one-node.js';
 import { ReceiptSweeper } from './dispatch/receipt-sweeper.js';
 import { ReportSink } from './dispatch/report-sink.js';
 import type { Clock, Store } from './domain/ports.js';
@@ -30,6 +31,7 @@ export async function startPipeline(
     {
       claim: (now, limit, lease) => store.claimDue(now, limit, lease),
       record: (o, now) => store.recordOutcomes(o, now),
+      takeTokens: store.cluster?.takeRouteTokens.bind(store.cluster),
     },
     channels.byName,
     clock,
@@ -37,8 +39,12 @@ export async function startPipeline(
     logger.child({ worker: 'dispatch' }),
   );
   dispatcher.start();
+  const sweeping = onOneNode(store, 'receipt-sweeper');
   const sweeper = new ReceiptSweeper(
-    store,
+    {
+      expireAwaiting: async (cutoff, now, limit) =>
+        (await sweeping()) ? store.expireAwaiting(cutoff, now, limit) : 0,
+    },
     clock,
     config.receiptTimeoutS * 1000,
     logger.child({ worker: 'sweeper' }),

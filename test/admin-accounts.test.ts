@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { hashKey } from '../src/api/auth.js';
 import { RetCode } from '../src/domain/errors.js';
-import { startTestGateway, type TestGateway } from './helpers/gateway.js';
+import { sqliteOnly, startTestGateway, type TestGateway } from './helpers/gateway.js';
 import { createTemplate, newAccountKey, queryTemplates } from './helpers/templates.js';
 
 /** The SQLite file and its write-ahead log, as bytes: where a stored key would be. */
@@ -56,7 +56,7 @@ describe('admin API: accounts', () => {
     }
   });
 
-  it('does not store the key in plain text (database and WAL files)', async () => {
+  it('does not store the key in plain text (database and WAL files)', sqliteOnly, async () => {
     const key = await newAccountKey(gw, 5);
     const bytes = databaseBytes(gw.dataDir);
     assert.ok(bytes.includes(hashKey(key)), 'the files read are the ones that hold the keys');

@@ -3,6 +3,14 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import {
+  approvedTemplate,
+  batch,
+  call,
+  count,
+  receipts,
+  type Receipts,
+} from './helpers/process-api.js';
 import { freePort, kill, spawnGateway, type GatewayProcess } from './helpers/process-gateway.js';
 
 const BATCHES = 8;
@@ -14,56 +22,6 @@ const CONFIG = {
   // kill lands mid-dispatch and reclaiming is quick.
   dispatch: { routeTps: 1000, leaseMs: 1000, batchSize: 200, window: 200, pollMs: 20 },
 };
-
-async function call(
-  gw: GatewayProcess,
-  body: object,
-  key = gw.key,
-): Promise<Record<string, unknown>> {
-  const res = await fetch(`${gw.url}/api`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-    body: JSON.stringify({ AccountId: 1, ...body }),
-  });
-  return (await res.json()) as Record<string, unknown>;
-}
-
-async function approvedTemplate(gw: GatewayProcess): Promise<string> {
-  const created = await call(gw, {
-    Action: 'CreateUSMSTemplate',
-    Purpose: 2,
-    TemplateName: 'crash',
-    Template: 'Crash test {1}',
-  });
-  const id = created.TemplateId as string;
-  await fetch(`${gw.url}/admin/templates/${id}/approve`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${gw.adminKey}` },
-  });
-  return id;
-}
-
-function batch(templateId: string, b: number) {
-  // Ending every number in 05 keeps clear of the simulator's test numbers (…0001 to …0003).
-  const Target = Array.from({ length: PER_BATCH }, (_, i) => ({
-    Phone: `+86139${String(b).padStart(2, '0')}${String(i).padStart(4, '0')}05`,
-    TemplateParams: [`${b}-${i}`],
-  }));
-  return { Action: 'SendBatchUSMSMessage', TaskContent: [{ TemplateId: templateId, Target }] };
-}
-
-type Receipts = Map<string, { Phone: string; ReceiptResult: string }[]>;
-
-async function receipts(gw: GatewayProcess, sessions: string[]): Promise<Receipts> {
-  const answer = await call(gw, { Action: 'GetUSMSSendReceipt', SessionNoSet: sessions });
-  const data = answer.Data as {
-    SessionNo: string;
-    ReceiptSet: { Phone: string; ReceiptResult: string }[];
-  }[];
-  return new Map(data.map((d) => [d.SessionNo, d.ReceiptSet]));
-}
-
-const count = (r: Receipts) => [...r.values()].reduce((n, set) => n + set.length, 0);
 
 describe('restart safety (kill -9 mid-send)', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'wirebird-crash-'));
@@ -79,7 +37,7 @@ describe('restart safety (kill -9 mid-send)', () => {
     const templateId = await approvedTemplate(gw);
     const sessions: string[] = [];
     for (let b = 0; b < BATCHES; b++) {
-      const answer = await call(gw, batch(templateId, b));
+      const answer = await call(gw, batch(templateId, b, PER_BATCH));
       assert.equal(answer.RetCode, 0);
       assert.equal(answer.SuccessCount, PER_BATCH);
       sessions.push(answer.SessionNo as string);

@@ -1,5 +1,5 @@
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { hashKey, newApiKey } from '../api/auth.js';
 import { ConfigError, type Config } from '../config/config.js';
 import type { Store } from '../domain/ports.js';
@@ -18,8 +18,12 @@ export async function importConfiguredKeys(
     seen.add(key);
     await store.ensureAccount(accountId, now);
     const owner = await store.accountForKeyHash(hashKey(key));
-    if (owner === undefined) await store.addApiKey(accountId, hashKey(key), now);
-    else if (owner !== accountId) {
+    if (owner === undefined) {
+      // Nodes sharing a database start together: another may store the same key first.
+      await store.addApiKey(accountId, hashKey(key), now).catch(async (err: unknown) => {
+        if ((await store.accountForKeyHash(hashKey(key))) !== accountId) throw err;
+      });
+    } else if (owner !== accountId) {
       // Moving a key between accounts silently would hand one account's data to another.
       throw new ConfigError(
         `a key configured for AccountId ${accountId} already belongs to AccountId ${owner}`,
@@ -57,6 +61,8 @@ export function resolveAdminKey(config: Config): { key: string; created: boolean
 }
 
 function writeSecret(file: string, content: string): void {
+  // With PostgreSQL nothing else creates the data folder.
+  mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, content, { mode: 0o600 });
   chmodSync(file, 0o600);
 }

@@ -1,9 +1,8 @@
-import { join } from 'node:path';
 import { ConfigError, loadConfig, type Config } from '../config/config.js';
 import { CliError } from './cli-error.js';
 import { WirebirdError } from '../domain/errors.js';
 import type { Store } from '../domain/ports.js';
-import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
+import { openStore } from '../store/open-store.js';
 
 /** Opens the store the gateway's config names, runs `use`, and closes it. */
 export async function withStore<T>(
@@ -11,10 +10,7 @@ export async function withStore<T>(
   use: (store: Store, config: Config) => Promise<T>,
 ): Promise<T> {
   const config = loadConfig(process.env, configFile ?? process.env.WIREBIRD_CONFIG);
-  const store = openSqliteStore({
-    path: join(config.dataDir, 'wirebird.db'),
-    synchronous: config.sqliteSynchronous,
-  });
+  const store = await openStore(config);
   try {
     return await use(store, config);
   } finally {

@@ -166,4 +166,41 @@ describe('loadConfig', () => {
     const config = loadConfig({}, configFile(JSON.stringify({ defaultRegion: 'us' })));
     assert.equal(config.defaultRegion, 'US');
   });
+
+  it('selects PostgreSQL by DATABASE_URL or database.url, the variable winning', () => {
+    assert.equal(loadConfig({}).database.url, undefined, 'SQLite by default');
+    assert.equal(loadConfig({}).database.poolSize, 10);
+    const file = configFile(
+      JSON.stringify({ database: { url: 'postgres://file@db:5432/wb', poolSize: 4 } }),
+    );
+    assert.deepEqual(loadConfig({}, file).database, {
+      url: 'postgres://file@db:5432/wb',
+      poolSize: 4,
+    });
+    const env = { DATABASE_URL: 'postgresql://env:secret@127.0.0.1/wb' };
+    assert.deepEqual(loadConfig(env, file).database, {
+      url: 'postgresql://env:secret@127.0.0.1/wb',
+      poolSize: 4,
+    });
+  });
+
+  it('refuses a database url that is not PostgreSQL, never echoing it (it holds a password)', () => {
+    for (const url of [
+      'mysql://u:hunter2secret@db/wb',
+      'hunter2secret',
+      'postgres://:hunter2secret@',
+    ]) {
+      assert.throws(
+        () => loadConfig({ DATABASE_URL: url }),
+        (e: unknown) => {
+          assert.ok(e instanceof ConfigError);
+          assert.match(e.message, /DATABASE_URL\) must be a PostgreSQL URL/);
+          assert.doesNotMatch(e.message, /hunter2/);
+          return true;
+        },
+      );
+    }
+    refused({}, /database\/poolSize/, configFile('{"database": {"poolSize": 0}}'));
+    refused({}, /database\/host/, configFile('{"database": {"host": "db"}}'));
+  });
 });

@@ -31,6 +31,14 @@ export const ConfigSchema = Type.Object(
     logLevel: Type.String({ default: 'info' }),
     /** SMSCs and the routes over them; with none, SMS go to the simulator. */
     smpp: SmppSchema,
+    /** With a url, the PostgreSQL store that many nodes share; without, SQLite in dataDir. */
+    database: Type.Object(
+      {
+        url: Type.Optional(Type.String({ minLength: 1 })),
+        poolSize: Type.Integer({ minimum: 1, maximum: 100, default: 10 }),
+      },
+      { default: {}, additionalProperties: false },
+    ),
     dispatch: Type.Object(
       {
         batchSize: Type.Integer({ minimum: 1, default: 500 }),
@@ -63,6 +71,7 @@ const ENV: Record<string, (v: string, name: string) => [string, unknown]> = {
   WIREBIRD_SQLITE_SYNCHRONOUS: (v) => ['sqliteSynchronous', v.toUpperCase()],
   WIREBIRD_LOG_LEVEL: (v) => ['logLevel', v],
   WIREBIRD_SMSC: (v) => ['smpp', smppFromUrl(v, (m) => new ConfigError(m))],
+  DATABASE_URL: (v) => ['database.url', v],
 };
 
 export class ConfigError extends Error {}
@@ -77,7 +86,7 @@ export function loadConfig(
     const value = env[name];
     if (value !== undefined && value !== '') {
       const [key, parsed] = map(value, name);
-      raw[key] = parsed;
+      setKey(raw, key, parsed);
     }
   }
   return checkConfig(raw);
@@ -98,7 +107,31 @@ export function checkConfig(raw: Record<string, unknown>): Config {
     );
   }
   checkSmpp(config.smpp, (m) => new ConfigError(m));
+  checkDatabaseUrl(config.database.url);
   return { ...config, defaultRegion, dataDir: resolve(config.dataDir) };
+}
+
+/** `a.b` sets b inside a, keeping what the file gave a. */
+function setKey(raw: Record<string, unknown>, key: string, value: unknown): void {
+  const [outer, inner] = key.split('.') as [string, string | undefined];
+  if (inner === undefined) raw[outer] = value;
+  else raw[outer] = { ...(raw[outer] as object | undefined), [inner]: value };
+}
+
+function checkDatabaseUrl(url: string | undefined): void {
+  if (url === undefined) return;
+  // The url holds the database password: an error names what is wrong, never the value.
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || !['postgres:', 'postgresql:'].includes(parsed.protocol) || !parsed.hostname) {
+    throw new ConfigError(
+      'database.url (DATABASE_URL) must be a PostgreSQL URL such as postgres://user:password@host:5432/wirebird',
+    );
+  }
 }
 
 function readConfigFile(file: string): Record<string, unknown> {

@@ -4,11 +4,14 @@ import type { ClaimedMessage, SubmitOutcome } from '../domain/messages/message.j
 import type { Clock } from '../domain/ports.js';
 import { retryDelayMs } from './backoff.js';
 import { RateLimiter } from './rate-limiter.js';
+import { SharedRateLimiter, type TakeTokens } from './shared-rate-limiter.js';
 
 /** The storage calls the worker loop is given; it knows no more of the store than these. */
 export interface DispatchStorage {
   claim(now: number, limit: number, leaseMs: number): Promise<ClaimedMessage[]>;
   record(outcomes: readonly SubmitOutcome[], now: number): Promise<void>;
+  /** Given when nodes share the store: route rates then hold for all nodes together. */
+  takeTokens?: TakeTokens;
 }
 
 /** Told what each submission call took and gave (metrics); the loop does not depend on it. */
@@ -42,7 +45,7 @@ export interface DispatchCounters {
  */
 export class Dispatcher {
   readonly counters: DispatchCounters = { claimed: 0, submitted: 0, retried: 0, failed: 0 };
-  private readonly limiters = new Map<string, RateLimiter>();
+  private readonly limiters = new Map<string, RateLimiter | SharedRateLimiter>();
   private running = false;
   private loops: Promise<void>[] = [];
   private wake: (() => void) | undefined;
@@ -201,10 +204,13 @@ export class Dispatcher {
     return { id: m.id, attempt: m.attempts, kind: 'failed', code: result.code, desc };
   }
 
-  private limiter(route: string): RateLimiter {
+  private limiter(route: string): RateLimiter | SharedRateLimiter {
     let l = this.limiters.get(route);
     if (!l) {
-      l = new RateLimiter(this.options.routeTps, () => this.clock.now());
+      const { takeTokens } = this.storage;
+      l = takeTokens
+        ? new SharedRateLimiter(route, this.options.routeTps, takeTokens)
+        : new RateLimiter(this.options.routeTps, () => this.clock.now());
       this.limiters.set(route, l);
     }
     return l;

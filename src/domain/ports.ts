@@ -96,7 +96,10 @@ export interface MessageStore {
 
 /** What the simulator channel keeps of what it "delivered", per recipient. */
 export interface InboxStore {
-  /** Stores a delivery; a resubmission of the same message returns the first entry unchanged. */
+  /**
+   * Stores a delivery; a resubmission of the same message is not stored again: it is counted on
+   * the first entry (submissions, lastAttempt), which it returns.
+   */
   deliverToInbox(entry: InboxEntry): Promise<{ entry: InboxEntry; duplicate: boolean }>;
   /** deliverToInbox for many entries in one transaction, answers in the same order. */
   deliverManyToInbox(
@@ -127,8 +130,18 @@ export interface OperatorStore {
   ): Promise<SessionView | undefined>;
 }
 
+/** What a store shared by many gateway nodes adds (PostgreSQL); one node alone needs none. */
+export interface ClusterCoordination {
+  /** True while this node holds the cluster-wide lock `name`, taking it when it is free. */
+  holdsLock(name: string): Promise<boolean>;
+  /** Takes up to `wanted` tokens from the route's bucket that all nodes share; answers how many. */
+  takeRouteTokens(route: string, wanted: number, ratePerSecond: number): Promise<number>;
+}
+
 export interface Store
   extends AccountStore, TemplateStore, MessageStore, InboxStore, OperatorStore {
   readonly dialect: 'sqlite' | 'postgres';
+  /** Present when several nodes may share the store. */
+  readonly cluster?: ClusterCoordination;
   close(): Promise<void>;
 }

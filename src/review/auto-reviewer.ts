@@ -20,6 +20,8 @@ export class AutoReviewer {
     private readonly rules: ReviewRules,
     private readonly log: Logger,
     private readonly intervalMs = 5000,
+    /** Whether this node reviews now: of nodes sharing a store, one at a time does. */
+    private readonly mayRun: () => Promise<boolean> = async () => true,
   ) {}
 
   start(): void {
@@ -50,6 +52,7 @@ export class AutoReviewer {
   }
 
   private async pass(): Promise<void> {
+    if (!(await this.mayRun())) return;
     const waiting = [
       ...(await this.store.listTemplates({ status: TemplateStatus.Pending })),
       ...(await this.store.listTemplates({ status: TemplateStatus.UnderReview })),

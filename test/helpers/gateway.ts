@@ -4,6 +4,10 @@ import { join } from 'node:path';
 import { pino, type Logger } from 'pino';
 import { checkConfig, type Config } from '../../src/config/config.js';
 import { startGateway, type Gateway } from '../../src/main.js';
+import {
+  createScratchSchema,
+  type ScratchSchema,
+} from '../../src/store/postgres/scratch-schema.js';
 
 export interface TestGateway extends Gateway {
   dataDir: string;
@@ -24,13 +28,30 @@ export interface Answer {
   json: Record<string, unknown> & { RetCode: number; Message: string };
 }
 
-/** Starts a real gateway on a free loopback port with a throw-away data folder. */
+/**
+ * WIREBIRD_TEST_STORE=postgres runs these end-to-end tests on PostgreSQL
+ * (WIREBIRD_TEST_DATABASE_URL), each gateway in a schema of its own; otherwise on SQLite.
+ */
+async function scratchDatabase(): Promise<ScratchSchema | undefined> {
+  if (process.env.WIREBIRD_TEST_STORE !== 'postgres') return undefined;
+  const url = process.env.WIREBIRD_TEST_DATABASE_URL;
+  if (!url) throw new Error('WIREBIRD_TEST_STORE=postgres needs WIREBIRD_TEST_DATABASE_URL');
+  return createScratchSchema(url);
+}
+
+/** For a test that reads SQLite's files: skipped when the gateways run on PostgreSQL. */
+export const sqliteOnly =
+  process.env.WIREBIRD_TEST_STORE === 'postgres' ? { skip: 'reads the SQLite files' } : {};
+
+/** Starts a real gateway on a free loopback port with a throw-away data folder (or schema). */
 export async function startTestGateway(
   overrides: Record<string, unknown> = {},
   logger: Logger = pino({ level: 'silent' }),
 ): Promise<TestGateway> {
   const dataDir = mkdtempSync(join(tmpdir(), 'wirebird-test-'));
+  const scratch = await scratchDatabase();
   const config: Config = checkConfig({
+    ...(scratch && { database: { url: scratch.url, poolSize: 4 } }),
     port: 0,
     host: '127.0.0.1',
     dataDir,
@@ -72,6 +93,7 @@ export async function startTestGateway(
     },
     async close() {
       await gw.stop();
+      await scratch?.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

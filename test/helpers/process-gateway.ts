@@ -25,10 +25,16 @@ export async function freePort(): Promise<number> {
 
 const CLI = join(import.meta.dirname, '..', '..', 'src', 'cli', 'main.js');
 
+/**
+ * Starts `wirebird serve` with `config` as its config file. The keys are read from the data
+ * folder unless the config names them (as nodes sharing one database do); `env` adds to the
+ * environment (DATABASE_URL, say).
+ */
 export async function spawnGateway(
   dataDir: string,
   port: number,
   config: object,
+  env: Record<string, string> = {},
 ): Promise<GatewayProcess> {
   const configFile = join(dataDir, 'config.json');
   writeFileSync(configFile, JSON.stringify(config));
@@ -39,13 +45,21 @@ export async function spawnGateway(
       HOST: '127.0.0.1',
       WIREBIRD_DATA_DIR: dataDir,
       WIREBIRD_LOG_LEVEL: 'warn',
+      ...env,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
-  await waitForHealth(url, child);
-  const key = readFileSync(join(dataDir, 'dev-account.key'), 'utf8').trim().split(':')[1] as string;
-  const adminKey = readFileSync(join(dataDir, 'admin.key'), 'utf8').trim();
+  // A gateway that never became healthy is not left running behind the test.
+  await waitForHealth(url, child).catch(async (err: unknown) => {
+    await kill(child, 'SIGKILL');
+    throw err;
+  });
+  const named = config as { apiKeys?: { key: string }[]; adminKey?: string };
+  const key =
+    named.apiKeys?.[0]?.key ??
+    (readFileSync(join(dataDir, 'dev-account.key'), 'utf8').trim().split(':')[1] as string);
+  const adminKey = named.adminKey ?? readFileSync(join(dataDir, 'admin.key'), 'utf8').trim();
   return { child, url, key, adminKey };
 }
 

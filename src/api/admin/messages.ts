@@ -55,6 +55,8 @@ export function registerMessageAdmin(app: FastifyInstance, deps: ApiDeps): void 
         DeliveredAt: Math.floor(e.deliveredAt / 1000),
         Report: e.reportStatus,
         Reported: e.reported,
+        Submissions: e.submissions,
+        LastAttempt: e.lastAttempt,
       })),
     });
   });

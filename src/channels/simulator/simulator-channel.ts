@@ -13,6 +13,8 @@ import { testOutcomeOf } from './test-numbers.js';
 
 export const SIMULATOR = 'simulator';
 const DEFAULT_SENDER = 'WIREBIRD';
+/** A pending report this long overdue was left by a node that died (or failed to send it). */
+export const ADOPT_AFTER_MS = 10_000;
 
 /**
  * A handset network in a box: keeps every delivery in an inbox per recipient (durably, so that a
@@ -23,6 +25,9 @@ export class SimulatorChannel implements Channel {
   readonly name = SIMULATOR;
   private listener: ReportListener | undefined;
   private readonly queue: DueQueue<InboxEntry>;
+  /** Inbox ids whose report this node holds, so that adopting never schedules one twice. */
+  private readonly held = new Set<number>();
+  private adopter: NodeJS.Timeout | undefined;
   duplicates = 0;
   /** Told of new inbox entries and of entries whose report was applied (the console's live inbox). */
   onInboxChange: ((change: { kind: 'delivered' | 'reported'; ids: number[] }) => void) | undefined;
@@ -42,6 +47,28 @@ export class SimulatorChannel implements Channel {
   async start(onReports: ReportListener): Promise<void> {
     this.listener = onReports;
     for (const entry of await this.inbox.pendingInboxReports()) this.schedule(entry);
+    this.adopter = setInterval(() => void this.adoptOverdue(), ADOPT_AFTER_MS);
+    this.adopter.unref();
+  }
+
+  /**
+   * Nodes sharing a store share the inbox, but a report waits in the memory of the node that
+   * delivered it: one that died leaves its reports pending. Any node takes over those overdue
+   * by ADOPT_AFTER_MS (sending one twice is harmless: a second report changes no receipt).
+   */
+  async adoptOverdue(): Promise<number> {
+    const cutoff = this.clock.now() - ADOPT_AFTER_MS;
+    let adopted = 0;
+    try {
+      for (const entry of await this.inbox.pendingInboxReports()) {
+        if (entry.reportDueAt > cutoff || this.held.has(entry.id as number)) continue;
+        this.schedule(entry);
+        adopted++;
+      }
+    } catch (err) {
+      this.log.error({ err }, 'pending simulator reports not read');
+    }
+    return adopted;
   }
 
   async submit(messages: readonly ClaimedMessage[]): Promise<SubmitResult[]> {
@@ -83,7 +110,9 @@ export class SimulatorChannel implements Channel {
   }
 
   async stop(): Promise<void> {
+    clearInterval(this.adopter);
     this.queue.clear();
+    this.held.clear();
   }
 
   status(): ChannelStatus {
@@ -91,7 +120,9 @@ export class SimulatorChannel implements Channel {
   }
 
   private schedule(entry: InboxEntry): void {
-    if (entry.reportStatus !== 'none') this.queue.add(entry.reportDueAt, entry);
+    if (entry.reportStatus === 'none') return;
+    this.held.add(entry.id as number);
+    this.queue.add(entry.reportDueAt, entry);
   }
 
   private async report(entries: InboxEntry[]): Promise<void> {
@@ -102,8 +133,10 @@ export class SimulatorChannel implements Channel {
       await this.inbox.markInboxReported(ids);
       this.onInboxChange?.({ kind: 'reported', ids });
     } catch (err) {
-      // Left unreported in the inbox: the next start reports them again.
+      // Left unreported in the inbox: adopted again once overdue, or at the next start.
       this.log.error({ err }, 'simulator reports not applied');
+    } finally {
+      for (const e of entries) this.held.delete(e.id as number);
     }
   }
 }
@@ -136,6 +169,8 @@ function toEntry(
     reportDueAt: dueAt,
     // Nothing will ever be reported for the silent test number: it is not pending.
     reported: reportStatus === 'none',
+    submissions: 1,
+    lastAttempt: m.attempts,
   };
 }
 

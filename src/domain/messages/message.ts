@@ -135,4 +135,8 @@ export interface InboxEntry {
   reportStatus: ReportStatus | 'none';
   reportDueAt: number;
   reported: boolean;
+  /** Times the message was handed over: more than 1 when a resubmission was recognised. */
+  submissions: number;
+  /** The dispatch attempt of the latest hand-over (a resubmission comes with a later claim). */
+  lastAttempt: number;
 }

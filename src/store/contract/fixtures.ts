@@ -165,6 +165,8 @@ export function inboxEntry(overrides: Partial<InboxEntry> = {}): InboxEntry {
     reportStatus: 'delivered',
     reportDueAt: NOW + 2 * SECOND,
     reported: false,
+    submissions: 1,
+    lastAttempt: 1,
     ...overrides,
   };
 }

@@ -45,17 +45,24 @@ export function inboxContract(open: OpenStore): void {
       assert.deepEqual(await store.listInbox({ limit: 10 }), [entry]);
     });
 
-    test('a second delivery of the same message is a duplicate answering the first entry', async (store) => {
+    test('a second delivery of the same message is a duplicate, counted on the first entry', async (store) => {
       const { entry: first } = await store.deliverToInbox(inboxEntry({ messageRef: 7 }));
       const resubmitted = inboxEntry({
         messageRef: 7,
         body: 'resubmitted',
         deliveredAt: NOW + 60 * SECOND,
         reportDueAt: NOW + 62 * SECOND,
+        lastAttempt: 3,
       });
-      assert.deepEqual(await store.deliverToInbox(resubmitted), { entry: first, duplicate: true });
-      assert.deepEqual(await store.listInbox({ limit: 10 }), [first]);
-      assert.deepEqual(await store.pendingInboxReports(), [first]);
+      const counted = { ...first, submissions: 2, lastAttempt: 3 };
+      assert.deepEqual(await store.deliverToInbox(resubmitted), {
+        entry: counted,
+        duplicate: true,
+      });
+      assert.deepEqual(await store.listInbox({ limit: 10 }), [counted]);
+      assert.deepEqual(await store.pendingInboxReports(), [counted]);
+      const again = await store.deliverToInbox(inboxEntry({ messageRef: 7, lastAttempt: 2 }));
+      assert.deepEqual(again.entry, { ...counted, submissions: 3 }, 'lastAttempt never goes back');
     });
 
     test('pendingInboxReports answers entries not yet reported, until marked reported', async (store) => {
@@ -105,10 +112,15 @@ export function inboxContract(open: OpenStore): void {
           [2, true],
         ],
       );
-      assert.deepEqual(nth(answers, 1).entry, earlier);
-      assert.deepEqual(nth(answers, 3).entry, nth(answers, 0).entry);
+      assert.deepEqual(nth(answers, 1).entry, { ...earlier, submissions: 2 });
+      assert.deepEqual(nth(answers, 3).entry, { ...nth(answers, 0).entry, submissions: 2 });
       assert.deepEqual(withoutId(nth(answers, 0).entry), nth(batch, 0));
-      assert.deepEqual(refs(await store.listInbox({ limit: 10 })).sort(), [1, 2, 3]);
+      const listed = await store.listInbox({ limit: 10 });
+      assert.deepEqual(listed.map((e) => [e.messageRef, e.submissions]).sort(), [
+        [1, 2],
+        [2, 2],
+        [3, 1],
+      ]);
       assert.deepEqual(await store.deliverManyToInbox([]), []);
     });
   });

@@ -6,6 +6,7 @@
 import { describe } from 'node:test';
 import { accountsContract } from './accounts-contract.js';
 import { claimsContract } from './claims-contract.js';
+import { concurrencyContract } from './concurrency-contract.js';
 import type { OpenStore } from './fixtures.js';
 import { inboxContract } from './inbox-contract.js';
 import { messagesContract } from './messages-contract.js';
@@ -30,5 +31,6 @@ export function runStoreContract(name: string, open: OpenStore): void {
     receiptsContract(open);
     inboxContract(open);
     viewsContract(open);
+    concurrencyContract(open);
   });
 }

@@ -1,4 +1,4 @@
-import type { BusinessPhone } from '../../domain/accounts/account.js';
+import { toBusinessPhone, type PhoneRow } from '../rows/accounts.js';
 import type { AccountStore } from '../../domain/ports.js';
 import type { Db } from './database.js';
 
@@ -57,21 +57,5 @@ export function sqliteAccounts(db: Db): AccountStore {
       const row = selectPhone.get(accountId, businessPhone) as PhoneRow | undefined;
       return row && toBusinessPhone(row);
     },
-  };
-}
-
-interface PhoneRow {
-  account_id: number;
-  business_phone: string;
-  channel: string;
-  created_at: number;
-}
-
-function toBusinessPhone(r: PhoneRow): BusinessPhone {
-  return {
-    accountId: r.account_id,
-    businessPhone: r.business_phone,
-    channel: r.channel,
-    createdAt: r.created_at,
   };
 }

@@ -1,6 +1,7 @@
 import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { refuseNewerSchema } from '../schema-version.js';
 import { sqliteMigrations } from './migrations.js';
 
 export type Db = Database.Database;
@@ -34,14 +35,7 @@ export function migrate(db: Db): number[] {
       .all()
       .map((r) => (r as { version: number }).version),
   );
-  const newest = Math.max(0, ...sqliteMigrations.map((m) => m.version));
-  const ahead = [...applied].filter((v) => v > newest);
-  if (ahead.length > 0) {
-    // Running older code on a newer schema could corrupt it: refuse rather than guess.
-    throw new Error(
-      `the database is at schema version ${Math.max(...ahead)}, newer than this Wirebird knows (${newest}); upgrade Wirebird`,
-    );
-  }
+  refuseNewerSchema(applied, sqliteMigrations);
   const ran: number[] = [];
   for (const m of sqliteMigrations) {
     if (applied.has(m.version)) continue;

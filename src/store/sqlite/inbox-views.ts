@@ -1,7 +1,8 @@
 import type { ReceiptResult } from '../../domain/receipts/receipt.js';
 import type { Conversation, InboxSearch, InboxView } from '../../domain/views/views.js';
 import type { Db } from './database.js';
-import { INBOX_COLUMNS, fromRow, type InboxRow } from './inbox.js';
+import { fromRow, type InboxRow } from '../rows/inbox.js';
+import { INBOX_COLUMNS } from './inbox.js';
 
 const VIEW_COLUMNS = INBOX_COLUMNS.split(',')
   .map((c) => `i.${c.trim()}`)

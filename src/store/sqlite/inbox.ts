@@ -1,17 +1,23 @@
 import type { InboxEntry } from '../../domain/messages/message.js';
 import type { InboxStore } from '../../domain/ports.js';
+import { fromRow, type InboxRow } from '../rows/inbox.js';
 import type { Db } from './database.js';
 
 export const INBOX_COLUMNS = `id, message_ref, route, upstream_id, kind, from_addr, to_addr, body, type, segments,
-  encoding, delivered_at, report_status, report_due_at, reported`;
+  encoding, delivered_at, report_status, report_due_at, reported, submissions, last_attempt`;
 
 export function sqliteInbox(db: Db): InboxStore {
   const insert = db.prepare(
     `INSERT INTO sim_inbox (message_ref, route, upstream_id, kind, from_addr, to_addr, body, type,
-       segments, encoding, delivered_at, report_status, report_due_at, reported)
-     VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT (message_ref) DO NOTHING RETURNING ${INBOX_COLUMNS}`,
+       segments, encoding, delivered_at, report_status, report_due_at, reported, submissions,
+       last_attempt)
+     VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT (message_ref) DO NOTHING RETURNING ${INBOX_COLUMNS}`,
   );
-  const byRef = db.prepare(`SELECT ${INBOX_COLUMNS} FROM sim_inbox WHERE message_ref = ?`);
+  // A resubmission is not delivered again, only counted on the first entry.
+  const resubmitted = db.prepare(
+    `UPDATE sim_inbox SET submissions = submissions + 1, last_attempt = max(last_attempt, ?)
+     WHERE message_ref = ? RETURNING ${INBOX_COLUMNS}`,
+  );
   const pending = db.prepare(
     `SELECT ${INBOX_COLUMNS} FROM sim_inbox WHERE reported = 0 ORDER BY report_due_at`,
   );
@@ -36,9 +42,12 @@ export function sqliteInbox(db: Db): InboxStore {
       e.reportStatus,
       e.reportDueAt,
       e.reported ? 1 : 0,
+      e.submissions,
+      e.lastAttempt,
     ) as InboxRow | undefined;
     if (row) return { entry: fromRow(row), duplicate: false };
-    return { entry: fromRow(byRef.get(e.messageRef) as InboxRow), duplicate: true };
+    const first = resubmitted.get(e.lastAttempt, e.messageRef) as InboxRow;
+    return { entry: fromRow(first), duplicate: true };
   };
   const deliverMany = db.transaction((entries: readonly InboxEntry[]) => entries.map(deliverOne));
 
@@ -67,43 +76,5 @@ export function sqliteInbox(db: Db): InboxStore {
             .all(filter.limit);
       return (rows as InboxRow[]).map(fromRow);
     },
-  };
-}
-
-export interface InboxRow {
-  id: number;
-  message_ref: number;
-  route: string;
-  upstream_id: string;
-  kind: string;
-  from_addr: string;
-  to_addr: string;
-  body: string;
-  type: string;
-  segments: number;
-  encoding: string;
-  delivered_at: number;
-  report_status: string;
-  report_due_at: number;
-  reported: number;
-}
-
-export function fromRow(r: InboxRow): InboxEntry {
-  return {
-    id: r.id,
-    messageRef: r.message_ref,
-    route: r.route,
-    upstreamId: r.upstream_id,
-    kind: r.kind as InboxEntry['kind'],
-    from: r.from_addr,
-    to: r.to_addr,
-    body: r.body,
-    type: r.type,
-    segments: r.segments,
-    encoding: r.encoding,
-    deliveredAt: r.delivered_at,
-    reportStatus: r.report_status as InboxEntry['reportStatus'],
-    reportDueAt: r.report_due_at,
-    reported: r.reported === 1,
   };
 }

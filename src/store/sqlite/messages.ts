@@ -1,5 +1,6 @@
 import type { IdempotencyRecord, SubmitOutcome } from '../../domain/messages/message.js';
 import type { MessageStore } from '../../domain/ports.js';
+import { fromClaimRow, fromIdemRow, type ClaimRow, type IdemRow } from '../rows/messages.js';
 import type { Db } from './database.js';
 import { smsInserter } from './insert-sms.js';
 import { sqliteReports } from './reports.js';
@@ -101,21 +102,7 @@ function acceptance(db: Db, reports: ReturnType<typeof sqliteReports>): AcceptPa
       return findIdem(accountId, key, notBefore);
     },
     async claimDue(now, limit, leaseMs) {
-      const rows = claim.all(now + leaseMs, now, limit) as ClaimRow[];
-      return rows.map((r) => ({
-        id: r.id,
-        kind: r.kind as 'sms' | 'business',
-        accountId: r.account_id,
-        route: r.route,
-        attempts: r.attempts,
-        e164: r.e164,
-        senderId: r.sender_id,
-        extendCode: r.extend_code,
-        body: r.body,
-        messageId: r.message_id ?? undefined,
-        businessPhone: r.business_phone,
-        type: r.type,
-      }));
+      return (claim.all(now + leaseMs, now, limit) as ClaimRow[]).map(fromClaimRow);
     },
     async recordOutcomes(list, now) {
       outcomes(list, now);
@@ -176,37 +163,4 @@ function outcomeStatements(db: Db, reports: ReturnType<typeof sqliteReports>) {
     }
     reports.applyEarlyReports(late);
   });
-}
-
-interface IdemRow {
-  account_id: number;
-  idem_key: string;
-  request_hash: string;
-  response: string;
-  created_at: number;
-}
-
-function fromIdemRow(r: IdemRow): IdempotencyRecord {
-  return {
-    accountId: r.account_id,
-    key: r.idem_key,
-    requestHash: r.request_hash,
-    response: r.response,
-    createdAt: r.created_at,
-  };
-}
-
-interface ClaimRow {
-  id: number;
-  kind: string;
-  account_id: number;
-  route: string;
-  attempts: number;
-  e164: string;
-  sender_id: string;
-  extend_code: string;
-  body: string;
-  message_id: string | null;
-  business_phone: string;
-  type: string;
 }

@@ -168,4 +168,10 @@ export const sqliteMigrations: readonly Migration[] = [
       CREATE INDEX message_parts_ref ON message_parts (message_ref, part_no);
     `,
   },
+  {
+    version: 5,
+    name: 'the simulator inbox counts resubmissions',
+    sql: `ALTER TABLE sim_inbox ADD COLUMN submissions INTEGER NOT NULL DEFAULT 1;
+      ALTER TABLE sim_inbox ADD COLUMN last_attempt INTEGER NOT NULL DEFAULT 1;`,
+  },
 ];

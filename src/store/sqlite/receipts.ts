@@ -1,5 +1,12 @@
-import type { BusinessMessageView, StatusEvent } from '../../domain/messages/message.js';
-import type { ReceiptPerPhone, ReceiptResult } from '../../domain/receipts/receipt.js';
+import type { BusinessMessageView } from '../../domain/messages/message.js';
+import type { ReceiptPerPhone } from '../../domain/receipts/receipt.js';
+import {
+  toBusinessView,
+  toReceipt,
+  type BusinessRow,
+  type EventRow,
+  type ReceiptRow,
+} from '../rows/receipts.js';
 import type { Db } from './database.js';
 
 export function sqliteReceipts(db: Db) {
@@ -37,25 +44,7 @@ export function sqliteReceipts(db: Db) {
     async getBusinessMessage(messageId: string): Promise<BusinessMessageView | undefined> {
       const m = byMessageId.get(messageId) as BusinessRow | undefined;
       if (!m) return undefined;
-      const history = (events.all(m.id) as EventRow[]).map((e): StatusEvent => ({
-        status: e.status,
-        at: e.at,
-        code: e.code,
-        desc: e.descr,
-      }));
-      return {
-        messageId: m.message_id,
-        accountId: m.account_id,
-        businessPhone: m.business_phone,
-        to: m.phone,
-        type: m.type,
-        content: m.body,
-        route: m.route,
-        status: m.status,
-        attempts: m.attempts,
-        acceptedAt: m.accepted_at,
-        history,
-      };
+      return toBusinessView(m, events.all(m.id) as EventRow[]);
     },
     async countByState() {
       const out: Record<string, number> = {};
@@ -63,48 +52,4 @@ export function sqliteReceipts(db: Db) {
       return out;
     },
   };
-}
-
-interface ReceiptRow {
-  session_no: string;
-  phone: string;
-  cost_count: number;
-  receipt_result: ReceiptResult;
-  receipt_code: string;
-  receipt_desc: string;
-  receipt_time: number;
-  user_id: string;
-}
-
-function toReceipt(r: ReceiptRow): ReceiptPerPhone {
-  return {
-    Phone: r.phone,
-    CostCount: r.cost_count,
-    ReceiptResult: r.receipt_result,
-    ReceiptCode: r.receipt_code,
-    ReceiptDesc: r.receipt_desc,
-    ReceiptTime: r.receipt_time,
-    UserId: r.user_id,
-  };
-}
-
-interface BusinessRow {
-  id: number;
-  message_id: string;
-  account_id: number;
-  business_phone: string;
-  phone: string;
-  type: string;
-  body: string;
-  route: string;
-  status: string;
-  attempts: number;
-  accepted_at: number;
-}
-
-interface EventRow {
-  status: string;
-  at: number;
-  code: string;
-  descr: string;
 }

@@ -1,5 +1,5 @@
 import type { TemplateStore } from '../../domain/ports.js';
-import type { Purpose, Template, TemplateStatus } from '../../domain/templates/template.js';
+import { fromRow, replaceArgs, toRow, type TemplateRow } from '../rows/templates.js';
 import type { Db } from './database.js';
 
 const COLUMNS =
@@ -32,17 +32,7 @@ export function sqliteTemplates(db: Db): TemplateStore {
       return row && fromRow(row);
     },
     async replaceTemplate(t) {
-      const r = replace.run(
-        t.templateName,
-        t.template,
-        t.status,
-        t.remark,
-        t.errDesc,
-        t.instruction,
-        t.updatedAt,
-        t.templateId,
-        t.version,
-      );
+      const r = replace.run(...replaceArgs(t));
       return r.changes === 1 ? { ...t, version: t.version + 1 } : undefined;
     },
     async listTemplates(filter) {
@@ -59,54 +49,5 @@ export function sqliteTemplates(db: Db): TemplateStore {
       const sql = `SELECT ${COLUMNS} FROM templates ${where.length ? 'WHERE ' + where.join(' AND ') : ''} ORDER BY created_at, template_id`;
       return (db.prepare(sql).all(...args) as TemplateRow[]).map(fromRow);
     },
-  };
-}
-
-interface TemplateRow {
-  template_id: string;
-  account_id: number;
-  purpose: number;
-  template_name: string;
-  template: string;
-  status: number;
-  remark: string;
-  err_desc: string;
-  instruction: string;
-  created_at: number;
-  updated_at: number;
-  version: number;
-}
-
-function toRow(t: Template): unknown[] {
-  return [
-    t.templateId,
-    t.accountId,
-    t.purpose,
-    t.templateName,
-    t.template,
-    t.status,
-    t.remark,
-    t.errDesc,
-    t.instruction,
-    t.createdAt,
-    t.updatedAt,
-    t.version,
-  ];
-}
-
-function fromRow(r: TemplateRow): Template {
-  return {
-    templateId: r.template_id,
-    accountId: r.account_id,
-    purpose: r.purpose as Purpose,
-    templateName: r.template_name,
-    template: r.template,
-    status: r.status as TemplateStatus,
-    remark: r.remark,
-    errDesc: r.err_desc,
-    instruction: r.instruction,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-    version: r.version,
   };
 }

@@ -1,0 +1,72 @@
+import { toBusinessPhone, type PhoneRow } from '../rows/accounts.js';
+import type { AccountStore } from '../../domain/ports.js';
+import type { Pool } from './database.js';
+
+export function postgresAccounts(pool: Pool): AccountStore {
+  return {
+    async ensureAccount(accountId, now) {
+      const r = await pool.query(
+        'INSERT INTO accounts (account_id, created_at) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+        [accountId, now],
+      );
+      return r.rowCount === 1;
+    },
+    async accountExists(accountId) {
+      const r = await pool.query('SELECT 1 FROM accounts WHERE account_id = $1', [accountId]);
+      return r.rowCount === 1;
+    },
+    async addApiKey(accountId, keyHash, now) {
+      await pool.query(
+        'INSERT INTO api_keys (key_hash, account_id, created_at) VALUES ($1, $2, $3)',
+        [keyHash, accountId, now],
+      );
+    },
+    async accountForKeyHash(keyHash) {
+      const r = await pool.query<{ account_id: number }>(
+        'SELECT account_id FROM api_keys WHERE key_hash = $1',
+        [keyHash],
+      );
+      return r.rows[0]?.account_id;
+    },
+    async countApiKeys() {
+      const r = await pool.query<{ n: number }>('SELECT count(*) AS n FROM api_keys');
+      return r.rows[0]?.n ?? 0;
+    },
+    async addSenderId(accountId, senderId, now) {
+      const r = await pool.query(
+        `INSERT INTO sender_ids (account_id, sender_id, created_at) VALUES ($1, $2, $3)
+         ON CONFLICT DO NOTHING`,
+        [accountId, senderId, now],
+      );
+      return r.rowCount === 1;
+    },
+    async hasSenderIds(accountId, senderIds) {
+      if (senderIds.length === 0) return new Set();
+      const r = await pool.query<{ sender_id: string }>(
+        'SELECT sender_id FROM sender_ids WHERE account_id = $1 AND sender_id = ANY($2::text[])',
+        [accountId, senderIds],
+      );
+      return new Set(r.rows.map((row) => row.sender_id));
+    },
+    async addBusinessPhone(p) {
+      // xmax is 0 only on a row this statement inserted, not on one it updated.
+      const r = await pool.query<{ inserted: boolean }>(
+        `INSERT INTO business_phones (account_id, business_phone, channel, created_at)
+         VALUES ($1, $2, $3, $4)
+         ON CONFLICT (account_id, business_phone) DO UPDATE SET channel = excluded.channel
+         RETURNING (xmax = 0) AS inserted`,
+        [p.accountId, p.businessPhone, p.channel, p.createdAt],
+      );
+      return r.rows[0]?.inserted === true;
+    },
+    async getBusinessPhone(accountId, businessPhone) {
+      const r = await pool.query<PhoneRow>(
+        `SELECT account_id, business_phone, channel, created_at FROM business_phones
+         WHERE account_id = $1 AND business_phone = $2`,
+        [accountId, businessPhone],
+      );
+      const row = r.rows[0];
+      return row && toBusinessPhone(row);
+    },
+  };
+}

@@ -1,0 +1,157 @@
+/**
+ * Numbered, forward-only migrations for PostgreSQL, recorded in schema_migrations; start-up and
+ * `wirebird migrate` apply what is missing. Times are milliseconds since the epoch (BIGINT), as
+ * in the SQLite schema, so both adapters hand the domain the same numbers.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const postgresMigrations: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'accounts, templates, messages, receipts and the simulator inbox',
+    sql: `
+      CREATE TABLE accounts (account_id BIGINT PRIMARY KEY, created_at BIGINT NOT NULL);
+      CREATE TABLE api_keys (
+        key_hash TEXT PRIMARY KEY,
+        account_id BIGINT NOT NULL,
+        created_at BIGINT NOT NULL
+      );
+      CREATE TABLE sender_ids (
+        account_id BIGINT NOT NULL,
+        sender_id TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        PRIMARY KEY (account_id, sender_id)
+      );
+      CREATE TABLE business_phones (
+        account_id BIGINT NOT NULL,
+        business_phone TEXT NOT NULL,
+        channel TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        PRIMARY KEY (account_id, business_phone)
+      );
+      CREATE TABLE templates (
+        template_id TEXT PRIMARY KEY,
+        account_id BIGINT NOT NULL,
+        purpose INTEGER NOT NULL,
+        template_name TEXT NOT NULL,
+        template TEXT NOT NULL,
+        status INTEGER NOT NULL,
+        remark TEXT NOT NULL,
+        err_desc TEXT NOT NULL,
+        instruction TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL,
+        version INTEGER NOT NULL DEFAULT 0
+      );
+      CREATE INDEX templates_account ON templates (account_id);
+      CREATE INDEX templates_status ON templates (status, created_at);
+      CREATE TABLE sessions (
+        session_no TEXT PRIMARY KEY,
+        account_id BIGINT NOT NULL,
+        accepted_count INTEGER NOT NULL,
+        created_at BIGINT NOT NULL
+      );
+      CREATE TABLE messages (
+        id BIGSERIAL PRIMARY KEY,
+        kind TEXT NOT NULL,
+        account_id BIGINT NOT NULL,
+        session_no TEXT,
+        message_id TEXT,
+        phone TEXT NOT NULL,
+        e164 TEXT NOT NULL,
+        route TEXT NOT NULL,
+        template_id TEXT,
+        params TEXT,
+        sender_id TEXT NOT NULL,
+        extend_code TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        body TEXT NOT NULL,
+        type TEXT NOT NULL,
+        business_phone TEXT NOT NULL,
+        cost_count INTEGER NOT NULL,
+        state TEXT NOT NULL,
+        status TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        -- queued: when it may be sent; submitting: when its lease expires; otherwise NULL.
+        due_at BIGINT,
+        upstream_id TEXT,
+        accepted_at BIGINT NOT NULL,
+        submitted_at BIGINT,
+        last_error TEXT,
+        receipt_result TEXT,
+        receipt_code TEXT,
+        receipt_desc TEXT,
+        receipt_time BIGINT
+      );
+      CREATE INDEX messages_session ON messages (session_no, id) WHERE session_no IS NOT NULL;
+      CREATE UNIQUE INDEX messages_message_id ON messages (message_id) WHERE message_id IS NOT NULL;
+      CREATE INDEX messages_due ON messages (due_at) WHERE due_at IS NOT NULL;
+      CREATE INDEX messages_awaiting ON messages (submitted_at) WHERE state = 'submitted';
+      CREATE INDEX messages_upstream ON messages (route, upstream_id) WHERE upstream_id IS NOT NULL;
+      CREATE TABLE message_events (
+        id BIGSERIAL PRIMARY KEY,
+        message_ref BIGINT NOT NULL,
+        status TEXT NOT NULL,
+        at BIGINT NOT NULL,
+        code TEXT NOT NULL,
+        descr TEXT NOT NULL
+      );
+      CREATE INDEX message_events_ref ON message_events (message_ref, id);
+      CREATE TABLE early_reports (
+        route TEXT NOT NULL,
+        upstream_id TEXT NOT NULL,
+        status TEXT NOT NULL,
+        code TEXT NOT NULL,
+        descr TEXT NOT NULL,
+        at BIGINT NOT NULL,
+        received_at BIGINT NOT NULL,
+        PRIMARY KEY (route, upstream_id, status)
+      );
+      CREATE INDEX early_reports_received ON early_reports (received_at);
+      CREATE TABLE idempotency_keys (
+        account_id BIGINT NOT NULL,
+        idem_key TEXT NOT NULL,
+        request_hash TEXT NOT NULL,
+        response TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        PRIMARY KEY (account_id, idem_key)
+      );
+      CREATE TABLE sim_inbox (
+        id BIGSERIAL PRIMARY KEY,
+        message_ref BIGINT NOT NULL UNIQUE,
+        route TEXT NOT NULL,
+        upstream_id TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        from_addr TEXT NOT NULL,
+        to_addr TEXT NOT NULL,
+        body TEXT NOT NULL,
+        type TEXT NOT NULL,
+        segments INTEGER NOT NULL,
+        encoding TEXT NOT NULL,
+        delivered_at BIGINT NOT NULL,
+        report_status TEXT NOT NULL,
+        report_due_at BIGINT NOT NULL,
+        reported BOOLEAN NOT NULL,
+        submissions INTEGER NOT NULL DEFAULT 1,
+        last_attempt INTEGER NOT NULL DEFAULT 1
+      );
+      CREATE INDEX sim_inbox_to ON sim_inbox (to_addr, id);
+      CREATE INDEX sim_inbox_pending ON sim_inbox (report_due_at) WHERE NOT reported;
+    `,
+  },
+  {
+    version: 2,
+    name: 'token buckets shared by every node, one per route',
+    sql: `
+      CREATE TABLE route_buckets (
+        route TEXT PRIMARY KEY,
+        tokens DOUBLE PRECISION NOT NULL,
+        updated_at BIGINT NOT NULL
+      );
+    `,
+  },
+];

@@ -1,0 +1,33 @@
+import type { Store } from '../../domain/ports.js';
+import { postgresAccounts } from './accounts.js';
+import { postgresCluster } from './cluster.js';
+import { migrate, openPool, type PostgresOptions } from './database.js';
+import { postgresInbox } from './inbox.js';
+import { postgresMessages } from './messages.js';
+import { postgresTemplates } from './templates.js';
+
+export type { PostgresOptions } from './database.js';
+
+/** The shared store: a connection pool per node, any number of nodes on one database. */
+export async function openPostgresStore(options: PostgresOptions): Promise<Store> {
+  const pool = openPool(options);
+  try {
+    await migrate(pool);
+  } catch (err) {
+    await pool.end();
+    throw err;
+  }
+  const cluster = postgresCluster(pool, options);
+  return {
+    dialect: 'postgres',
+    cluster,
+    ...postgresAccounts(pool),
+    ...postgresTemplates(pool),
+    ...postgresMessages(pool),
+    ...postgresInbox(pool),
+    async close() {
+      await cluster.close();
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,64 @@
+/** Rows as both adapters read them (same column names in SQLite and PostgreSQL). */
+import type { BusinessMessageView } from '../../domain/messages/message.js';
+import type { ReceiptPerPhone, ReceiptResult } from '../../domain/receipts/receipt.js';
+
+export interface ReceiptRow {
+  session_no: string;
+  phone: string;
+  cost_count: number;
+  receipt_result: ReceiptResult;
+  receipt_code: string;
+  receipt_desc: string;
+  receipt_time: number;
+  user_id: string;
+}
+
+export function toReceipt(r: ReceiptRow): ReceiptPerPhone {
+  return {
+    Phone: r.phone,
+    CostCount: r.cost_count,
+    ReceiptResult: r.receipt_result,
+    ReceiptCode: r.receipt_code,
+    ReceiptDesc: r.receipt_desc,
+    ReceiptTime: r.receipt_time,
+    UserId: r.user_id,
+  };
+}
+
+export interface BusinessRow {
+  id: number;
+  message_id: string;
+  account_id: number;
+  business_phone: string;
+  phone: string;
+  type: string;
+  body: string;
+  route: string;
+  status: string;
+  attempts: number;
+  accepted_at: number;
+}
+
+export interface EventRow {
+  status: string;
+  at: number;
+  code: string;
+  descr: string;
+}
+
+/** A business message and its history as the admin API shows it. */
+export function toBusinessView(m: BusinessRow, events: readonly EventRow[]): BusinessMessageView {
+  return {
+    messageId: m.message_id,
+    accountId: m.account_id,
+    businessPhone: m.business_phone,
+    to: m.phone,
+    type: m.type,
+    content: m.body,
+    route: m.route,
+    status: m.status,
+    attempts: m.attempts,
+    acceptedAt: m.accepted_at,
+    history: events.map((e) => ({ status: e.status, at: e.at, code: e.code, desc: e.descr })),
+  };
+}

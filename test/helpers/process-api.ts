@@ -1,0 +1,58 @@
+/** Calls on gateways in their own processes (kill -9 and cluster tests), over HTTP only. */
+import type { GatewayProcess } from './process-gateway.js';
+
+export async function call(
+  gw: GatewayProcess,
+  body: object,
+  key = gw.key,
+): Promise<Record<string, unknown>> {
+  const res = await fetch(`${gw.url}/api`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body: JSON.stringify({ AccountId: 1, ...body }),
+  });
+  return (await res.json()) as Record<string, unknown>;
+}
+
+/** A template created on one gateway and approved through the admin API of `approver`. */
+export async function approvedTemplate(
+  gw: GatewayProcess,
+  approver: GatewayProcess = gw,
+): Promise<string> {
+  const created = await call(gw, {
+    Action: 'CreateUSMSTemplate',
+    Purpose: 2,
+    TemplateName: 'crash',
+    Template: 'Crash test {1}',
+  });
+  const id = created.TemplateId as string;
+  await fetch(`${approver.url}/admin/templates/${id}/approve`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${approver.adminKey}` },
+  });
+  return id;
+}
+
+/** Batch b of `size` distinct numbers; every one ends in 05, clear of the test numbers. */
+export function batch(templateId: string, b: number, size: number) {
+  const Target = Array.from({ length: size }, (_, i) => ({
+    Phone: `+86139${String(b).padStart(2, '0')}${String(i).padStart(4, '0')}05`,
+    TemplateParams: [`${b}-${i}`],
+  }));
+  return { Action: 'SendBatchUSMSMessage', TaskContent: [{ TemplateId: templateId, Target }] };
+}
+
+export type Receipts = Map<string, { Phone: string; ReceiptResult: string }[]>;
+
+export async function receipts(gw: GatewayProcess, sessions: string[]): Promise<Receipts> {
+  const answer = await call(gw, { Action: 'GetUSMSSendReceipt', SessionNoSet: sessions });
+  const data = answer.Data as {
+    SessionNo: string;
+    ReceiptSet: { Phone: string; ReceiptResult: string }[];
+  }[];
+  return new Map(data.map((d) => [d.SessionNo, d.ReceiptSet]));
+}
+
+export const count = (r: Receipts): number => [...r.values()].reduce((n, set) => n + set.length, 0);
+
+export const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
