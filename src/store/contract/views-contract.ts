@@ -90,6 +90,8 @@ export function viewsContract(open: OpenStore): void {
       ]);
       assert.equal((await store.searchInbox({ query: 'code_is', limit: 10 })).length, 0);
       assert.equal((await store.searchInbox({ query: 'code is', limit: 10 })).length, 2);
+      // As SQLite's LIKE does for ASCII letters.
+      assert.equal((await store.searchInbox({ query: 'Your CODE', limit: 10 })).length, 2);
     });
 
     test('searchInbox carries the receipt once the message is final', async (store) => {

@@ -1,10 +1,7 @@
 import type { InboxEntry } from '../../domain/messages/message.js';
 import type { InboxStore } from '../../domain/ports.js';
-import { fromRow, type InboxRow } from '../rows/inbox.js';
+import { INBOX_COLUMNS, fromRow, type InboxRow } from '../rows/inbox.js';
 import { inTransaction, type Pool, type Queryable } from './database.js';
-
-const COLUMNS = `id, message_ref, route, upstream_id, kind, from_addr, to_addr, body, type, segments,
-  encoding, delivered_at, report_status, report_due_at, reported, submissions, last_attempt`;
 
 /**
  * New deliveries in one statement; a message delivered before (by any node) is counted as a
@@ -30,7 +27,7 @@ async function deliver(c: Queryable, entries: readonly InboxEntry[]) {
      SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
        $7::text[], $8::text[], $9::int[], $10::text[], $11::bigint[], $12::text[], $13::bigint[],
        $14::boolean[], $15::int[], $16::int[])
-     ON CONFLICT (message_ref) DO NOTHING RETURNING ${COLUMNS}`,
+     ON CONFLICT (message_ref) DO NOTHING RETURNING ${INBOX_COLUMNS}`,
     columnsOf(list),
   );
   const fresher = new Set(inserted.rows.map((r) => r.message_ref));
@@ -56,7 +53,7 @@ async function countRepeats(
     `UPDATE sim_inbox i SET submissions = i.submissions + r.times,
        last_attempt = greatest(i.last_attempt, r.attempt)
      FROM unnest($1::bigint[], $2::int[], $3::int[]) AS r(message_ref, times, attempt)
-     WHERE i.message_ref = r.message_ref RETURNING ${COLUMNS.replace(/(\w+)/g, 'i.$1')}`,
+     WHERE i.message_ref = r.message_ref RETURNING ${INBOX_COLUMNS.replace(/(\w+)/g, 'i.$1')}`,
     [refs, refs.map((k) => repeats.get(k)?.times), refs.map((k) => repeats.get(k)?.attempt)],
   );
   return r.rows;
@@ -105,7 +102,7 @@ export function postgresInbox(pool: Pool): InboxStore {
     },
     async pendingInboxReports() {
       const r = await pool.query<InboxRow>(
-        `SELECT ${COLUMNS} FROM sim_inbox WHERE NOT reported ORDER BY report_due_at`,
+        `SELECT ${INBOX_COLUMNS} FROM sim_inbox WHERE NOT reported ORDER BY report_due_at`,
       );
       return r.rows.map(fromRow);
     },
@@ -116,12 +113,13 @@ export function postgresInbox(pool: Pool): InboxStore {
     async listInbox(filter) {
       const r = filter.phone
         ? await pool.query<InboxRow>(
-            `SELECT ${COLUMNS} FROM sim_inbox WHERE to_addr = $1 ORDER BY id DESC LIMIT $2`,
+            `SELECT ${INBOX_COLUMNS} FROM sim_inbox WHERE to_addr = $1 ORDER BY id DESC LIMIT $2`,
             [filter.phone, filter.limit],
           )
-        : await pool.query<InboxRow>(`SELECT ${COLUMNS} FROM sim_inbox ORDER BY id DESC LIMIT $1`, [
-            filter.limit,
-          ]);
+        : await pool.query<InboxRow>(
+            `SELECT ${INBOX_COLUMNS} FROM sim_inbox ORDER BY id DESC LIMIT $1`,
+            [filter.limit],
+          );
       return r.rows.map(fromRow);
     },
   };

@@ -3,7 +3,9 @@ import { postgresAccounts } from './accounts.js';
 import { postgresCluster } from './cluster.js';
 import { migrate, openPool, type PostgresOptions } from './database.js';
 import { postgresInbox } from './inbox.js';
+import { postgresInboxViews } from './inbox-views.js';
 import { postgresMessages } from './messages.js';
+import { postgresSessions } from './sessions.js';
 import { postgresTemplates } from './templates.js';
 
 export type { PostgresOptions } from './database.js';
@@ -25,6 +27,8 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
     ...postgresTemplates(pool),
     ...postgresMessages(pool),
     ...postgresInbox(pool),
+    ...postgresInboxViews(pool),
+    ...postgresSessions(pool),
     async close() {
       await cluster.close();
       await pool.end();

@@ -1,6 +1,9 @@
 /** Rows as both adapters read them (same column names in SQLite and PostgreSQL). */
 import type { InboxEntry } from '../../domain/messages/message.js';
 
+export const INBOX_COLUMNS = `id, message_ref, route, upstream_id, kind, from_addr, to_addr, body, type, segments,
+  encoding, delivered_at, report_status, report_due_at, reported, submissions, last_attempt`;
+
 export interface InboxRow {
   id: number;
   message_ref: number;

@@ -1,10 +1,7 @@
 import type { InboxEntry } from '../../domain/messages/message.js';
 import type { InboxStore } from '../../domain/ports.js';
-import { fromRow, type InboxRow } from '../rows/inbox.js';
+import { INBOX_COLUMNS, fromRow, type InboxRow } from '../rows/inbox.js';
 import type { Db } from './database.js';
-
-export const INBOX_COLUMNS = `id, message_ref, route, upstream_id, kind, from_addr, to_addr, body, type, segments,
-  encoding, delivered_at, report_status, report_due_at, reported, submissions, last_attempt`;
 
 export function sqliteInbox(db: Db): InboxStore {
   const insert = db.prepare(

@@ -1,0 +1,106 @@
+/** Rows of the operator views as both adapters read them (same column names in both). */
+import type { ReceiptResult } from '../../domain/receipts/receipt.js';
+import type {
+  Conversation,
+  InboxView,
+  SessionMessage,
+  SessionView,
+} from '../../domain/views/views.js';
+import { INBOX_COLUMNS, fromRow, type InboxRow } from './inbox.js';
+
+/** An inbox entry (sim_inbox i) with its message's account and receipt (messages m). */
+export const VIEW_COLUMNS = `${INBOX_COLUMNS.split(',')
+  .map((c) => `i.${c.trim()}`)
+  .join(', ')}, m.account_id, m.accepted_at, m.receipt_result, m.receipt_time`;
+
+export interface ViewRow extends InboxRow {
+  account_id: number;
+  accepted_at: number;
+  receipt_result: ReceiptResult | null;
+  receipt_time: number | null;
+}
+
+export function toView(r: ViewRow): InboxView {
+  return {
+    ...fromRow(r),
+    id: r.id,
+    accountId: r.account_id,
+    acceptedAt: r.accepted_at,
+    receiptResult: r.receipt_result ?? undefined,
+    receiptTime: r.receipt_time ?? undefined,
+  };
+}
+
+export interface ConversationRow {
+  phone: string;
+  n: number;
+  last_id: number;
+  last_at: number;
+}
+
+export function toConversation(r: ConversationRow): Conversation {
+  return { phone: r.phone, count: r.n, lastId: r.last_id, lastDeliveredAt: r.last_at };
+}
+
+export interface SessionRow {
+  session_no: string;
+  account_id: number;
+  accepted_count: number;
+  created_at: number;
+}
+
+export const SESSION_MESSAGE_COLUMNS = `id, phone, route, body, cost_count, state, status, attempts,
+  last_error, upstream_id, accepted_at, submitted_at, receipt_result, receipt_code, receipt_desc,
+  receipt_time, user_id`;
+
+export interface SessionMessageRow {
+  id: number;
+  phone: string;
+  route: string;
+  body: string;
+  cost_count: number;
+  state: string;
+  status: string;
+  attempts: number;
+  last_error: string | null;
+  upstream_id: string | null;
+  accepted_at: number;
+  submitted_at: number | null;
+  receipt_result: ReceiptResult | null;
+  receipt_code: string | null;
+  receipt_desc: string | null;
+  receipt_time: number | null;
+  user_id: string;
+}
+
+export function toSessionView(s: SessionRow, rows: readonly SessionMessageRow[]): SessionView {
+  return {
+    sessionNo: s.session_no,
+    accountId: s.account_id,
+    acceptedCount: s.accepted_count,
+    createdAt: s.created_at,
+    messages: rows.map(toSessionMessage),
+  };
+}
+
+function toSessionMessage(r: SessionMessageRow): SessionMessage {
+  return {
+    id: r.id,
+    phone: r.phone,
+    route: r.route,
+    text: r.body,
+    costCount: r.cost_count,
+    state: r.state,
+    status: r.status,
+    attempts: r.attempts,
+    lastError: r.last_error ?? '',
+    upstreamId: r.upstream_id ?? '',
+    acceptedAt: r.accepted_at,
+    submittedAt: r.submitted_at ?? undefined,
+    receiptResult: r.receipt_result ?? undefined,
+    receiptCode: r.receipt_code ?? '',
+    receiptDesc: r.receipt_desc ?? '',
+    receiptTime: r.receipt_time ?? undefined,
+    userId: r.user_id,
+  };
+}
