@@ -73,6 +73,29 @@ export function concurrencyContract(open: OpenStore): void {
       assert.deepEqual(await states(store), { queued: 0, submitting: 0, submitted: 0, final: 60 });
     });
 
+    test('the parts of one message reported at once, with its submit, make one receipt', async (store) => {
+      const b = batch(Array.from({ length: 20 }, () => sms()));
+      await store.acceptBatch(b);
+      const claimed = await store.claimDue(NOW, 1000, LEASE);
+      await Promise.all(
+        claimed.map((m) => {
+          // Hex ids, the second part's report quoting its id in decimal.
+          const parts = [1, 2, 3].map((k) => `f${m.id.toString(16)}0${k}`);
+          const quoted = parts.map((id, k) => (k === 1 ? BigInt(`0x${id}`).toString(10) : id));
+          const [upstreamId = ''] = parts;
+          const submitted = { id: m.id, attempt: m.attempts, kind: 'submitted' as const };
+          return Promise.all([
+            store.recordOutcomes([{ ...submitted, route: m.route, upstreamId, parts }], NOW),
+            ...quoted.map((id) => store.applyReports([report(id, 'delivered', NOW + 1)], NOW + 1)),
+          ]);
+        }),
+      );
+      const receipts = await receiptsOf(store, b.sessionNo);
+      assert.equal(receipts.length, 20, 'every message has its receipt');
+      assert.ok(receipts.every((r) => r.ReceiptDesc === 'all 3 parts delivered by the network'));
+      assert.deepEqual(await states(store), { queued: 0, submitting: 0, submitted: 0, final: 20 });
+    });
+
     test('saves of one template from one read at once: exactly one wins', async (store) => {
       const t = template();
       await store.insertTemplate(t);

@@ -77,6 +77,14 @@ export function partsContract(open: OpenStore): void {
       assert.equal((await receiptOf(store, sessionNo)).ReceiptResult, 'Fail');
     });
 
+    test('a part id handed out again belongs to the newest message', async (store) => {
+      const older = await submittedInParts(store, ['f1', 'f2']);
+      const newer = await submittedInParts(store, ['f1', 'f3']);
+      await store.applyReports([delivered('f1', 1), delivered('f3', 2)], at(2));
+      assert.equal((await receiptOf(store, newer.sessionNo)).ReceiptResult, 'Success');
+      assert.deepEqual(await receiptsOf(store, older.sessionNo), []);
+    });
+
     test('a part report that came before the submit answer is applied with it', async (store) => {
       assert.deepEqual(await store.applyReports([delivered('d2', 1)], at(1)), { unmatched: 1 });
       const { sessionNo } = await submittedInParts(store, ['d1', 'd2']);

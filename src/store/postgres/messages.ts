@@ -5,7 +5,9 @@ import { fromClaimRow, fromIdemRow, type ClaimRow, type IdemRow } from '../rows/
 import { addEvents, type EventInput } from './events.js';
 import { insertSms } from './insert-sms.js';
 import { postgresReceipts } from './receipts.js';
-import { earlyReportsLock, postgresReports, type PostgresReports } from './reports.js';
+import { earlyReportsLock } from './early-reports.js';
+import { insertParts } from './parts.js';
+import { postgresReports, type PostgresReports } from './reports.js';
 
 type AcceptPart = Pick<
   MessageStore,
@@ -148,33 +150,7 @@ async function recordAll(
   const submitted = list.filter((o): o is Of<'submitted'> => o.kind === 'submitted');
   const retried = list.filter((o): o is Of<'retry'> => o.kind === 'retry');
   const failed = list.filter((o): o is Of<'failed'> => o.kind === 'failed');
-  if (submitted.length > 0) {
-    await earlyReportsLock(c, 'shared');
-    const r = await c.query<{ id: number; kind: string; upstream_id: string }>(
-      `UPDATE messages m SET state = 'submitted', due_at = NULL, route = o.route,
-         upstream_id = o.upstream_id, submitted_at = $5
-       FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[]) AS o(id, attempt, route, upstream_id)
-       WHERE m.id = o.id AND m.state = 'submitting' AND m.attempts = o.attempt
-       RETURNING m.id, m.kind, m.upstream_id`,
-      [
-        submitted.map((o) => o.id),
-        submitted.map((o) => o.attempt),
-        submitted.map((o) => o.route),
-        submitted.map((o) => o.upstreamId),
-        now,
-      ],
-    );
-    const business = r.rows.filter((m) => m.kind === 'business');
-    await addEvents(
-      c,
-      business.map((m) => ({ id: m.id, status: 'submitted', code: '', desc: m.upstream_id })),
-      now,
-    );
-    await reports.applyEarlyReports(
-      c,
-      submitted.filter((o) => r.rows.some((m) => m.id === o.id)),
-    );
-  }
+  if (submitted.length > 0) await recordSubmitted(c, reports, submitted, now);
   if (retried.length > 0) {
     const r = await c.query<{ id: number; kind: string; code: string; descr: string }>(
       `UPDATE messages m SET state = 'queued', due_at = o.due_at, last_error = o.code || ' ' || o.descr
@@ -209,6 +185,53 @@ async function recordAll(
     );
     await addEvents(c, businessEvents(r.rows, 'failed'), now);
   }
+}
+
+/**
+ * The submits, the parts of those that went as several, and the reports that came early for any
+ * of their ids in one transaction; the early-reports lock (shared) keeps no early report behind.
+ */
+async function recordSubmitted(
+  c: Queryable,
+  reports: PostgresReports,
+  submitted: readonly Of<'submitted'>[],
+  now: number,
+): Promise<void> {
+  await earlyReportsLock(c, 'shared');
+  const partsOf = (o: Of<'submitted'>) => (o.parts && o.parts.length > 1 ? o.parts : []);
+  const r = await c.query<{ id: number; kind: string; upstream_id: string }>(
+    `UPDATE messages m SET state = 'submitted', due_at = NULL, route = o.route,
+       upstream_id = o.upstream_id, submitted_at = $6, parts = o.parts
+     FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[], $5::int[])
+       AS o(id, attempt, route, upstream_id, parts)
+     WHERE m.id = o.id AND m.state = 'submitting' AND m.attempts = o.attempt
+     RETURNING m.id, m.kind, m.upstream_id`,
+    [
+      submitted.map((o) => o.id),
+      submitted.map((o) => o.attempt),
+      submitted.map((o) => o.route),
+      submitted.map((o) => o.upstreamId),
+      submitted.map((o) => Math.max(1, partsOf(o).length)),
+      now,
+    ],
+  );
+  const done = new Set(r.rows.map((m) => m.id));
+  const recorded = submitted
+    .filter((o) => done.has(o.id))
+    .map((o) => ({ id: o.id, route: o.route, upstreamId: o.upstreamId, parts: partsOf(o) }));
+  await insertParts(c, recorded);
+  const business = r.rows.filter((m) => m.kind === 'business');
+  await addEvents(
+    c,
+    business.map((m) => ({ id: m.id, status: 'submitted', code: '', desc: m.upstream_id })),
+    now,
+  );
+  await reports.applyEarlyReports(
+    c,
+    recorded.flatMap((o) =>
+      o.parts.length === 0 ? [o] : o.parts.map((upstreamId) => ({ route: o.route, upstreamId })),
+    ),
+  );
 }
 
 function businessEvents(

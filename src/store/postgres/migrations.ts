@@ -154,4 +154,23 @@ export const postgresMigrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: 'message parts: multipart SMS whose parts are reported one by one',
+    sql: `
+      ALTER TABLE messages ADD COLUMN parts INTEGER NOT NULL DEFAULT 1;
+      -- An SMSC may hand out an id again after wrapping around: the newest message owns it.
+      CREATE TABLE message_parts (
+        route TEXT NOT NULL,
+        upstream_id TEXT NOT NULL,
+        message_ref BIGINT NOT NULL,
+        part_no INTEGER NOT NULL,
+        status TEXT,
+        code TEXT,
+        descr TEXT,
+        PRIMARY KEY (route, upstream_id)
+      );
+      CREATE INDEX message_parts_ref ON message_parts (message_ref, part_no);
+    `,
+  },
 ];

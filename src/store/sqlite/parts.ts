@@ -1,8 +1,8 @@
 import type { Report } from '../../domain/messages/message.js';
-import { combineParts, type PartReport } from '../../domain/messages/parts.js';
+import type { PartReport } from '../../domain/messages/parts.js';
 import { receiptResultOf } from '../../domain/receipts/receipt.js';
+import { combinedReport, type PartRow, type TargetRow as Target } from '../rows/parts.js';
 import type { Db } from './database.js';
-import type { Target } from './reports.js';
 
 /** The parts of multipart messages: each part's final report, and the message's once all are in. */
 export function sqliteParts(db: Db) {
@@ -28,23 +28,7 @@ export function sqliteParts(db: Db) {
     settle(r: Report, upstreamId: string, messageRef: number): PartReport | undefined {
       if (!receiptResultOf(r.status)) return undefined;
       if (!record.run(r.status, r.code, r.desc, r.route, upstreamId).changes) return undefined;
-      const rows = all.all(messageRef) as PartRow[];
-      if (rows.some((p) => p.status === null)) return undefined;
-      return combineParts(
-        rows.map((p) => ({
-          partNo: p.part_no,
-          status: p.status as Report['status'],
-          code: p.code ?? '',
-          desc: p.descr ?? '',
-        })),
-      );
+      return combinedReport(all.all(messageRef) as PartRow[]);
     },
   };
-}
-
-interface PartRow {
-  part_no: number;
-  status: string | null;
-  code: string | null;
-  descr: string | null;
 }

@@ -2,16 +2,9 @@ import { advanceStatus } from '../../domain/messages/status.js';
 import type { Report } from '../../domain/messages/message.js';
 import { upstreamIdReadings } from '../../domain/messages/upstream-ids.js';
 import { receiptResultOf } from '../../domain/receipts/receipt.js';
+import type { TargetRow as Target } from '../rows/parts.js';
 import type { Db } from './database.js';
 import { sqliteParts } from './parts.js';
-
-export interface Target {
-  id: number;
-  kind: string;
-  state: string;
-  status: string;
-  parts: number;
-}
 
 export function sqliteReports(db: Db) {
   const find = db.prepare(

@@ -1,0 +1,33 @@
+/** Rows as both adapters read them (same column names in SQLite and PostgreSQL). */
+import type { ReportStatus } from '../../domain/messages/message.js';
+import { combineParts, type PartReport } from '../../domain/messages/parts.js';
+
+/** A message that reports name, as reports need it: its state, status and number of parts. */
+export interface TargetRow {
+  id: number;
+  kind: string;
+  state: string;
+  status: string;
+  parts: number;
+}
+
+/** A part of a multipart message; status, code and descr stay NULL until its final report. */
+export interface PartRow {
+  part_no: number;
+  status: string | null;
+  code: string | null;
+  descr: string | null;
+}
+
+/** The message's combined report once every one of its parts has a final report, else undefined. */
+export function combinedReport(rows: readonly PartRow[]): PartReport | undefined {
+  if (rows.length === 0 || rows.some((p) => p.status === null)) return undefined;
+  return combineParts(
+    rows.map((p) => ({
+      partNo: p.part_no,
+      status: p.status as ReportStatus,
+      code: p.code ?? '',
+      desc: p.descr ?? '',
+    })),
+  );
+}
