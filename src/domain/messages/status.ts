@@ -18,3 +18,14 @@ const RANK: Record<string, number> = {
 export function advanceStatus(current: string, incoming: ReportStatus): string | undefined {
   return (RANK[incoming] ?? 0) > (RANK[current] ?? 0) ? incoming : undefined;
 }
+
+/**
+ * Orders reports as they happened: by time, and reports of one instant (a network stamping whole
+ * seconds, or the simulator) in the order statuses go, sent before delivered before read.
+ */
+export function byOccurrence(
+  a: { at: number; status: string },
+  b: { at: number; status: string },
+): number {
+  return a.at - b.at || (RANK[a.status] ?? 0) - (RANK[b.status] ?? 0);
+}

@@ -164,6 +164,19 @@ export function reportsContract(open: OpenStore): void {
       assert.equal((await store.getBusinessMessage(m.messageId))?.status, 'delivered');
       assert.deepEqual(await reportedHistory(store, m.messageId), ['sent', 'delivered']);
     });
+
+    test('of one instant are applied in the order statuses go', async (store) => {
+      const m = business();
+      await store.acceptBusinessMessage(m);
+      const c = only(await store.claimDue(NOW, 10, LEASE));
+      const early = [report('wamid-y', 'sent', NOW), report('wamid-y', 'failed', NOW)];
+      assert.deepEqual(await store.applyReports(early, NOW), { unmatched: 2 });
+      await store.recordOutcomes(
+        [{ id: c.id, attempt: c.attempts, kind: 'submitted', route: ROUTE, upstreamId: 'wamid-y' }],
+        NOW + SECOND,
+      );
+      assert.deepEqual(await reportedHistory(store, m.messageId), ['sent', 'failed']);
+    });
   });
 
   describe('business message status', () => {

@@ -1,4 +1,5 @@
 import type { Report } from '../../domain/messages/message.js';
+import { byOccurrence } from '../../domain/messages/status.js';
 import { upstreamIdReadings } from '../../domain/messages/upstream-ids.js';
 import type { Queryable } from './database.js';
 
@@ -95,7 +96,7 @@ export async function takeEarly(c: Queryable, keys: readonly UpstreamKey[]): Pro
       desc: e.descr,
       at: e.at,
     }))
-    .sort((a, b) => a.at - b.at);
+    .sort(byOccurrence);
 }
 
 interface EarlyRow {

@@ -1,4 +1,4 @@
-import { advanceStatus } from '../../domain/messages/status.js';
+import { advanceStatus, byOccurrence } from '../../domain/messages/status.js';
 import type { Report } from '../../domain/messages/message.js';
 import { upstreamIdReadings } from '../../domain/messages/upstream-ids.js';
 import { receiptResultOf } from '../../domain/receipts/receipt.js';
@@ -95,7 +95,7 @@ export function sqliteReports(db: Db) {
       const early = upstreamIdReadings(upstreamId).flatMap(
         (reading) => takeEarly.all(route, reading) as EarlyRow[],
       );
-      early.sort((a, b) => a.at - b.at);
+      early.sort(byOccurrence);
       for (const e of early)
         applyOne({ route, upstreamId, status: e.status, code: e.code, desc: e.descr, at: e.at });
     }
