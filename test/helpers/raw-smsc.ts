@@ -39,6 +39,11 @@ export type SubmitAnswer = { status: number; messageId?: string; beforeAnswer?: 
 export class RawSmsc {
   readonly submits: RawSubmit[] = [];
   readonly deliverAnswers: number[] = [];
+  /** Binds accepted and enquire_link received, over all connections. */
+  binds = 0;
+  enquireLinks = 0;
+  /** Whether enquire_link is answered (a dead link when false). */
+  answerEnquireLink = true;
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
   private seq = 1;
@@ -105,8 +110,12 @@ export class RawSmsc {
       case CMD.bind_transceiver:
       case CMD.bind_transmitter:
       case CMD.bind_receiver:
+        this.binds++;
         return void socket.write(pdu(id | RESP, 0, seq, cstr('raw-smsc')));
       case CMD.enquire_link:
+        this.enquireLinks++;
+        if (this.answerEnquireLink) socket.write(pdu(id | RESP, 0, seq, Buffer.alloc(0)));
+        return;
       case CMD.unbind:
         return void socket.write(pdu(id | RESP, 0, seq, Buffer.alloc(0)));
       case CMD.submit_sm:
