@@ -1,9 +1,5 @@
-import { spawn } from 'node:child_process';
-import { openSync } from 'node:fs';
-import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { measureDispatch, type DispatchFigures } from './dispatch.js';
-import { freePort } from './gateway.js';
+import { startSim } from './kannel/sim.js';
 import type { PhoneSequence } from './numbers.js';
 import type { Options } from './options.js';
 import { readProc } from './proc.js';
@@ -16,35 +12,6 @@ export interface SmppFigures extends DispatchFigures {
   smscCpuS: number;
 }
 
-/** `wirebird smsc-sim` as a child on a free port; stopped by its pid. */
-async function startSmscSim(o: Options, dataDir: string) {
-  const port = await freePort();
-  const log = openSync(join(dataDir, 'smsc-sim.log'), 'a');
-  const child = spawn(
-    process.execPath,
-    [
-      o.gatewayMain,
-      'smsc-sim',
-      '--port',
-      String(port),
-      '--receipt-delay-ms',
-      String(o.receiptDelayMs),
-    ],
-    { stdio: ['ignore', log, log] },
-  );
-  const pid = child.pid;
-  if (pid === undefined) throw new Error('smsc-sim did not start');
-  await sleep(1000);
-  if (child.exitCode !== null) throw new Error(`smsc-sim exited with ${child.exitCode}`);
-  return {
-    port,
-    pid,
-    stop() {
-      if (child.exitCode === null) process.kill(pid, 'SIGKILL');
-    },
-  };
-}
-
 /**
  * End to end through the SMPP channel: SendBatchUSMSMessage → dispatcher → submit_sm over one
  * bind (or --binds) with --window outstanding → `wirebird smsc-sim` → deliver_sm receipts →
@@ -55,9 +22,9 @@ export async function measureSmpp(
   dataDir: string,
   phones: PhoneSequence,
 ): Promise<SmppFigures> {
-  const sim = await startSmscSim(o, dataDir);
+  const sim = await startSim(o.gatewayMain, dataDir, o.receiptDelayMs);
   try {
-    const cpu0 = readProc(sim.pid)?.cpuS ?? 0;
+    const cpu0 = readProc(sim.proc.pid)?.cpuS ?? 0;
     const config = {
       smpp: {
         smscs: [
@@ -74,7 +41,7 @@ export async function measureSmpp(
       },
     };
     const f = await measureDispatch(o, dataDir, phones, config, 'smpp');
-    const smscCpuS = (readProc(sim.pid)?.cpuS ?? cpu0) - cpu0;
+    const smscCpuS = (readProc(sim.proc.pid)?.cpuS ?? cpu0) - cpu0;
     return {
       ...f,
       window: o.smppWindow,
@@ -83,7 +50,7 @@ export async function measureSmpp(
       smscCpuS,
     };
   } finally {
-    sim.stop();
+    await sim.stopAndReadLog();
   }
 }
 

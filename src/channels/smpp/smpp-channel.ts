@@ -20,7 +20,6 @@ export class SmppChannel implements Channel {
   private readonly links = new Map<string, SmscLink>();
   private readonly routes: SmsRoutes;
   private listener: ReportListener | undefined;
-  receipts = 0;
 
   constructor(
     config: SmppConfig,
@@ -82,7 +81,6 @@ export class SmppChannel implements Channel {
   }
 
   private async receipt(link: SmscLink, r: DeliveryReceipt): Promise<void> {
-    this.receipts++;
     const report: Report = {
       route: link.route,
       upstreamId: normaliseSmscId(r.id),

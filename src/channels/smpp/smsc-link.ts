@@ -44,7 +44,6 @@ export class SmscLink {
   private readonly limiter: RateLimiter;
   private pausedUntil = 0;
   private throttleStreak = 0;
-  throttled = 0;
 
   constructor(
     readonly config: SmscConfig,
@@ -141,7 +140,6 @@ export class SmscLink {
   }
 
   private throttle(): number {
-    this.throttled++;
     const pauseMs = Math.min(MAX_THROTTLE_PAUSE_MS, 50 * 2 ** this.throttleStreak++);
     this.pausedUntil = Math.max(this.pausedUntil, this.clock.now() + pauseMs);
     return pauseMs;
