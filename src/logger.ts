@@ -1,8 +1,8 @@
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 
 /** One pino logger for the process; secrets are redacted wherever they could appear. */
-export function createLogger(level: string): Logger {
-  return pino({
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  const options = {
     level,
     redact: {
       paths: [
@@ -10,9 +10,13 @@ export function createLogger(level: string): Logger {
         'req.headers.cookie',
         '*.key',
         '*.accessToken',
+        '*.AccessToken',
+        '*.appSecret',
+        '*.verifyToken',
         '*.password',
       ],
       censor: '[redacted]',
     },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }

@@ -3,12 +3,15 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { IdSource } from './api/context.js';
 import { buildServer } from './api/server.js';
+import { registerWhatsAppWebhook } from './channels/whatsapp/webhook.js';
 import {
   createDevAccountIfNone,
   importConfiguredKeys,
+  importConfiguredPhones,
   resolveAdminKey,
 } from './bootstrap/first-start.js';
 import type { Config } from './config/config.js';
+import { MEDIA_ID_PREFIX } from './domain/media/media-file.js';
 import type { Clock, Store } from './domain/ports.js';
 import { registerConsole } from './console/console.js';
 import { InboxFeed } from './console/inbox-feed.js';
@@ -37,6 +40,7 @@ const TEMPLATE_ID_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 export const randomIds: IdSource = {
   templateId: () => 'UTA' + [...randomBytes(10)].map((b) => TEMPLATE_ID_ALPHABET[b % 32]).join(''),
   uuid: () => randomUUID(),
+  mediaId: () => MEDIA_ID_PREFIX + randomBytes(16).toString('base64url'),
 };
 
 /** Wires config → store → background workers → API, and listens. */
@@ -61,6 +65,7 @@ async function startOnStore(
   logger: Logger,
 ): Promise<Gateway> {
   await importConfiguredKeys(store, config, clock.now());
+  await importConfiguredPhones(store, config, clock.now());
   const devAccount = await createDevAccountIfNone(store, config, clock.now());
   const admin = resolveAdminKey(config);
   const effective = { ...config, adminKey: admin.key };
@@ -95,6 +100,13 @@ async function startOnStore(
     },
     logger,
   );
+  registerWhatsAppWebhook(app, {
+    config: config.whatsapp,
+    reports: pipeline.reports.push,
+    clock,
+    log: logger.child({ channel: 'whatsapp', worker: 'webhook' }),
+    onBadSignature: () => metrics.webhookSignatureFailures.inc({ channel: 'whatsapp' }),
+  });
   registerConsole(app, {
     store,
     clock,

@@ -31,6 +31,7 @@ export async function startPipeline(
     {
       claim: (now, limit, lease) => store.claimDue(now, limit, lease),
       record: (o, now) => store.recordOutcomes(o, now),
+      extend: (claims, until) => store.extendLeases(claims, until),
       takeTokens: store.cluster?.takeRouteTokens.bind(store.cluster),
     },
     channels.byName,

@@ -8,6 +8,8 @@ import { validator } from './validate.js';
 export interface IdSource {
   templateId(): string;
   uuid(): string;
+  /** A Wirebird media id: MEDIA_ID_PREFIX and random characters. */
+  mediaId(): string;
 }
 
 /** Background work the API nudges so that new rows are picked up at once, not at the next poll. */

@@ -10,6 +10,7 @@ import { WirebirdError } from '../domain/errors.js';
 import { registerAdminRoutes } from './admin/index.js';
 import { errorAnswer } from './answer.js';
 import { countRequest, outcomeOf, registerApiRoute, sendError } from './api-route.js';
+import { registerMediaRoute } from './media-route.js';
 import { registerMetricsRoute } from './metrics-route.js';
 import type { ApiDeps } from './context.js';
 
@@ -29,7 +30,7 @@ export function buildServer(deps: ApiDeps, logger: Logger): FastifyInstance {
     request.log.info(
       {
         method: request.method,
-        url: request.url,
+        url: withoutSecrets(request.url),
         status: reply.statusCode,
         ms: Math.round(reply.elapsedTime),
         ...outcomeOf(request),
@@ -55,9 +56,15 @@ export function buildServer(deps: ApiDeps, logger: Logger): FastifyInstance {
   );
   app.get('/healthz', async () => ({ status: 'ok' }));
   registerApiRoute(app, deps);
+  registerMediaRoute(app, deps);
   registerAdminRoutes(app, deps);
   registerMetricsRoute(app, deps);
   return app;
+}
+
+/** Meta's webhook handshake carries the verify token in the query string: never logged. */
+function withoutSecrets(url: string): string {
+  return url.startsWith('/webhooks/') ? `${url.split('?')[0] ?? ''}?[query not logged]` : url;
 }
 
 /** Errors Fastify raises before a handler runs, in the envelope's terms. */

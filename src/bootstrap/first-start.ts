@@ -2,6 +2,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'n
 import { dirname, join } from 'node:path';
 import { hashKey, newApiKey } from '../api/auth.js';
 import { ConfigError, type Config } from '../config/config.js';
+import { normalizePhone } from '../domain/phones/phones.js';
 import type { Store } from '../domain/ports.js';
 
 export const DEV_ACCOUNT_ID = 1;
@@ -29,6 +30,32 @@ export async function importConfiguredKeys(
         `a key configured for AccountId ${accountId} already belongs to AccountId ${owner}`,
       );
     }
+  }
+}
+
+/**
+ * Cloud API phone numbers declared in the config file are registered at every start, so the file
+ * stays the source of truth for them (a token rotated there takes effect on restart).
+ */
+export async function importConfiguredPhones(
+  store: Store,
+  config: Config,
+  now: number,
+): Promise<void> {
+  for (const [i, p] of config.whatsapp.phones.entries()) {
+    const phone = normalizePhone(p.businessPhone, config.defaultRegion);
+    if (!phone.ok) {
+      throw new ConfigError(`whatsapp.phones[${i}].businessPhone: ${phone.reason}`);
+    }
+    await store.ensureAccount(p.accountId, now);
+    await store.addBusinessPhone({
+      accountId: p.accountId,
+      businessPhone: phone.e164,
+      channel: 'whatsapp',
+      phoneNumberId: p.phoneNumberId,
+      accessToken: p.accessToken,
+      createdAt: now,
+    });
   }
 }
 

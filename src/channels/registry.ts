@@ -4,6 +4,8 @@ import type { Clock, Routing, Store } from '../domain/ports.js';
 import type { Channel } from './channel.js';
 import { SIMULATOR, SimulatorChannel } from './simulator/simulator-channel.js';
 import { SMPP, SmppChannel } from './smpp/smpp-channel.js';
+import { WhatsAppMedia } from './whatsapp/media-upload.js';
+import { WHATSAPP, WhatsAppChannel } from './whatsapp/whatsapp-channel.js';
 
 export interface Channels {
   byName: ReadonlyMap<string, Channel>;
@@ -11,7 +13,10 @@ export interface Channels {
   simulator: SimulatorChannel;
 }
 
-/** The channels the config declares, and the routing over them; the simulator is always there (business messages go to it until the WhatsApp channel exists). */
+/**
+ * The channels the config declares, and the routing over them. The simulator and the WhatsApp
+ * channel are always there: a business phone names its channel when it is registered.
+ */
 export function createChannels(config: Config, store: Store, clock: Clock, log: Logger): Channels {
   const simulator = new SimulatorChannel(
     store,
@@ -19,7 +24,20 @@ export function createChannels(config: Config, store: Store, clock: Clock, log: 
     config.simDelayMs,
     log.child({ channel: SIMULATOR }),
   );
-  const byName = new Map<string, Channel>([[SIMULATOR, simulator]]);
+  const whatsappLog = log.child({ channel: WHATSAPP });
+  const { apiUrl, timeoutMs } = config.whatsapp;
+  const whatsapp = new WhatsAppChannel(
+    store,
+    config.whatsapp,
+    clock,
+    whatsappLog,
+    new WhatsAppMedia(store, { apiUrl, timeoutMs }, clock, whatsappLog),
+    store.cluster?.takeRouteTokens.bind(store.cluster),
+  );
+  const byName = new Map<string, Channel>([
+    [SIMULATOR, simulator],
+    [WHATSAPP, whatsapp],
+  ]);
   if (config.smpp.smscs.length === 0) {
     return { byName, routing: { smsRoute: () => SIMULATOR }, simulator };
   }

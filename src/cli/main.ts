@@ -7,6 +7,7 @@ import { registerKeys } from './keys.js';
 import { registerReceipts } from './receipts.js';
 import { registerSend } from './send.js';
 import { registerSmscSim } from './smsc-sim.js';
+import { registerGraphSim } from './graph-sim.js';
 import { failOnError } from './open-store.js';
 
 const program = new Command()
@@ -20,6 +21,7 @@ registerTemplates(program);
 registerSend(program);
 registerReceipts(program);
 registerSmscSim(program);
+registerGraphSim(program);
 program.addHelpText(
   'after',
   `
@@ -30,6 +32,7 @@ Examples:
   wirebird send --template UTA… --csv numbers.csv  send to every number of a CSV
   wirebird receipts 6f1c2a9e-…                     the receipts of a session
   wirebird smsc-sim --port 2775                    an SMSC to try SMPP against
+  wirebird graph-sim --port 8090                   a Graph API to try WhatsApp against
   wirebird help send                               a command's options and examples`,
 );
 // Any command's failure ends in one line naming what to fix, never a stack trace.

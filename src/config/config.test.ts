@@ -46,6 +46,27 @@ describe('loadConfig', () => {
     assert.equal(c.adminKey, undefined);
   });
 
+  it('points WhatsApp at the public Graph API with a pinned version unless told otherwise', () => {
+    const c = loadConfig({});
+    assert.equal(c.whatsapp.apiUrl, 'https://graph.facebook.com/v24.0');
+    assert.equal(c.whatsapp.phoneTps, 80);
+    assert.equal(c.whatsapp.verifyToken, undefined);
+    const env = {
+      WIREBIRD_WHATSAPP_API_URL: 'http://127.0.0.1:8090/v24.0/',
+      WIREBIRD_WHATSAPP_VERIFY_TOKEN: 'vt',
+      WIREBIRD_WHATSAPP_APP_SECRET: 'as',
+    };
+    const w = loadConfig(env).whatsapp;
+    assert.deepEqual(
+      [w.apiUrl, w.verifyToken, w.appSecret],
+      ['http://127.0.0.1:8090/v24.0', 'vt', 'as'],
+    );
+    assert.throws(
+      () => loadConfig({ WIREBIRD_WHATSAPP_API_URL: 'ftp://x' }),
+      (e: Error) => e instanceof ConfigError && /WIREBIRD_WHATSAPP_API_URL/.test(e.message),
+    );
+  });
+
   it('reads PORT, HOST, WIREBIRD_DATA_DIR (made absolute) and review settings', () => {
     const c = loadConfig({
       PORT: '9090',

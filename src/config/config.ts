@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { isKnownRegion } from '../domain/phones/phones.js';
 import { SmppSchema, checkSmpp, smppFromUrl } from './smpp-config.js';
+import { WhatsAppSchema, checkWhatsApp } from './whatsapp-config.js';
 
 /** Every setting Wirebird reads, in one schema; docs/configuration.md mirrors it. */
 export const ConfigSchema = Type.Object(
@@ -31,6 +32,8 @@ export const ConfigSchema = Type.Object(
     logLevel: Type.String({ default: 'info' }),
     /** SMSCs and the routes over them; with none, SMS go to the simulator. */
     smpp: SmppSchema,
+    /** The WhatsApp Cloud API channel: Graph API base, webhook secrets, phone numbers. */
+    whatsapp: WhatsAppSchema,
     /** With a url, the PostgreSQL store that many nodes share; without, SQLite in dataDir. */
     database: Type.Object(
       {
@@ -72,6 +75,9 @@ const ENV: Record<string, (v: string, name: string) => [string, unknown]> = {
   WIREBIRD_LOG_LEVEL: (v) => ['logLevel', v],
   WIREBIRD_SMSC: (v) => ['smpp', smppFromUrl(v, (m) => new ConfigError(m))],
   DATABASE_URL: (v) => ['database.url', v],
+  WIREBIRD_WHATSAPP_API_URL: (v) => ['whatsapp.apiUrl', v],
+  WIREBIRD_WHATSAPP_VERIFY_TOKEN: (v) => ['whatsapp.verifyToken', v],
+  WIREBIRD_WHATSAPP_APP_SECRET: (v) => ['whatsapp.appSecret', v],
 };
 
 export class ConfigError extends Error {}
@@ -108,7 +114,10 @@ export function checkConfig(raw: Record<string, unknown>): Config {
   }
   checkSmpp(config.smpp, (m) => new ConfigError(m));
   checkDatabaseUrl(config.database.url);
-  return { ...config, defaultRegion, dataDir: resolve(config.dataDir) };
+  checkWhatsApp(config.whatsapp, (m) => new ConfigError(m));
+  // A trailing slash would double in every {apiUrl}/{phone number id}/... path.
+  const whatsapp = { ...config.whatsapp, apiUrl: config.whatsapp.apiUrl.replace(/\/+$/, '') };
+  return { ...config, defaultRegion, dataDir: resolve(config.dataDir), whatsapp };
 }
 
 /** `a.b` sets b inside a, keeping what the file gave a. */

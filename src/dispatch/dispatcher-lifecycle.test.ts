@@ -137,3 +137,29 @@ test('the route rate limit holds chunks back until the clock allows them', async
     assert.deepEqual(channel.sizes, [1000, 1000, 500]);
   });
 });
+
+test("a pass held up by its upstream renews its claims' lease until it records them", async () => {
+  let release: (() => void) | undefined;
+  const slow = new FakeChannel('a');
+  const submit = slow.submit.bind(slow);
+  slow.submit = async (messages) => {
+    await new Promise<void>((r) => (release = r));
+    return submit(messages);
+  };
+  // A 30 ms lease is renewed every 10 ms of real time while the channel holds the pass.
+  const s = setup([message(1), message(2, { attempts: 3 })], [slow], { leaseMs: 30 });
+  await running(s, async () => {
+    await until(() => s.storage.extensions.length >= 2, 'two renewals while the channel waits');
+    const first = s.storage.extensions[0];
+    assert.deepEqual(first?.claims, [
+      { id: 1, attempt: 1 },
+      { id: 2, attempt: 3 },
+    ]);
+    assert.equal(first?.until, s.clock.now() + 30);
+    release?.();
+    await until(() => s.storage.recorded.length === 2, 'the outcomes');
+    const renewals = s.storage.extensions.length;
+    await sleep(100);
+    assert.equal(s.storage.extensions.length, renewals, 'no renewal once the pass recorded');
+  });
+});

@@ -10,6 +10,8 @@ import { SharedRateLimiter, type TakeTokens } from './shared-rate-limiter.js';
 export interface DispatchStorage {
   claim(now: number, limit: number, leaseMs: number): Promise<ClaimedMessage[]>;
   record(outcomes: readonly SubmitOutcome[], now: number): Promise<void>;
+  /** Renews the lease of claims a pass still works on (a slow or rate-limited upstream). */
+  extend?(claims: readonly { id: number; attempt: number }[], until: number): Promise<void>;
   /** Given when nodes share the store: route rates then hold for all nodes together. */
   takeTokens?: TakeTokens;
 }
@@ -93,13 +95,37 @@ export class Dispatcher {
           continue;
         }
         this.counters.claimed += claimed.length;
-        const outcomes = await this.submitAll(claimed);
+        const outcomes = await this.whileLeased(claimed, () => this.submitAll(claimed));
         await this.storage.record(outcomes, this.clock.now());
       } catch (err) {
         // The lease brings anything claimed here back; pause so a broken store is not spun on.
         this.log.error({ err }, 'dispatch pass failed');
         await this.idle();
       }
+    }
+  }
+
+  /**
+   * Runs a pass while renewing its claims' lease every third of it: a pass that waits on a rate
+   * limit longer than the lease must not see its messages claimed and sent a second time.
+   */
+  private async whileLeased<T>(
+    claimed: readonly ClaimedMessage[],
+    pass: () => Promise<T>,
+  ): Promise<T> {
+    const { extend } = this.storage;
+    if (!extend) return pass();
+    const claims = claimed.map((m) => ({ id: m.id, attempt: m.attempts }));
+    const renew = () => {
+      extend
+        .call(this.storage, claims, this.clock.now() + this.options.leaseMs)
+        .catch((err: unknown) => this.log.warn({ err }, 'lease renewal failed'));
+    };
+    const timer = setInterval(renew, Math.max(1, Math.floor(this.options.leaseMs / 3)));
+    try {
+      return await pass();
+    } finally {
+      clearInterval(timer);
     }
   }
 

@@ -14,6 +14,7 @@ import type {
   Report,
   SubmitOutcome,
 } from './messages/message.js';
+import type { MediaFile, MediaInfo, MediaUpload } from './media/media-file.js';
 import type { ReceiptPerPhone } from './receipts/receipt.js';
 import type {
   Conversation,
@@ -78,6 +79,12 @@ export interface MessageStore {
   ): Promise<IdempotencyRecord | undefined>;
   /** Claims due messages (queued, or submitting with an expired lease) under a new lease. */
   claimDue(now: number, limit: number, leaseMs: number): Promise<ClaimedMessage[]>;
+  /**
+   * Moves the lease of claims still being worked on to `until`: a worker that waits on a slow
+   * or rate-limited upstream keeps its messages. A claim taken again since (another attempt) or
+   * already recorded is left alone.
+   */
+  extendLeases(claims: readonly { id: number; attempt: number }[], until: number): Promise<void>;
   recordOutcomes(outcomes: readonly SubmitOutcome[], now: number): Promise<void>;
   /** Applies upstream reports; returns how many matched no message yet (kept for a late match). */
   applyReports(reports: readonly Report[], now: number): Promise<{ unmatched: number }>;
@@ -130,6 +137,23 @@ export interface OperatorStore {
   ): Promise<SessionView | undefined>;
 }
 
+/** Uploaded files and the WhatsApp media ids they got; always read through their account. */
+export interface MediaStore {
+  insertMedia(file: MediaFile): Promise<void>;
+  /** The file without its bytes; undefined if unknown or another account's. */
+  getMediaInfo(accountId: number, mediaId: string): Promise<MediaInfo | undefined>;
+  /** The file with its bytes; undefined if unknown or another account's. */
+  getMediaFile(accountId: number, mediaId: string): Promise<MediaFile | undefined>;
+  /** The upload of the account's file to a phone number id, if there was one. */
+  getMediaUpload(
+    accountId: number,
+    mediaId: string,
+    phoneNumberId: string,
+  ): Promise<MediaUpload | undefined>;
+  /** Records an upload, replacing an older one of the same file to the same phone number id. */
+  saveMediaUpload(upload: MediaUpload): Promise<void>;
+}
+
 /** What a store shared by many gateway nodes adds (PostgreSQL); one node alone needs none. */
 export interface ClusterCoordination {
   /** True while this node holds the cluster-wide lock `name`, taking it when it is free. */
@@ -139,7 +163,7 @@ export interface ClusterCoordination {
 }
 
 export interface Store
-  extends AccountStore, TemplateStore, MessageStore, InboxStore, OperatorStore {
+  extends AccountStore, TemplateStore, MessageStore, InboxStore, OperatorStore, MediaStore {
   readonly dialect: 'sqlite' | 'postgres';
   /** Present when several nodes may share the store. */
   readonly cluster?: ClusterCoordination;

@@ -45,6 +45,12 @@ export class FakeStorage implements DispatchStorage {
     return new Promise((resolve) => (this.gate = resolve));
   }
 
+  readonly extensions: { claims: { id: number; attempt: number }[]; until: number }[] = [];
+
+  async extend(claims: readonly { id: number; attempt: number }[], until: number): Promise<void> {
+    this.extensions.push({ claims: [...claims], until });
+  }
+
   async record(outcomes: readonly SubmitOutcome[], now: number): Promise<void> {
     this.recorded.push(...outcomes);
     this.recordNows.push(now);

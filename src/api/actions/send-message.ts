@@ -1,9 +1,10 @@
 import { Type } from '@sinclair/typebox';
-import { parseBusinessContent } from '../../domain/business-messages/content.js';
+import { parseBusinessContentAt } from '../../domain/business-messages/content.js';
 import { invalid } from '../../domain/errors.js';
 import { normalizePhone } from '../../domain/phones/phones.js';
 import { defineAction } from '../context.js';
 import { acceptOnce, findReplay, idempotencyOf } from '../idempotency.js';
+import { checkMediaIds } from './media-ids.js';
 
 const Input = Type.Object({
   To: Type.String({ minLength: 1, maxLength: 64 }),
@@ -18,7 +19,8 @@ export const sendMessage = defineAction(Input, async (ctx, input) => {
   if (!to.ok) throw invalid('To', to.reason);
   const from = normalizePhone(input.BusinessPhone, config.defaultRegion);
   if (!from.ok) throw invalid('BusinessPhone', from.reason);
-  const content = parseBusinessContent(input.Type, input.Content);
+  const parsed = parseBusinessContentAt(input.Type, input.Content);
+  const content = await checkMediaIds(store, ctx.accountId, parsed.content, parsed.base);
   const phone = await store.getBusinessPhone(ctx.accountId, from.e164);
   if (!phone) throw invalid('BusinessPhone', `${from.e164} is not registered for this account`);
 

@@ -43,18 +43,51 @@ export function registerAccountAdmin(app: FastifyInstance, deps: ApiDeps): void 
     const raw = requireString(body, 'BusinessPhone');
     const phone = normalizePhone(raw, deps.config.defaultRegion);
     if (!phone.ok) throw invalid('BusinessPhone', phone.reason);
-    const channel = body.Channel === undefined ? 'simulator' : requireString(body, 'Channel');
-    if (channel !== 'simulator')
-      throw invalid('Channel', 'must be "simulator" (no other channel is configured)');
+    const channel = channelOf(body);
     await store.ensureAccount(accountId, clock.now());
     await store.addBusinessPhone({
       accountId,
       businessPhone: phone.e164,
-      channel,
       createdAt: clock.now(),
+      ...channel,
     });
-    return { BusinessPhone: phone.e164, Channel: channel };
+    // The access token goes to the store and to Meta only: never back in an answer.
+    return {
+      BusinessPhone: phone.e164,
+      Channel: channel.channel,
+      ...(channel.phoneNumberId ? { PhoneNumberId: channel.phoneNumberId } : {}),
+    };
   });
+}
+
+const CHANNELS = ['simulator', 'whatsapp'];
+
+/** The phone's channel and, for WhatsApp, the Cloud API phone number id and access token. */
+function channelOf(body: Record<string, unknown>): {
+  channel: string;
+  phoneNumberId?: string;
+  accessToken?: string;
+} {
+  const channel = body.Channel === undefined ? 'simulator' : requireString(body, 'Channel');
+  if (!CHANNELS.includes(channel)) throw invalid('Channel', 'must be "simulator" or "whatsapp"');
+  if (channel === 'simulator') {
+    for (const field of ['PhoneNumberId', 'AccessToken']) {
+      if (body[field] !== undefined) throw invalid(field, 'is only taken with Channel "whatsapp"');
+    }
+    return { channel };
+  }
+  const phoneNumberId = requireString(body, 'PhoneNumberId');
+  if (!/^[0-9]{1,32}$/.test(phoneNumberId)) {
+    throw invalid('PhoneNumberId', 'must be the Cloud API phone number id (digits only)');
+  }
+  const accessToken = requireString(body, 'AccessToken');
+  if (accessToken.length > 4096 || /\s/.test(accessToken)) {
+    throw invalid(
+      'AccessToken',
+      'must be a Graph API access token (no spaces, at most 4096 characters)',
+    );
+  }
+  return { channel, phoneNumberId, accessToken };
 }
 
 function requireString(body: Record<string, unknown>, field: string): string {

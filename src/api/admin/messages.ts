@@ -21,6 +21,7 @@ export function registerMessageAdmin(app: FastifyInstance, deps: ApiDeps): void 
             Type: m.type,
             Content: JSON.parse(m.content) as unknown,
             Route: m.route,
+            UpstreamId: m.upstreamId ?? '',
             Status: m.status,
             Attempts: m.attempts,
             AcceptedAt: Math.floor(m.acceptedAt / 1000),

@@ -10,4 +10,8 @@ export interface BusinessPhone {
   /** The channel that delivers this phone's messages: 'simulator' until a real one is set. */
   channel: string;
   createdAt: number;
+  /** The Cloud API phone number id, for the whatsapp channel. */
+  phoneNumberId?: string;
+  /** The Cloud API access token: sent to Meta only, never logged nor answered. */
+  accessToken?: string;
 }

@@ -83,8 +83,23 @@ function unwrap(type: BusinessMessageType, content: JsonObject): { obj: JsonObje
 
 /** Validates Type and Content (a JSON string, or an already-parsed object) and returns the normalised content; throws WirebirdError naming the field. */
 export function parseBusinessContent(type: unknown, content: unknown): BusinessContent {
+  return parseBusinessContentAt(type, content).content;
+}
+
+/**
+ * parseBusinessContent, also answering where the content object sat in the client's Content
+ * ("Content", or "Content.image" when sent wrapped), so later checks name fields as it wrote them.
+ */
+export function parseBusinessContentAt(
+  type: unknown,
+  content: unknown,
+): { content: BusinessContent; base: string } {
   const kind = parseType(type);
   const { obj, base } = unwrap(kind, contentObject(content));
+  return { content: parseObject(kind, obj, base), base };
+}
+
+function parseObject(kind: BusinessMessageType, obj: JsonObject, base: string): BusinessContent {
   switch (kind) {
     case 'text':
       return { type: kind, text: parseTextContent(obj, base) };

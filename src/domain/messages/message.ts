@@ -111,6 +111,8 @@ export interface BusinessMessageView {
   type: string;
   content: string;
   route: string;
+  /** The upstream's id for it once submitted (a WhatsApp wamid). */
+  upstreamId?: string;
   status: string;
   attempts: number;
   acceptedAt: number;

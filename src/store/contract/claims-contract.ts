@@ -121,6 +121,46 @@ export function claimsContract(open: OpenStore): void {
       assert.equal(only(await store.claimDue(NOW + 5 * MINUTE + 1, 10, LEASE)).attempts, 2);
     });
 
+    test('extendLeases keeps a claim whose worker is still at it, and only that attempt', async (store) => {
+      await store.acceptBatch(
+        batch([sms({ e164: '+447700900001' }), sms({ e164: '+447700900002' })]),
+      );
+      const [kept, lapsed] = (await store.claimDue(NOW, 10, LEASE)).sort(byId);
+      assert.ok(kept && lapsed);
+      // A stale attempt number (the claim was taken again since) extends nothing.
+      await store.extendLeases(
+        [
+          { id: kept.id, attempt: kept.attempts },
+          { id: lapsed.id, attempt: lapsed.attempts + 1 },
+        ],
+        NOW + 3 * LEASE,
+      );
+      const reclaimed = only(await store.claimDue(NOW + LEASE + 1, 10, 10 * LEASE));
+      assert.equal(reclaimed.id, lapsed.id);
+      assert.deepEqual(await store.claimDue(NOW + 3 * LEASE - 1, 10, LEASE), []);
+      assert.equal(only(await store.claimDue(NOW + 3 * LEASE, 10, LEASE)).id, kept.id);
+    });
+
+    test('extendLeases leaves recorded messages alone', async (store) => {
+      await store.acceptBatch(batch([sms()]));
+      const c = only(await store.claimDue(NOW, 10, LEASE));
+      await store.recordOutcomes(
+        [
+          {
+            id: c.id,
+            attempt: c.attempts,
+            kind: 'retry',
+            dueAt: NOW + SECOND,
+            code: 'X',
+            desc: 'x',
+          },
+        ],
+        NOW,
+      );
+      await store.extendLeases([{ id: c.id, attempt: c.attempts }], NOW + DAY);
+      assert.equal(only(await store.claimDue(NOW + SECOND, 10, LEASE)).id, c.id);
+    });
+
     test('a submitted message or a final one is never claimed again', async (store) => {
       await submittedOne(store);
       await store.acceptBatch(batch([sms({ route: ROUTE })]));

@@ -3,6 +3,7 @@
  * interface, so the same suite runs against every adapter. Time is fixed, never Date.now().
  */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { it } from 'node:test';
 import type { Store } from '../../domain/ports.js';
 import type {
@@ -15,6 +16,7 @@ import type {
   Report,
   ReportStatus,
 } from '../../domain/messages/message.js';
+import type { MediaFile } from '../../domain/media/media-file.js';
 import type { ReceiptPerPhone } from '../../domain/receipts/receipt.js';
 import { TemplateStatus, type Template } from '../../domain/templates/template.js';
 
@@ -273,4 +275,20 @@ export async function states(store: Store): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
   for (const s of ['queued', 'submitting', 'submitted', 'final']) out[s] = counts[s] ?? 0;
   return out;
+}
+
+/** An uploaded file (a few PNG-like bytes unless `bytes` is given), its size and hash to match. */
+export function mediaFile(overrides: Partial<MediaFile> = {}): MediaFile {
+  const bytes = overrides.bytes ?? Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0xff, 0x0d, 0x0a]);
+  return {
+    mediaId: unique('wbm_contract'),
+    accountId: ACCOUNT,
+    mimeType: 'image/png',
+    fileName: 'photo.png',
+    size: bytes.length,
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+    createdAt: NOW,
+    bytes,
+    ...overrides,
+  };
 }

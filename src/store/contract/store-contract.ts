@@ -9,6 +9,7 @@ import { claimsContract } from './claims-contract.js';
 import { concurrencyContract } from './concurrency-contract.js';
 import type { OpenStore } from './fixtures.js';
 import { inboxContract } from './inbox-contract.js';
+import { mediaContract } from './media-contract.js';
 import { messagesContract } from './messages-contract.js';
 import { outcomesContract } from './outcomes-contract.js';
 import { partsContract } from './parts-contract.js';
@@ -31,6 +32,7 @@ export function runStoreContract(name: string, open: OpenStore): void {
     receiptsContract(open);
     inboxContract(open);
     viewsContract(open);
+    mediaContract(open);
     concurrencyContract(open);
   });
 }

@@ -1,4 +1,4 @@
-import { toBusinessPhone, type PhoneRow } from '../rows/accounts.js';
+import { PHONE_COLUMNS, toBusinessPhone, type PhoneRow } from '../rows/accounts.js';
 import type { AccountStore } from '../../domain/ports.js';
 import type { Pool } from './database.js';
 
@@ -51,18 +51,24 @@ export function postgresAccounts(pool: Pool): AccountStore {
     async addBusinessPhone(p) {
       // xmax is 0 only on a row this statement inserted, not on one it updated.
       const r = await pool.query<{ inserted: boolean }>(
-        `INSERT INTO business_phones (account_id, business_phone, channel, created_at)
-         VALUES ($1, $2, $3, $4)
-         ON CONFLICT (account_id, business_phone) DO UPDATE SET channel = excluded.channel
+        `INSERT INTO business_phones (${PHONE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (account_id, business_phone) DO UPDATE SET channel = excluded.channel,
+           phone_number_id = excluded.phone_number_id, access_token = excluded.access_token
          RETURNING (xmax = 0) AS inserted`,
-        [p.accountId, p.businessPhone, p.channel, p.createdAt],
+        [
+          p.accountId,
+          p.businessPhone,
+          p.channel,
+          p.createdAt,
+          p.phoneNumberId ?? null,
+          p.accessToken ?? null,
+        ],
       );
       return r.rows[0]?.inserted === true;
     },
     async getBusinessPhone(accountId, businessPhone) {
       const r = await pool.query<PhoneRow>(
-        `SELECT account_id, business_phone, channel, created_at FROM business_phones
-         WHERE account_id = $1 AND business_phone = $2`,
+        `SELECT ${PHONE_COLUMNS} FROM business_phones WHERE account_id = $1 AND business_phone = $2`,
         [accountId, businessPhone],
       );
       const row = r.rows[0];

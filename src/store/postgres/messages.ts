@@ -11,7 +11,12 @@ import { postgresReports, type PostgresReports } from './reports.js';
 
 type AcceptPart = Pick<
   MessageStore,
-  'acceptBatch' | 'acceptBusinessMessage' | 'findIdempotency' | 'claimDue' | 'recordOutcomes'
+  | 'acceptBatch'
+  | 'acceptBusinessMessage'
+  | 'findIdempotency'
+  | 'claimDue'
+  | 'recordOutcomes'
+  | 'extendLeases'
 >;
 
 export function postgresMessages(pool: Pool): MessageStore {
@@ -134,6 +139,15 @@ function acceptance(pool: Pool, reports: PostgresReports): AcceptPart {
     async recordOutcomes(list, now) {
       if (list.length === 0) return;
       await inTransaction(pool, (c) => recordAll(c, reports, list, now));
+    },
+    async extendLeases(claims, until) {
+      if (claims.length === 0) return;
+      await pool.query(
+        `UPDATE messages m SET due_at = $1
+         FROM unnest($2::bigint[], $3::int[]) AS c(id, attempt)
+         WHERE m.id = c.id AND m.state = 'submitting' AND m.attempts = c.attempt`,
+        [until, claims.map((c) => c.id), claims.map((c) => c.attempt)],
+      );
     },
   };
 }

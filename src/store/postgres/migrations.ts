@@ -173,4 +173,36 @@ export const postgresMigrations: readonly Migration[] = [
       CREATE INDEX message_parts_ref ON message_parts (message_ref, part_no);
     `,
   },
+  {
+    version: 4,
+    name: 'business phones on the WhatsApp Cloud API: phone number id and access token',
+    sql: `ALTER TABLE business_phones ADD COLUMN phone_number_id TEXT;
+      ALTER TABLE business_phones ADD COLUMN access_token TEXT;`,
+  },
+  {
+    version: 5,
+    name: 'uploaded media files and the WhatsApp media ids they got per phone number id',
+    sql: `
+      CREATE TABLE media (
+        media_id TEXT PRIMARY KEY,
+        account_id BIGINT NOT NULL,
+        mime_type TEXT NOT NULL,
+        file_name TEXT NOT NULL,
+        size BIGINT NOT NULL,
+        sha256 TEXT NOT NULL,
+        bytes BYTEA NOT NULL,
+        created_at BIGINT NOT NULL
+      );
+      -- Photos, videos and audio are compressed already: stored out of line as they are, with no
+      -- attempt to compress them again.
+      ALTER TABLE media ALTER COLUMN bytes SET STORAGE EXTERNAL;
+      CREATE TABLE media_uploads (
+        media_id TEXT NOT NULL,
+        phone_number_id TEXT NOT NULL,
+        whatsapp_media_id TEXT NOT NULL,
+        uploaded_at BIGINT NOT NULL,
+        PRIMARY KEY (media_id, phone_number_id)
+      );
+    `,
+  },
 ];

@@ -34,7 +34,7 @@ export function postgresReceipts(pool: Pool) {
     async getBusinessMessage(messageId: string): Promise<BusinessMessageView | undefined> {
       const r = await pool.query<BusinessRow>(
         `SELECT id, message_id, account_id, business_phone, phone, type, body, route, status,
-           attempts, accepted_at
+           attempts, accepted_at, upstream_id
          FROM messages WHERE message_id = $1`,
         [messageId],
       );

@@ -37,6 +37,7 @@ export interface BusinessRow {
   status: string;
   attempts: number;
   accepted_at: number;
+  upstream_id: string | null;
 }
 
 export interface EventRow {
@@ -56,6 +57,7 @@ export function toBusinessView(m: BusinessRow, events: readonly EventRow[]): Bus
     type: m.type,
     content: m.body,
     route: m.route,
+    ...(m.upstream_id ? { upstreamId: m.upstream_id } : {}),
     status: m.status,
     attempts: m.attempts,
     acceptedAt: m.accepted_at,

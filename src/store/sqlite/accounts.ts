@@ -1,4 +1,4 @@
-import { toBusinessPhone, type PhoneRow } from '../rows/accounts.js';
+import { PHONE_COLUMNS, toBusinessPhone, type PhoneRow } from '../rows/accounts.js';
 import type { AccountStore } from '../../domain/ports.js';
 import type { Db } from './database.js';
 
@@ -19,11 +19,12 @@ export function sqliteAccounts(db: Db): AccountStore {
     .prepare('SELECT 1 FROM sender_ids WHERE account_id = ? AND sender_id = ?')
     .pluck();
   const insertPhone = db.prepare(
-    `INSERT INTO business_phones (account_id, business_phone, channel, created_at) VALUES (?, ?, ?, ?)
-     ON CONFLICT (account_id, business_phone) DO UPDATE SET channel = excluded.channel`,
+    `INSERT INTO business_phones (${PHONE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT (account_id, business_phone) DO UPDATE SET channel = excluded.channel,
+       phone_number_id = excluded.phone_number_id, access_token = excluded.access_token`,
   );
   const selectPhone = db.prepare(
-    'SELECT account_id, business_phone, channel, created_at FROM business_phones WHERE account_id = ? AND business_phone = ?',
+    `SELECT ${PHONE_COLUMNS} FROM business_phones WHERE account_id = ? AND business_phone = ?`,
   );
 
   return {
@@ -50,7 +51,14 @@ export function sqliteAccounts(db: Db): AccountStore {
     },
     async addBusinessPhone(p) {
       const existed = selectPhone.get(p.accountId, p.businessPhone) !== undefined;
-      insertPhone.run(p.accountId, p.businessPhone, p.channel, p.createdAt);
+      insertPhone.run(
+        p.accountId,
+        p.businessPhone,
+        p.channel,
+        p.createdAt,
+        p.phoneNumberId ?? null,
+        p.accessToken ?? null,
+      );
       return !existed;
     },
     async getBusinessPhone(accountId, businessPhone) {

@@ -8,7 +8,12 @@ import { sqliteReceipts } from './receipts.js';
 
 type AcceptPart = Pick<
   MessageStore,
-  'acceptBatch' | 'acceptBusinessMessage' | 'findIdempotency' | 'claimDue' | 'recordOutcomes'
+  | 'acceptBatch'
+  | 'acceptBusinessMessage'
+  | 'findIdempotency'
+  | 'claimDue'
+  | 'recordOutcomes'
+  | 'extendLeases'
 >;
 
 const INSERT_MESSAGE = `INSERT INTO messages (kind, account_id, session_no, message_id, phone, e164, route,
@@ -60,6 +65,12 @@ function acceptance(db: Db, reports: ReturnType<typeof sqliteReports>): AcceptPa
        message_id, business_phone, type`,
   );
   const outcomes = outcomeStatements(db, reports);
+  const extendOne = db.prepare(
+    `UPDATE messages SET due_at = ? WHERE id = ? AND state = 'submitting' AND attempts = ?`,
+  );
+  const extend = db.transaction((claims: readonly { id: number; attempt: number }[], until) => {
+    for (const c of claims) extendOne.run(until, c.id, c.attempt);
+  });
 
   return {
     async acceptBatch(batch, idem) {
@@ -106,6 +117,9 @@ function acceptance(db: Db, reports: ReturnType<typeof sqliteReports>): AcceptPa
     },
     async recordOutcomes(list, now) {
       outcomes(list, now);
+    },
+    async extendLeases(claims, until) {
+      extend(claims, until);
     },
   };
 }

@@ -174,4 +174,33 @@ export const sqliteMigrations: readonly Migration[] = [
     sql: `ALTER TABLE sim_inbox ADD COLUMN submissions INTEGER NOT NULL DEFAULT 1;
       ALTER TABLE sim_inbox ADD COLUMN last_attempt INTEGER NOT NULL DEFAULT 1;`,
   },
+  {
+    version: 6,
+    name: 'business phones on the WhatsApp Cloud API: phone number id and access token',
+    sql: `ALTER TABLE business_phones ADD COLUMN phone_number_id TEXT;
+      ALTER TABLE business_phones ADD COLUMN access_token TEXT;`,
+  },
+  {
+    version: 7,
+    name: 'uploaded media files and the WhatsApp media ids they got per phone number id',
+    sql: `
+      CREATE TABLE media (
+        media_id TEXT PRIMARY KEY,
+        account_id INTEGER NOT NULL,
+        mime_type TEXT NOT NULL,
+        file_name TEXT NOT NULL,
+        size INTEGER NOT NULL,
+        sha256 TEXT NOT NULL,
+        bytes BLOB NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+      CREATE TABLE media_uploads (
+        media_id TEXT NOT NULL,
+        phone_number_id TEXT NOT NULL,
+        whatsapp_media_id TEXT NOT NULL,
+        uploaded_at INTEGER NOT NULL,
+        PRIMARY KEY (media_id, phone_number_id)
+      );
+    `,
+  },
 ];

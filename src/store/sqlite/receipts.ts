@@ -11,7 +11,8 @@ import type { Db } from './database.js';
 
 export function sqliteReceipts(db: Db) {
   const byMessageId = db.prepare(
-    `SELECT id, message_id, account_id, business_phone, phone, type, body, route, status, attempts, accepted_at
+    `SELECT id, message_id, account_id, business_phone, phone, type, body, route, status, attempts, accepted_at,
+       upstream_id
      FROM messages WHERE message_id = ?`,
   );
   const events = db.prepare(

@@ -3,6 +3,7 @@ import { sqliteAccounts } from './accounts.js';
 import { migrate, openDatabase, type SqliteOptions } from './database.js';
 import { sqliteInbox } from './inbox.js';
 import { sqliteInboxViews } from './inbox-views.js';
+import { sqliteMedia } from './media.js';
 import { sqliteMessages } from './messages.js';
 import { sqliteSessions } from './sessions.js';
 import { sqliteTemplates } from './templates.js';
@@ -19,6 +20,7 @@ export function openSqliteStore(options: SqliteOptions): Store {
     ...sqliteInbox(db),
     ...sqliteInboxViews(db),
     ...sqliteSessions(db),
+    ...sqliteMedia(db),
     async close() {
       db.close();
     },

@@ -1,0 +1,133 @@
+/**
+ * Meta's webhook for the WhatsApp channel: the GET verification handshake and signed POSTs of
+ * status notifications. The signature is an HMAC of the body exactly as received, so this route
+ * parses its own JSON from the raw bytes, after checking them.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { Logger } from 'pino';
+import { errorAnswer } from '../../api/answer.js';
+import type { WhatsAppConfig } from '../../config/whatsapp-config.js';
+import { WirebirdError, type RetCodeName } from '../../domain/errors.js';
+import type { Clock } from '../../domain/ports.js';
+import type { ReportListener } from '../channel.js';
+import { statusReports } from './status-notification.js';
+
+export const WEBHOOK_PATH = '/webhooks/whatsapp';
+
+export interface WebhookDeps {
+  config: Pick<WhatsAppConfig, 'verifyToken' | 'appSecret'>;
+  reports: ReportListener;
+  clock: Clock;
+  log: Logger;
+  /** Told of every POST refused for its signature (metrics). */
+  onBadSignature?: () => void;
+}
+
+/** Meta batches up to 1000 updates a POST; this leaves room for that with their metadata. */
+const BODY_LIMIT = 8 * 1024 * 1024;
+
+/** A repeated parameter arrives as an array: it is no token, mode or challenge at all. */
+type VerifyQuery = Record<string, unknown>;
+
+function param(query: VerifyQuery, name: string): string | undefined {
+  const value = query[name];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+export function registerWhatsAppWebhook(app: FastifyInstance, deps: WebhookDeps): void {
+  void app.register(async (scope) => {
+    scope.addContentTypeParser(
+      'application/json',
+      { parseAs: 'buffer', bodyLimit: BODY_LIMIT },
+      (_request, body, done) => done(null, body),
+    );
+    scope.get<{ Querystring: VerifyQuery }>(WEBHOOK_PATH, async (request, reply) =>
+      verify(deps, request.query, reply),
+    );
+    scope.post(WEBHOOK_PATH, async (request, reply) =>
+      receive(deps, request.headers['x-hub-signature-256'], request.body, reply),
+    );
+  });
+}
+
+function verify(deps: WebhookDeps, query: VerifyQuery, reply: FastifyReply) {
+  const expected = deps.config.verifyToken;
+  const token = param(query, 'hub.verify_token');
+  const challenge = param(query, 'hub.challenge');
+  if (!expected) {
+    return refuse(
+      reply,
+      403,
+      'PermissionDenied',
+      'no verify token is configured (WIREBIRD_WHATSAPP_VERIFY_TOKEN)',
+    );
+  }
+  if (param(query, 'hub.mode') !== 'subscribe' || !token || !sameSecret(token, expected)) {
+    return refuse(reply, 403, 'PermissionDenied', 'hub.mode or hub.verify_token does not match');
+  }
+  if (!challenge) return refuse(reply, 400, 'InvalidParameter', 'hub.challenge is required');
+  return reply.code(200).type('text/plain; charset=utf-8').send(challenge);
+}
+
+async function receive(
+  deps: WebhookDeps,
+  header: string | string[] | undefined,
+  body: unknown,
+  reply: FastifyReply,
+) {
+  const raw = Buffer.isBuffer(body) ? body : Buffer.alloc(0);
+  const secret = deps.config.appSecret;
+  if (!secret || !signatureMatches(raw, header, secret)) {
+    deps.onBadSignature?.();
+    deps.log.warn(
+      { signed: header !== undefined, configured: secret !== undefined },
+      'webhook POST refused: X-Hub-Signature-256 missing or wrong',
+    );
+    return refuse(
+      reply,
+      401,
+      'Unauthenticated',
+      'X-Hub-Signature-256 is missing or does not match',
+    );
+  }
+  let notification: unknown;
+  try {
+    notification = JSON.parse(raw.toString('utf8'));
+  } catch {
+    return refuse(reply, 400, 'MalformedRequest', 'the notification is not valid JSON');
+  }
+  const { reports, skipped } = statusReports(notification, deps.clock.now());
+  if (skipped > 0) deps.log.warn({ skipped }, 'webhook statuses without an id or a known status');
+  try {
+    if (reports.length > 0) await deps.reports(reports);
+  } catch (err) {
+    // Not acknowledged, so Meta sends it again (it retries for up to 36 hours).
+    deps.log.error({ err }, 'webhook statuses could not be stored');
+    return refuse(reply, 503, 'Internal', 'the statuses could not be stored; send them again');
+  }
+  return reply.code(200).send({ RetCode: 0, Message: '', Statuses: reports.length });
+}
+
+/** `sha256=<hex>` over the raw body with the app secret, compared in constant time. */
+export function signatureMatches(
+  raw: Buffer,
+  header: string | string[] | undefined,
+  secret: string,
+): boolean {
+  const value = Array.isArray(header) ? header[0] : header;
+  const m = value ? /^sha256=([0-9a-f]{64})$/i.exec(value.trim()) : null;
+  if (!m?.[1]) return false;
+  const expected = createHmac('sha256', secret).update(raw).digest();
+  return timingSafeEqual(expected, Buffer.from(m[1], 'hex'));
+}
+
+function sameSecret(given: string, expected: string): boolean {
+  const a = createHmac('sha256', 'verify').update(given).digest();
+  const b = createHmac('sha256', 'verify').update(expected).digest();
+  return timingSafeEqual(a, b);
+}
+
+function refuse(reply: FastifyReply, status: number, code: RetCodeName, message: string) {
+  return reply.code(status).send(errorAnswer(undefined, new WirebirdError(code, message)));
+}

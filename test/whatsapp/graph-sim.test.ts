@@ -1,0 +1,61 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { GraphSim } from '../../src/graph-sim/graph-sim.js';
+import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { cn, messageView, messageWhen, sentMessageId } from '../helpers/sending.js';
+import { APP_SECRET, registerWhatsAppPhone } from '../helpers/whatsapp.js';
+
+/**
+ * The whole loop as a user runs it: gateway → graph-sim (the Graph API stand-in) → statuses
+ * posted back to the gateway's webhook, signed by the simulator with the app secret.
+ */
+describe('WhatsApp through graph-sim: statuses come back through signed webhooks', () => {
+  let sim: GraphSim;
+  let gw: TestGateway;
+  before(async () => {
+    // The gateway's port is known only once it listens: the simulator learns it afterwards.
+    sim = new GraphSim({ host: '127.0.0.1', port: 0, statusDelayMs: 5, appSecret: APP_SECRET });
+    const simUrl = await sim.start();
+    gw = await startTestGateway({
+      whatsapp: { apiUrl: `${simUrl}/v24.0`, appSecret: APP_SECRET },
+      dispatch: { pollMs: 10, maxAttempts: 2 },
+    });
+    sim.webhookUrl = `${gw.url}/webhooks/whatsapp`;
+    await registerWhatsAppPhone(gw);
+  });
+  after(async () => {
+    await gw.close();
+    await sim.stop();
+  });
+
+  it('an ordinary number goes sent, delivered, read', async () => {
+    const messageId = await sentMessageId(gw, { To: cn(1234) });
+    const view = await messageWhen(gw, messageId, 'read');
+    // Each status is its own POST, so they may be stored in any order (as with Meta's).
+    const statuses = view.History.map((e) => e.Status).filter((s) => s !== 'submitted');
+    assert.deepEqual(statuses.sort(), ['accepted', 'delivered', 'read', 'sent']);
+  });
+
+  it('test number 0001 fails with 131026 through the webhook; 0002 is refused at submission', async () => {
+    const failed = await messageWhen(gw, await sentMessageId(gw, { To: cn(1) }), 'failed');
+    assert.equal(failed.History.at(-1)?.Code, '131026');
+    const refused = await messageWhen(gw, await sentMessageId(gw, { To: cn(2) }), 'failed');
+    assert.equal(refused.History.at(-1)?.Code, '131026');
+    assert.equal((refused as unknown as { UpstreamId: string }).UpstreamId, '');
+  });
+
+  it('a signature made with another secret is refused by the gateway and counted by the simulator', async () => {
+    const refusedBefore = sim.stats.statusesRefused;
+    sim.appSecret = 'not-the-app-secret';
+    try {
+      const messageId = await sentMessageId(gw, { To: cn(1300) });
+      for (let i = 0; i < 500 && sim.stats.statusesRefused < refusedBefore + 3; i++) {
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      assert.equal(sim.stats.statusesRefused, refusedBefore + 3);
+      assert.equal((await messageView(gw, messageId)).Status, 'accepted');
+    } finally {
+      sim.appSecret = APP_SECRET;
+    }
+  });
+});
