@@ -147,6 +147,32 @@ test('messages of two routes go to their own channels', async () => {
   assert.deepEqual(storage.sorted(), expected);
 });
 
+test('each channel is told of its own outcomes, and only once they are recorded', async () => {
+  const told: { channel: string; ids: number[]; storedBefore: number }[] = [];
+  const stored = { count: () => -1 };
+  const telling = (name: string) =>
+    Object.assign(new FakeChannel(name), {
+      recorded(outcomes: readonly { id: number }[]) {
+        told.push({
+          channel: name,
+          ids: outcomes.map((o) => o.id),
+          storedBefore: stored.count(),
+        });
+      },
+    });
+  const msgs = [1, 2, 3, 4, 5].map((id) => message(id, { route: id % 2 ? 'a' : 'b' }));
+  const s = setup(msgs, [telling('a'), telling('b')]);
+  stored.count = () => s.storage.recorded.length;
+  await running(s, () => until(() => told.length === 2, 'both channels told'));
+  assert.deepEqual(
+    told.map((t) => [t.channel, [...t.ids].sort(), t.storedBefore]),
+    [
+      ['a', [1, 3, 5], 5],
+      ['b', [2, 4], 5],
+    ],
+  );
+});
+
 test('every claimed message gets exactly one outcome recorded', async () => {
   const a = new FakeChannel('a', (m) =>
     m.id % 3 === 0

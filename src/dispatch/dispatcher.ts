@@ -97,6 +97,7 @@ export class Dispatcher {
         this.counters.claimed += claimed.length;
         const outcomes = await this.whileLeased(claimed, () => this.submitAll(claimed));
         await this.storage.record(outcomes, this.clock.now());
+        this.tellRecorded(claimed, outcomes);
       } catch (err) {
         // The lease brings anything claimed here back; pause so a broken store is not spun on.
         this.log.error({ err }, 'dispatch pass failed');
@@ -127,6 +128,19 @@ export class Dispatcher {
     } finally {
       clearInterval(timer);
     }
+  }
+
+  private tellRecorded(claimed: readonly ClaimedMessage[], outcomes: readonly SubmitOutcome[]) {
+    const routeOf = new Map(claimed.map((m) => [m.id, m.route]));
+    const byChannel = new Map<Channel, SubmitOutcome[]>();
+    for (const o of outcomes) {
+      const channel = this.channels.get(routeOf.get(o.id) ?? '');
+      if (!channel?.recorded) continue;
+      const list = byChannel.get(channel);
+      if (list) list.push(o);
+      else byChannel.set(channel, [o]);
+    }
+    for (const [channel, list] of byChannel) channel.recorded?.(list);
   }
 
   private idle(): Promise<void> {

@@ -1,99 +1,25 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setImmediate as tick, setTimeout as sleep } from 'node:timers/promises';
-import { pino } from 'pino';
-import type { ClaimedMessage, InboxEntry, Report } from '../../domain/messages/message.js';
-import type { Store } from '../../domain/ports.js';
+import type { InboxEntry } from '../../domain/messages/message.js';
 import { costCount } from '../../domain/segments/segments.js';
-import { openSqliteStore } from '../../store/sqlite/sqlite-store.js';
 import { SIMULATOR, SimulatorChannel } from './simulator-channel.js';
 import { TEST_NUMBERS, testOutcomeOf } from './test-numbers.js';
-
-const log = pino({ level: 'silent' });
-
-class ManualClock {
-  constructor(public t = 1_700_000_000_000) {}
-  now(): number {
-    return this.t;
-  }
-}
-
-const ORDINARY = '+8613812345678';
-const FAIL = '+8613800000001';
-const REFUSE = '+8613800000002';
-const SILENT = '+8613800000003';
-
-function sms(id: number, e164: string, body = `Your code is ${id}`, senderId = ''): ClaimedMessage {
-  return {
-    id,
-    kind: 'sms',
-    accountId: 1,
-    route: SIMULATOR,
-    attempts: 1,
-    e164,
-    senderId,
-    extendCode: '',
-    body,
-    messageId: undefined,
-    businessPhone: '',
-    type: '',
-  };
-}
-
-function business(id: number, e164: string): ClaimedMessage {
-  return {
-    id,
-    kind: 'business',
-    accountId: 1,
-    route: SIMULATOR,
-    attempts: 1,
-    e164,
-    senderId: '',
-    extendCode: '',
-    body: JSON.stringify({ body: `hello ${id}` }),
-    messageId: `msg-${id}`,
-    businessPhone: '+15550001111',
-    type: 'text',
-  };
-}
-
-async function until(cond: () => boolean, what: string, tries = 2000): Promise<void> {
-  for (let i = 0; i < tries; i++) {
-    if (cond()) return;
-    await sleep(1);
-  }
-  assert.fail(`timed out waiting for ${what}`);
-}
-
-/** A few turns of the event loop, so that anything already due has had its chance to run. */
-async function settle(): Promise<void> {
-  for (let i = 0; i < 10; i++) {
-    await sleep(2);
-    await tick();
-  }
-}
-
-function collector() {
-  const calls: Report[][] = [];
-  const listener = async (reports: Report[]) => {
-    calls.push(reports);
-  };
-  return { calls, listener, all: () => calls.flat() };
-}
-
-async function inbox(store: Store): Promise<InboxEntry[]> {
-  const entries = await store.listInbox({ limit: 1000 });
-  return entries.sort((a, b) => a.messageRef - b.messageRef);
-}
-
-async function withStore(fn: (store: Store) => Promise<void>): Promise<void> {
-  const store = openSqliteStore({ path: ':memory:' });
-  try {
-    await fn(store);
-  } finally {
-    await store.close();
-  }
-}
+import {
+  log,
+  ManualClock,
+  ORDINARY,
+  FAIL,
+  REFUSE,
+  SILENT,
+  sms,
+  business,
+  until,
+  settle,
+  collector,
+  submitRecorded,
+  inbox,
+  withStore,
+} from '../../../test/helpers/simulator.js';
 
 test('the test numbers table: 0001 fail, 0002 refuse, 0003 silent, others deliver', () => {
   assert.equal(testOutcomeOf(ORDINARY), 'deliver');
@@ -209,7 +135,7 @@ test('delay 0: delivered (DELIVRD) for ordinary numbers, failed (UNDELIV) for 00
     const ch = new SimulatorChannel(store, clock, 0, log);
     await ch.start(reports.listener);
     try {
-      await ch.submit([sms(1, ORDINARY), sms(2, FAIL), sms(3, SILENT), sms(4, REFUSE)]);
+      await submitRecorded(ch, [sms(1, ORDINARY), sms(2, FAIL), sms(3, SILENT), sms(4, REFUSE)]);
       await until(() => reports.all().length >= 2, 'two reports');
       await settle();
       const byId = new Map(reports.all().map((r) => [r.upstreamId, r]));
@@ -234,13 +160,36 @@ test('delay 0: delivered (DELIVRD) for ordinary numbers, failed (UNDELIV) for 00
     }
   }));
 
+test('a report waits until the dispatcher has recorded its submit, even with delay 0', () =>
+  withStore(async (store) => {
+    const reports = collector();
+    const ch = new SimulatorChannel(store, new ManualClock(), 0, log);
+    await ch.start(reports.listener);
+    try {
+      await ch.submit([sms(1, ORDINARY), sms(2, ORDINARY)]);
+      await settle();
+      assert.deepEqual(reports.all(), [], 'reported before the submit was recorded');
+      ch.recorded([
+        { id: 2, attempt: 1, kind: 'submitted', route: SIMULATOR, upstreamId: 'sim-2' },
+      ]);
+      await until(() => reports.all().length === 1, 'the recorded one reported');
+      await settle();
+      assert.deepEqual(
+        reports.all().map((r) => r.upstreamId),
+        ['sim-2'],
+      );
+    } finally {
+      await ch.stop();
+    }
+  }));
+
 test('business messages report "sent" and then the final status', () =>
   withStore(async (store) => {
     const reports = collector();
     const ch = new SimulatorChannel(store, new ManualClock(), 0, log);
     await ch.start(reports.listener);
     try {
-      await ch.submit([business(1, ORDINARY), business(2, FAIL), business(3, SILENT)]);
+      await submitRecorded(ch, [business(1, ORDINARY), business(2, FAIL), business(3, SILENT)]);
       await until(() => reports.all().length >= 4, 'four reports');
       await settle();
       const of = (id: string) =>
@@ -269,9 +218,9 @@ test('a resubmission of the same message is recognised: counted, not delivered o
     const ch = new SimulatorChannel(store, new ManualClock(), 0, log);
     await ch.start(reports.listener);
     try {
-      const first = await ch.submit([sms(42, ORDINARY)]);
+      const first = await submitRecorded(ch, [sms(42, ORDINARY)]);
       await until(() => reports.all().length === 1, 'the first report');
-      const again = await ch.submit([sms(42, ORDINARY)]);
+      const again = await submitRecorded(ch, [sms(42, ORDINARY)]);
       assert.deepEqual(again, first, 'the same answer and upstream id');
       assert.equal(ch.duplicates, 1);
       await settle();
@@ -279,7 +228,7 @@ test('a resubmission of the same message is recognised: counted, not delivered o
       assert.equal((await inbox(store)).length, 1);
 
       // Also when the first delivery has not been reported yet, and within one chunk.
-      await ch.submit([sms(43, FAIL), sms(43, FAIL)]);
+      await submitRecorded(ch, [sms(43, FAIL), sms(43, FAIL)]);
       assert.equal(ch.duplicates, 2);
       await until(() => reports.all().length === 2, 'the report for 43');
       await settle();
@@ -296,7 +245,12 @@ test('restart safety: a new channel on the same store reports what was not yet r
     const before = collector();
     const first = new SimulatorChannel(store, clock, 60_000, log);
     await first.start(before.listener);
-    await first.submit([sms(1, ORDINARY), sms(2, FAIL), sms(3, SILENT), business(4, ORDINARY)]);
+    await submitRecorded(first, [
+      sms(1, ORDINARY),
+      sms(2, FAIL),
+      sms(3, SILENT),
+      business(4, ORDINARY),
+    ]);
     await first.stop(); // the process dies before any report was due
     assert.equal(before.all().length, 0);
 
@@ -314,7 +268,7 @@ test('restart safety: a new channel on the same store reports what was not yet r
       assert.deepEqual(got, ['sim-1:delivered', 'sim-2:failed', 'sim-4:delivered', 'sim-4:sent']);
       assert.deepEqual(await store.pendingInboxReports(), []);
       // A resubmission after the restart (the dispatcher's lease ran out) is still one delivery.
-      await second.submit([sms(1, ORDINARY)]);
+      await submitRecorded(second, [sms(1, ORDINARY)]);
       assert.equal(second.duplicates, 1);
     } finally {
       await second.stop();
@@ -339,7 +293,7 @@ test('a listener that throws leaves the entries unreported, for the next start',
     };
     const first = new SimulatorChannel(store, clock, 0, log);
     await first.start(failing);
-    await first.submit([sms(1, ORDINARY), sms(2, FAIL)]);
+    await submitRecorded(first, [sms(1, ORDINARY), sms(2, FAIL)]);
     await until(() => calls >= 1, 'the failing listener');
     await settle();
     await first.stop();
@@ -375,7 +329,7 @@ test('stop() drops pending reports', () =>
     const clock = new ManualClock();
     const ch = new SimulatorChannel(store, clock, 5, log);
     await ch.start(reports.listener);
-    await ch.submit([sms(1, ORDINARY)]);
+    await submitRecorded(ch, [sms(1, ORDINARY)]);
     await ch.stop();
     clock.t += 1000;
     await settle();

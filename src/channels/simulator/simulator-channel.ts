@@ -4,6 +4,7 @@ import type {
   InboxEntry,
   Report,
   ReportStatus,
+  SubmitOutcome,
 } from '../../domain/messages/message.js';
 import type { Clock, InboxStore } from '../../domain/ports.js';
 import { costCount, encodingOf } from '../../domain/segments/segments.js';
@@ -27,6 +28,8 @@ export class SimulatorChannel implements Channel {
   private readonly queue: DueQueue<InboxEntry>;
   /** Inbox ids whose report this node holds, so that adopting never schedules one twice. */
   private readonly held = new Set<number>();
+  /** Deliveries whose submit the dispatcher has not yet recorded, by message id. */
+  private readonly unrecorded = new Map<number, InboxEntry>();
   private adopter: NodeJS.Timeout | undefined;
   duplicates = 0;
   /** Told of new inbox entries and of entries whose report was applied (the console's live inbox). */
@@ -62,6 +65,7 @@ export class SimulatorChannel implements Channel {
     try {
       for (const entry of await this.inbox.pendingInboxReports()) {
         if (entry.reportDueAt > cutoff || this.held.has(entry.id as number)) continue;
+        this.unrecorded.delete(entry.messageRef);
         this.schedule(entry);
         adopted++;
       }
@@ -103,16 +107,29 @@ export class SimulatorChannel implements Channel {
           'resubmission recognised; not delivered twice',
         );
       } else if (entry.reportStatus !== 'none') {
-        this.schedule(entry);
+        // Reported only once recorded, as a handset's report comes after the SMSC's answer: never
+        // an early report racing its own submit. Not held: should the record fail and another
+        // node resubmit, the overdue report is adopted.
+        this.unrecorded.set(entry.messageRef, entry);
       }
     }
     return results;
+  }
+
+  recorded(outcomes: readonly SubmitOutcome[]): void {
+    for (const o of outcomes) {
+      const entry = this.unrecorded.get(o.id);
+      if (!entry) continue;
+      this.unrecorded.delete(o.id);
+      this.schedule(entry);
+    }
   }
 
   async stop(): Promise<void> {
     clearInterval(this.adopter);
     this.queue.clear();
     this.held.clear();
+    this.unrecorded.clear();
   }
 
   status(): ChannelStatus {
