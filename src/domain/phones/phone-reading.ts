@@ -8,6 +8,7 @@ import {
   type CountryCode,
 } from 'libphonenumber-js/max';
 import metadata from 'libphonenumber-js/max/metadata';
+import { isValidPhone } from './mobile-check.js';
 import { accepted, Reason, refused, type PhoneResult } from './phone-result.js';
 
 // ITU-T E.164: a country code plus subscriber number is at most 15 digits.
@@ -30,7 +31,7 @@ export function isCallingCode(code: string): boolean {
 export function readPhone(text: string, region: CountryCode | undefined): PhoneResult {
   // extract: false so that a number buried in other text is not fished out of it.
   const phone = parsePhoneNumberFromString(text, { defaultCountry: region, extract: false });
-  if (phone?.isValid() !== true) return refused(reasonForInvalid(text, region));
+  if (!phone || !isValidPhone(phone)) return refused(reasonForInvalid(text, region));
   if (phone.number.length - 1 > MAX_E164_DIGITS) return refused(Reason.TooLong);
   return accepted(phone.number, phone.country);
 }

@@ -3,13 +3,49 @@ import type { InboxStore } from '../../domain/ports.js';
 import { INBOX_COLUMNS, fromRow, type InboxRow } from '../rows/inbox.js';
 import type { Db } from './database.js';
 
+/** Rows per INSERT: one statement for many rows costs far less than one per row. */
+const CHUNK = 64;
+const INSERT = `INSERT INTO sim_inbox (message_ref, route, upstream_id, kind, from_addr, to_addr, body,
+  type, segments, encoding, delivered_at, report_status, report_due_at, reported, submissions,
+  last_attempt) VALUES `;
+const ROW = '(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)';
+
+function rowValues(e: InboxEntry): unknown[] {
+  return [
+    e.messageRef,
+    e.route,
+    e.upstreamId,
+    e.kind,
+    e.from,
+    e.to,
+    e.body,
+    e.type,
+    e.segments,
+    e.encoding,
+    e.deliveredAt,
+    e.reportStatus,
+    e.reportDueAt,
+    e.reported ? 1 : 0,
+    e.submissions,
+    e.lastAttempt,
+  ];
+}
+
+type Delivery = { entry: InboxEntry; duplicate: boolean };
+
 export function sqliteInbox(db: Db): InboxStore {
-  const insert = db.prepare(
-    `INSERT INTO sim_inbox (message_ref, route, upstream_id, kind, from_addr, to_addr, body, type,
-       segments, encoding, delivered_at, report_status, report_due_at, reported, submissions,
-       last_attempt)
-     VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT (message_ref) DO NOTHING RETURNING ${INBOX_COLUMNS}`,
-  );
+  const inserts = new Map<number, ReturnType<Db['prepare']>>();
+  const insertFor = (rows: number) => {
+    let s = inserts.get(rows);
+    if (!s) {
+      s = db.prepare(
+        `${INSERT}${Array.from({ length: rows }, () => ROW).join(',')}
+         ON CONFLICT (message_ref) DO NOTHING RETURNING id, message_ref`,
+      );
+      inserts.set(rows, s);
+    }
+    return s;
+  };
   // A resubmission is not delivered again, only counted on the first entry.
   const resubmitted = db.prepare(
     `UPDATE sim_inbox SET submissions = submissions + 1, last_attempt = max(last_attempt, ?)
@@ -18,39 +54,37 @@ export function sqliteInbox(db: Db): InboxStore {
   const pending = db.prepare(
     `SELECT ${INBOX_COLUMNS} FROM sim_inbox WHERE reported = 0 ORDER BY report_due_at`,
   );
-  const markReported = db.prepare('UPDATE sim_inbox SET reported = 1 WHERE id = ?');
-  const markMany = db.transaction((ids: readonly number[]) => {
-    for (const id of ids) markReported.run(id);
-  });
+  const markReported = db.prepare(
+    'UPDATE sim_inbox SET reported = 1 WHERE id IN (SELECT value FROM json_each(?))',
+  );
 
-  const deliverOne = (e: InboxEntry) => {
-    const row = insert.get(
-      e.messageRef,
-      e.route,
-      e.upstreamId,
-      e.kind,
-      e.from,
-      e.to,
-      e.body,
-      e.type,
-      e.segments,
-      e.encoding,
-      e.deliveredAt,
-      e.reportStatus,
-      e.reportDueAt,
-      e.reported ? 1 : 0,
-      e.submissions,
-      e.lastAttempt,
-    ) as InboxRow | undefined;
-    if (row) return { entry: fromRow(row), duplicate: false };
-    const first = resubmitted.get(e.lastAttempt, e.messageRef) as InboxRow;
-    return { entry: fromRow(first), duplicate: true };
+  const deliverChunk = (chunk: readonly InboxEntry[], out: Delivery[]) => {
+    const rows = insertFor(chunk.length).all(chunk.flatMap(rowValues)) as {
+      id: number;
+      message_ref: number;
+    }[];
+    const inserted = new Map(rows.map((r) => [r.message_ref, r.id]));
+    for (const e of chunk) {
+      const id = inserted.get(e.messageRef);
+      // The first of a message's entries in the chunk is the one inserted; any other repeats it.
+      if (id !== undefined) {
+        inserted.delete(e.messageRef);
+        out.push({ entry: { ...e, id }, duplicate: false });
+      } else {
+        const first = resubmitted.get(e.lastAttempt, e.messageRef) as InboxRow;
+        out.push({ entry: fromRow(first), duplicate: true });
+      }
+    }
   };
-  const deliverMany = db.transaction((entries: readonly InboxEntry[]) => entries.map(deliverOne));
+  const deliverMany = db.transaction((entries: readonly InboxEntry[]) => {
+    const out: Delivery[] = [];
+    for (let i = 0; i < entries.length; i += CHUNK) deliverChunk(entries.slice(i, i + CHUNK), out);
+    return out;
+  });
 
   return {
     async deliverToInbox(e) {
-      return deliverOne(e);
+      return deliverMany([e])[0] as Delivery;
     },
     async deliverManyToInbox(entries) {
       return deliverMany(entries);
@@ -59,7 +93,7 @@ export function sqliteInbox(db: Db): InboxStore {
       return (pending.all() as InboxRow[]).map(fromRow);
     },
     async markInboxReported(ids) {
-      markMany(ids);
+      markReported.run(JSON.stringify(ids));
     },
     async listInbox(filter) {
       const rows = filter.phone

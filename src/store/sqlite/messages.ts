@@ -124,6 +124,10 @@ function acceptance(db: Db, reports: ReturnType<typeof sqliteReports>): AcceptPa
   };
 }
 
+interface Changed {
+  kind: string;
+}
+
 /** The window is carried on the record: it was created at `now`, and keys live 24 hours. */
 const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
 function idemWindowStart(idem: IdempotencyRecord | undefined): number {
@@ -133,7 +137,7 @@ function idemWindowStart(idem: IdempotencyRecord | undefined): number {
 function outcomeStatements(db: Db, reports: ReturnType<typeof sqliteReports>) {
   const submitted = db.prepare(
     `UPDATE messages SET state = 'submitted', due_at = NULL, route = ?, upstream_id = ?, submitted_at = ?,
-       parts = ? WHERE id = ? AND state = 'submitting' AND attempts = ?`,
+       parts = ? WHERE id = ? AND state = 'submitting' AND attempts = ? RETURNING kind`,
   );
   // An SMSC may hand out an id again after wrapping around: the newest message owns it.
   const part = db.prepare(
@@ -143,36 +147,49 @@ function outcomeStatements(db: Db, reports: ReturnType<typeof sqliteReports>) {
   );
   const retry = db.prepare(
     `UPDATE messages SET state = 'queued', due_at = ?, last_error = ?
-     WHERE id = ? AND state = 'submitting' AND attempts = ?`,
+     WHERE id = ? AND state = 'submitting' AND attempts = ? RETURNING kind`,
   );
   const failed = db.prepare(
     `UPDATE messages SET state = 'final', due_at = NULL, status = 'failed', receipt_result = 'SubmitFail',
        receipt_code = ?, receipt_desc = ?, receipt_time = ?
-     WHERE id = ? AND state = 'submitting' AND attempts = ?`,
+     WHERE id = ? AND state = 'submitting' AND attempts = ? RETURNING kind`,
   );
-  const event = db.prepare(
-    `INSERT INTO message_events (message_ref, status, at, code, descr)
-     SELECT id, ?, ?, ?, ? FROM messages WHERE id = ? AND kind = 'business'`,
+  const insertEvent = db.prepare(
+    'INSERT INTO message_events (message_ref, status, at, code, descr) VALUES (?,?,?,?,?)',
   );
+  // Only business messages keep a status history; an SMS has its receipt.
+  const event = (
+    row: unknown,
+    status: string,
+    at: number,
+    code: string,
+    desc: string,
+    id: number,
+  ) => {
+    if ((row as Changed | undefined)?.kind === 'business')
+      insertEvent.run(id, status, at, code, desc);
+  };
   return db.transaction((list: readonly SubmitOutcome[], now: number) => {
     const late: { route: string; upstreamId: string }[] = [];
     for (const o of list) {
       if (o.kind === 'submitted') {
         const parts = o.parts && o.parts.length > 1 ? o.parts : [];
         const count = Math.max(1, parts.length);
-        if (submitted.run(o.route, o.upstreamId, now, count, o.id, o.attempt).changes) {
+        const row = submitted.get(o.route, o.upstreamId, now, count, o.id, o.attempt);
+        if (row) {
           if (count === 1) late.push(o);
           parts.forEach((upstreamId, i) => {
             part.run(o.route, upstreamId, o.id, i + 1);
             late.push({ route: o.route, upstreamId });
           });
-          event.run('submitted', now, '', o.upstreamId, o.id);
+          event(row, 'submitted', now, '', o.upstreamId, o.id);
         }
       } else if (o.kind === 'retry') {
-        if (retry.run(o.dueAt, `${o.code} ${o.desc}`, o.id, o.attempt).changes)
-          event.run('retry', now, o.code, o.desc, o.id);
-      } else if (failed.run(o.code, o.desc, Math.floor(now / 1000), o.id, o.attempt).changes) {
-        event.run('failed', now, o.code, o.desc, o.id);
+        const row = retry.get(o.dueAt, `${o.code} ${o.desc}`, o.id, o.attempt);
+        event(row, 'retry', now, o.code, o.desc, o.id);
+      } else {
+        const row = failed.get(o.code, o.desc, Math.floor(now / 1000), o.id, o.attempt);
+        event(row, 'failed', now, o.code, o.desc, o.id);
       }
     }
     reports.applyEarlyReports(late);
