@@ -199,10 +199,10 @@ const DESCRIPTIONS: Record<string, [string, string]> = {
 function reportsFor(e: InboxEntry, now: number): Report[] {
   const status = e.reportStatus as ReportStatus;
   const [code, desc] = DESCRIPTIONS[status] ?? ['UNKNOWN', status];
-  const base = { route: e.route, upstreamId: e.upstreamId, at: now };
-  const final: Report = { ...base, status, code, desc };
+  const { route, upstreamId } = e;
+  const final: Report = { route, upstreamId, at: now, status, code, desc };
   // Business messages go through "sent" first, as WhatsApp's statuses do.
   return e.kind === 'business'
-    ? [{ ...base, status: 'sent', code: 'SENT', desc: 'sent' }, final]
+    ? [{ route, upstreamId, at: now, status: 'sent', code: 'SENT', desc: 'sent' }, final]
     : [final];
 }

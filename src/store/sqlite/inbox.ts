@@ -10,8 +10,8 @@ const INSERT = `INSERT INTO sim_inbox (message_ref, route, upstream_id, kind, fr
   last_attempt) VALUES `;
 const ROW = '(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)';
 
-function rowValues(e: InboxEntry): unknown[] {
-  return [
+function pushValues(values: unknown[], e: InboxEntry): void {
+  values.push(
     e.messageRef,
     e.route,
     e.upstreamId,
@@ -28,7 +28,7 @@ function rowValues(e: InboxEntry): unknown[] {
     e.reported ? 1 : 0,
     e.submissions,
     e.lastAttempt,
-  ];
+  );
 }
 
 type Delivery = { entry: InboxEntry; duplicate: boolean };
@@ -59,7 +59,9 @@ export function sqliteInbox(db: Db): InboxStore {
   );
 
   const deliverChunk = (chunk: readonly InboxEntry[], out: Delivery[]) => {
-    const rows = insertFor(chunk.length).all(chunk.flatMap(rowValues)) as {
+    const values: unknown[] = [];
+    for (const e of chunk) pushValues(values, e);
+    const rows = insertFor(chunk.length).all(values) as {
       id: number;
       message_ref: number;
     }[];
