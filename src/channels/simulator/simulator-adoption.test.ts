@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
-import type { ClaimedMessage, InboxEntry, Report } from '../../domain/messages/message.js';
+import type { InboxEntry, Report } from '../../domain/messages/message.js';
+import { ORDINARY, sms } from '../../../test/helpers/simulator.js';
 import { openSqliteStore } from '../../store/sqlite/sqlite-store.js';
 import { ADOPT_AFTER_MS, SIMULATOR, SimulatorChannel } from './simulator-channel.js';
 
@@ -29,23 +30,6 @@ function leftBehind(ref: number, dueAt: number): InboxEntry {
     reported: false,
     submissions: 1,
     lastAttempt: 1,
-  };
-}
-
-function claimed(id: number): ClaimedMessage {
-  return {
-    id,
-    kind: 'sms',
-    accountId: 1,
-    route: SIMULATOR,
-    attempts: 1,
-    e164: '+8613812345678',
-    senderId: '',
-    extendCode: '',
-    body: 'hello',
-    messageId: undefined,
-    businessPhone: '',
-    type: '',
   };
 }
 
@@ -91,7 +75,7 @@ test('a report this node holds itself is never adopted a second time', async () 
   const ch = new SimulatorChannel(store, { now: () => later }, 60_000, log);
   try {
     await ch.start(async () => undefined);
-    await ch.submit([claimed(7)]);
+    await ch.submit([sms(7, ORDINARY)]);
     ch.recorded([{ id: 7, attempt: 1, kind: 'submitted', route: SIMULATOR, upstreamId: 'sim-7' }]);
     later = NOW + 60_000 + ADOPT_AFTER_MS + 1; // overdue by the clock, still queued here
     assert.equal(await ch.adoptOverdue(), 0);
@@ -112,7 +96,7 @@ test('a delivery whose submit was never recorded here is reported once overdue',
       reports.push(...r);
     });
     // The record failed, and another node resubmitted it (a duplicate there, not scheduled).
-    await ch.submit([claimed(8)]);
+    await ch.submit([sms(8, ORDINARY)]);
     await sleep(20);
     assert.equal(reports.length, 0, 'reported before its submit was recorded');
     later = NOW + ADOPT_AFTER_MS + 1;
