@@ -131,6 +131,8 @@ export class Dispatcher {
   }
 
   private tellRecorded(claimed: readonly ClaimedMessage[], outcomes: readonly SubmitOutcome[]) {
+    // Most channels (SMPP, WhatsApp) do not listen: spare their passes the grouping.
+    if (![...this.channels.values()].some((c) => c.recorded)) return;
     const routeOf = new Map(claimed.map((m) => [m.id, m.route]));
     const byChannel = new Map<Channel, SubmitOutcome[]>();
     for (const o of outcomes) {
