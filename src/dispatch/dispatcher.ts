@@ -54,6 +54,8 @@ export class Dispatcher {
   private wakeup: Promise<void> | undefined;
   /** Set by a nudge that found no loop idle: the next idle() returns at once instead. */
   private nudged = false;
+  /** Whether any channel listens for recorded outcomes (the simulator); most do not. */
+  private readonly anyRecordedListener: boolean;
 
   constructor(
     private readonly storage: DispatchStorage,
@@ -62,7 +64,9 @@ export class Dispatcher {
     private readonly options: DispatchOptions,
     private readonly log: Logger,
     private readonly random: () => number = Math.random,
-  ) {}
+  ) {
+    this.anyRecordedListener = [...channels.values()].some((c) => c.recorded);
+  }
 
   start(): void {
     this.running = true;
@@ -131,8 +135,7 @@ export class Dispatcher {
   }
 
   private tellRecorded(claimed: readonly ClaimedMessage[], outcomes: readonly SubmitOutcome[]) {
-    // Most channels (SMPP, WhatsApp) do not listen: spare their passes the grouping.
-    if (![...this.channels.values()].some((c) => c.recorded)) return;
+    if (!this.anyRecordedListener) return;
     const routeOf = new Map(claimed.map((m) => [m.id, m.route]));
     const byChannel = new Map<Channel, SubmitOutcome[]>();
     for (const o of outcomes) {

@@ -2,9 +2,8 @@ import type { InboxEntry } from '../../domain/messages/message.js';
 import type { InboxStore } from '../../domain/ports.js';
 import { INBOX_COLUMNS, fromRow, type InboxRow } from '../rows/inbox.js';
 import type { Db } from './database.js';
+import { multiRowInsert, ROWS_PER_INSERT as CHUNK } from './multi-row.js';
 
-/** Rows per INSERT: one statement for many rows costs far less than one per row. */
-const CHUNK = 64;
 const INSERT = `INSERT INTO sim_inbox (message_ref, route, upstream_id, kind, from_addr, to_addr, body,
   type, segments, encoding, delivered_at, report_status, report_due_at, reported, submissions,
   last_attempt) VALUES `;
@@ -34,18 +33,12 @@ function pushValues(values: unknown[], e: InboxEntry): void {
 type Delivery = { entry: InboxEntry; duplicate: boolean };
 
 export function sqliteInbox(db: Db): InboxStore {
-  const inserts = new Map<number, ReturnType<Db['prepare']>>();
-  const insertFor = (rows: number) => {
-    let s = inserts.get(rows);
-    if (!s) {
-      s = db.prepare(
-        `${INSERT}${Array.from({ length: rows }, () => ROW).join(',')}
-         ON CONFLICT (message_ref) DO NOTHING RETURNING id, message_ref`,
-      );
-      inserts.set(rows, s);
-    }
-    return s;
-  };
+  const insertFor = multiRowInsert(
+    db,
+    INSERT,
+    ROW,
+    'ON CONFLICT (message_ref) DO NOTHING RETURNING id, message_ref',
+  );
   // A resubmission is not delivered again, only counted on the first entry.
   const resubmitted = db.prepare(
     `UPDATE sim_inbox SET submissions = submissions + 1, last_attempt = max(last_attempt, ?)

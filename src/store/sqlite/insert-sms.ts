@@ -1,8 +1,6 @@
 import type { AcceptedBatch } from '../../domain/messages/message.js';
 import type { Db } from './database.js';
-
-/** Rows per INSERT: one statement for many rows costs far less than one statement per row. */
-const CHUNK = 64;
+import { multiRowInsert, ROWS_PER_INSERT as CHUNK } from './multi-row.js';
 
 const COLUMNS = `INSERT INTO messages (kind, account_id, session_no, message_id, phone, e164, route,
   template_id, params, sender_id, extend_code, user_id, body, type, business_phone, cost_count,
@@ -11,15 +9,7 @@ const ROW = `('sms',?,?,NULL,?,?,?,?,?,?,?,?,?,'sms','',?,'queued','accepted',?,
 
 /** Inserts a batch's SMS rows; the caller holds the transaction. */
 export function smsInserter(db: Db): (batch: AcceptedBatch) => void {
-  const statements = new Map<number, ReturnType<Db['prepare']>>();
-  const statementFor = (rows: number) => {
-    let s = statements.get(rows);
-    if (!s) {
-      s = db.prepare(COLUMNS + Array.from({ length: rows }, () => ROW).join(','));
-      statements.set(rows, s);
-    }
-    return s;
-  };
+  const statementFor = multiRowInsert(db, COLUMNS, ROW);
   return (batch) => {
     const { messages, accountId, sessionNo, acceptedAt } = batch;
     for (let i = 0; i < messages.length; i += CHUNK) {

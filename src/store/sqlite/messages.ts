@@ -158,16 +158,9 @@ function outcomeStatements(db: Db, reports: ReturnType<typeof sqliteReports>) {
     'INSERT INTO message_events (message_ref, status, at, code, descr) VALUES (?,?,?,?,?)',
   );
   // Only business messages keep a status history; an SMS has its receipt.
-  const event = (
-    row: unknown,
-    status: string,
-    at: number,
-    code: string,
-    desc: string,
-    id: number,
-  ) => {
-    if ((row as Changed | undefined)?.kind === 'business')
-      insertEvent.run(id, status, at, code, desc);
+  // `changed` is the outcome UPDATE's RETURNING row, absent when the claim was stale.
+  const event = (changed: unknown, ...values: [number, string, number, string, string]) => {
+    if ((changed as Changed | undefined)?.kind === 'business') insertEvent.run(...values);
   };
   return db.transaction((list: readonly SubmitOutcome[], now: number) => {
     const late: { route: string; upstreamId: string }[] = [];
@@ -182,14 +175,14 @@ function outcomeStatements(db: Db, reports: ReturnType<typeof sqliteReports>) {
             part.run(o.route, upstreamId, o.id, i + 1);
             late.push({ route: o.route, upstreamId });
           });
-          event(row, 'submitted', now, '', o.upstreamId, o.id);
+          event(row, o.id, 'submitted', now, '', o.upstreamId);
         }
       } else if (o.kind === 'retry') {
         const row = retry.get(o.dueAt, `${o.code} ${o.desc}`, o.id, o.attempt);
-        event(row, 'retry', now, o.code, o.desc, o.id);
+        event(row, o.id, 'retry', now, o.code, o.desc);
       } else {
         const row = failed.get(o.code, o.desc, Math.floor(now / 1000), o.id, o.attempt);
-        event(row, 'failed', now, o.code, o.desc, o.id);
+        event(row, o.id, 'failed', now, o.code, o.desc);
       }
     }
     reports.applyEarlyReports(late);
