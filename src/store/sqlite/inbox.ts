@@ -3,6 +3,7 @@ import type { InboxStore } from '../../domain/ports.js';
 import { INBOX_COLUMNS, fromRow, type InboxRow } from '../rows/inbox.js';
 import type { Db } from './database.js';
 import { multiRowInsert, ROWS_PER_INSERT as CHUNK } from './multi-row.js';
+import { relaxed } from './relaxed.js';
 
 const INSERT = `INSERT INTO sim_inbox (message_ref, route, upstream_id, kind, from_addr, to_addr, body,
   type, segments, encoding, delivered_at, report_status, report_due_at, reported, submissions,
@@ -47,9 +48,10 @@ export function sqliteInbox(db: Db): InboxStore {
   const pending = db.prepare(
     `SELECT ${INBOX_COLUMNS} FROM sim_inbox WHERE reported = 0 ORDER BY report_due_at`,
   );
-  const markReported = db.prepare(
+  const markReportedStatement = db.prepare(
     'UPDATE sim_inbox SET reported = 1 WHERE id IN (SELECT value FROM json_each(?))',
   );
+  const markReported = relaxed(db, (ids: string) => markReportedStatement.run(ids));
 
   const deliverChunk = (chunk: readonly InboxEntry[], out: Delivery[]) => {
     const values: unknown[] = [];
@@ -71,7 +73,9 @@ export function sqliteInbox(db: Db): InboxStore {
       }
     }
   };
-  const deliverMany = db.transaction((entries: readonly InboxEntry[]) => {
+  // The dispatcher's durable commit of the submit outcome follows each delivery, and a report lost
+  // with `reported = 1` is sent again from the pending list, which the final receipt ignores.
+  const deliverMany = relaxed(db, (entries: readonly InboxEntry[]) => {
     const out: Delivery[] = [];
     for (let i = 0; i < entries.length; i += CHUNK) deliverChunk(entries.slice(i, i + CHUNK), out);
     return out;
@@ -88,7 +92,7 @@ export function sqliteInbox(db: Db): InboxStore {
       return (pending.all() as InboxRow[]).map(fromRow);
     },
     async markInboxReported(ids) {
-      markReported.run(JSON.stringify(ids));
+      markReported(JSON.stringify(ids));
     },
     async listInbox(filter) {
       const rows = filter.phone

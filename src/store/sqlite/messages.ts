@@ -3,6 +3,7 @@ import type { MessageStore } from '../../domain/ports.js';
 import { fromClaimRow, fromIdemRow, type ClaimRow, type IdemRow } from '../rows/messages.js';
 import type { Db } from './database.js';
 import { smsInserter } from './insert-sms.js';
+import { relaxed } from './relaxed.js';
 import { sqliteReports } from './reports.js';
 import { sqliteReceipts } from './receipts.js';
 
@@ -68,7 +69,12 @@ function acceptance(db: Db, reports: ReturnType<typeof sqliteReports>): AcceptPa
   const extendOne = db.prepare(
     `UPDATE messages SET due_at = ? WHERE id = ? AND state = 'submitting' AND attempts = ?`,
   );
-  const extend = db.transaction((claims: readonly { id: number; attempt: number }[], until) => {
+  // A lost claim or renewal only makes its messages due sooner; the outcome's commit is durable.
+  const claimRows = relaxed(
+    db,
+    (until: number, now: number, limit: number) => claim.all(until, now, limit) as ClaimRow[],
+  );
+  const extend = relaxed(db, (claims: readonly { id: number; attempt: number }[], until) => {
     for (const c of claims) extendOne.run(until, c.id, c.attempt);
   });
 
@@ -113,7 +119,7 @@ function acceptance(db: Db, reports: ReturnType<typeof sqliteReports>): AcceptPa
       return findIdem(accountId, key, notBefore);
     },
     async claimDue(now, limit, leaseMs) {
-      return (claim.all(now + leaseMs, now, limit) as ClaimRow[]).map(fromClaimRow);
+      return claimRows(now + leaseMs, now, limit).map(fromClaimRow);
     },
     async recordOutcomes(list, now) {
       outcomes(list, now);

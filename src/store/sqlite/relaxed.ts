@@ -1,0 +1,27 @@
+import type { Db } from './database.js';
+
+/**
+ * Wraps `fn` in a transaction whose commit does not wait for the disk (`synchronous = NORMAL`),
+ * for writes that are safe to lose with the machine's power: bookkeeping that a later durable
+ * commit covers, since one fsync of the write-ahead log makes every frame before it durable too
+ * (a claim before its outcome is recorded, the simulator's inbox before the submit it answers).
+ * A process crash loses nothing either way; only a power failure can undo such a commit, and the
+ * lease or the simulator's pending reports bring the work back. Inside another transaction, `fn`
+ * joins it and that transaction's commit decides.
+ */
+export function relaxed<A extends unknown[], R>(db: Db, fn: (...args: A) => R): (...args: A) => R {
+  const inTransaction = db.transaction(fn);
+  const durable = db.pragma('synchronous', { simple: true }) as number;
+  // 0 OFF, 1 NORMAL, 2 FULL, 3 EXTRA: a store configured below FULL has nothing to relax.
+  if (durable <= 1) return (...args) => inTransaction(...args);
+  // Not prepared statements: SQLite applies this pragma when it compiles it, not when it runs.
+  return (...args) => {
+    if (db.inTransaction) return inTransaction(...args);
+    db.exec('PRAGMA synchronous = NORMAL');
+    try {
+      return inTransaction(...args);
+    } finally {
+      db.exec(`PRAGMA synchronous = ${durable}`);
+    }
+  };
+}
