@@ -1,9 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { availableParallelism } from 'node:os';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { IdSource } from './api/context.js';
-import { PlanPool } from './api/planning/plan-pool.js';
 import { buildServer } from './api/server.js';
 import { registerWhatsAppWebhook } from './channels/whatsapp/webhook.js';
 import {
@@ -85,9 +83,6 @@ async function startOnStore(
   const pipeline = await startPipeline(config, store, clock, logger, metrics);
   metrics.channels = pipeline.channels.byName;
   const history = new MetricsHistory(metrics, clock);
-  const planThreads = config.planThreads ?? Math.min(4, availableParallelism() - 1);
-  const plans =
-    planThreads > 0 ? new PlanPool(planThreads, logger.child({ worker: 'plan' })) : undefined;
   const feed = new InboxFeed();
   pipeline.channels.simulator.onInboxChange = feed.publish;
   const app = buildServer(
@@ -102,7 +97,6 @@ async function startOnStore(
       },
       routing: pipeline.channels.routing,
       metrics,
-      planner: plans?.plan,
     },
     logger,
   );
@@ -136,7 +130,6 @@ async function startOnStore(
     async stop() {
       history.stop();
       await app.close();
-      await plans?.close();
       await reviewer.stop();
       await pipeline.stop();
       await store.close();

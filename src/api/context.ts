@@ -1,7 +1,6 @@
 import type { Static, TSchema } from '@sinclair/typebox';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config/config.js';
-import type { TargetsPlanner } from '../domain/batches/plan-batch.js';
 import type { Clock, Routing, Store } from '../domain/ports.js';
 import type { Metrics } from '../metrics/metrics.js';
 import { validator } from './validate.js';
@@ -27,8 +26,6 @@ export interface ApiDeps {
   nudges: Nudges;
   routing: Routing;
   metrics: Metrics;
-  /** Where SendBatchUSMSMessage's number-level work runs; this thread when not given. */
-  planner?: TargetsPlanner;
 }
 
 export interface ActionContext {

@@ -127,14 +127,6 @@ describe('loadConfig', () => {
     refused({ PORT: '80.5' }, /port/i);
   });
 
-  it('reads WIREBIRD_PLAN_THREADS, unset by default, refusing negatives and non-integers', () => {
-    assert.equal(loadConfig({}).planThreads, undefined);
-    assert.equal(loadConfig({ WIREBIRD_PLAN_THREADS: '0' }).planThreads, 0);
-    assert.equal(loadConfig({ WIREBIRD_PLAN_THREADS: '3' }).planThreads, 3);
-    refused({ WIREBIRD_PLAN_THREADS: '-1' }, /planThreads|PLAN_THREADS/);
-    refused({ WIREBIRD_PLAN_THREADS: 'two' }, /planThreads|PLAN_THREADS/);
-  });
-
   it('refuses WIREBIRD_TEMPLATE_REVIEW=sometimes naming the setting', () => {
     refused({ WIREBIRD_TEMPLATE_REVIEW: 'sometimes' }, /templateReview|TEMPLATE_REVIEW/);
   });

@@ -30,8 +30,6 @@ export const ConfigSchema = Type.Object(
       default: 'FULL',
     }),
     logLevel: Type.String({ default: 'info' }),
-    /** Worker threads for SendBatchUSMSMessage's number checks; unset: one per core but one. */
-    planThreads: Type.Optional(Type.Integer({ minimum: 0, maximum: 16 })),
     /** SMSCs and the routes over them; with none, SMS go to the simulator. */
     smpp: SmppSchema,
     /** The WhatsApp Cloud API channel: Graph API base, webhook secrets, phone numbers. */
@@ -75,7 +73,6 @@ const ENV: Record<string, (v: string, name: string) => [string, unknown]> = {
   WIREBIRD_SIM_DELAY_MS: (v, name) => ['simDelayMs', integer(v, name)],
   WIREBIRD_SQLITE_SYNCHRONOUS: (v) => ['sqliteSynchronous', v.toUpperCase()],
   WIREBIRD_LOG_LEVEL: (v) => ['logLevel', v],
-  WIREBIRD_PLAN_THREADS: (v, name) => ['planThreads', integer(v, name)],
   WIREBIRD_SMSC: (v) => ['smpp', smppFromUrl(v, (m) => new ConfigError(m))],
   DATABASE_URL: (v) => ['database.url', v],
   WIREBIRD_WHATSAPP_API_URL: (v) => ['whatsapp.apiUrl', v],

@@ -42,7 +42,7 @@ export const sendBatchUsmsMessage = defineAction(Input, async (ctx, input) => {
   const replayed = await findReplay(ctx, idem);
   if (replayed) return replayed;
 
-  const plan = await planBatch(groups, await batchContext(ctx, groups), ctx.deps.planner);
+  const plan = planBatch(groups, await batchContext(ctx, groups));
   const reqUuid = ctx.deps.ids.uuid();
   const failed = { ReqUuid: reqUuid, SuccessCount: 0, FailContent: plan.failContent };
   if (plan.accepted.length === 0) {

@@ -1,13 +1,15 @@
 import type { AcceptedSms } from '../messages/message.js';
+import { normalizePhone } from '../phones/phones.js';
+import { costCount } from '../segments/segments.js';
 import { TemplateStatus, type Template } from '../templates/template.js';
-import type { BatchInfo, TaskCountModal } from './batch.js';
+import { parseVariables, renderTemplate } from '../templates/variables.js';
 import {
-  failDetail,
-  isGiven,
-  planTargets,
-  type TargetsJob,
-  type TargetsPlan,
-} from './plan-targets.js';
+  MAX_USER_ID_LENGTH,
+  type BatchInfo,
+  type FailPhoneDetail,
+  type TargetModal,
+  type TaskCountModal,
+} from './batch.js';
 
 export interface BatchContext {
   /** The account's own templates among those the request names. */
@@ -24,53 +26,36 @@ export interface BatchPlan {
   failedCount: number;
 }
 
-/** Does the number-level work of several groups, in order; on this thread unless given another. */
-export type TargetsPlanner = (jobs: readonly TargetsJob[]) => Promise<TargetsPlan[]>;
-
-export const planHere: TargetsPlanner = async (jobs) => jobs.map(planTargets);
-
 /**
  * Decides, group by group and number by number, what a SendBatchUSMSMessage accepts. A failing
  * group check (template, sender id) fails the whole group; a failing number fails only itself.
  */
-export async function planBatch(
-  groups: readonly TaskCountModal[],
-  ctx: BatchContext,
-  planner: TargetsPlanner = planHere,
-): Promise<BatchPlan> {
-  const checked = groups.map((group) => ({ group, failure: checkGroup(group, ctx) }));
-  const jobs = checked
-    .filter((c) => c.failure === undefined)
-    .map(({ group }) => jobOf(group, ctx.templates.get(group.TemplateId) as Template, ctx));
-  const plans = await planner(jobs);
+export function planBatch(groups: readonly TaskCountModal[], ctx: BatchContext): BatchPlan {
   const plan: BatchPlan = { accepted: [], failContent: [], failedCount: 0 };
-  let next = 0;
-  for (const { group, failure } of checked) {
-    const info = { TemplateId: group.TemplateId, SenderId: group.SenderId ?? '' };
-    if (failure !== undefined) {
-      const Target = group.Target.map((t) => failDetail(t, ''));
-      plan.failContent.push({ ...info, Target, FailureDetails: failure });
-      plan.failedCount += Target.length;
+  for (const group of groups) {
+    const groupFailure = checkGroup(group, ctx);
+    if (groupFailure) {
+      plan.failContent.push({
+        TemplateId: group.TemplateId,
+        SenderId: group.SenderId ?? '',
+        Target: group.Target.map((t) => failDetail(t, '')),
+        FailureDetails: groupFailure,
+      });
+      plan.failedCount += group.Target.length;
       continue;
     }
-    const { accepted, failed } = plans[next++] as TargetsPlan;
-    for (const m of accepted) plan.accepted.push({ ...m, route: ctx.route(m.e164, m.senderId) });
+    const template = ctx.templates.get(group.TemplateId) as Template;
+    const failed = planTargets(group, template, ctx, plan.accepted);
     if (failed.length > 0) {
-      plan.failContent.push({ ...info, Target: failed });
+      plan.failContent.push({
+        TemplateId: group.TemplateId,
+        SenderId: group.SenderId ?? '',
+        Target: failed,
+      });
       plan.failedCount += failed.length;
     }
   }
   return plan;
-}
-
-function jobOf(group: TaskCountModal, template: Template, ctx: BatchContext): TargetsJob {
-  return {
-    templateId: template.templateId,
-    template: template.template,
-    groupSenderId: group.SenderId,
-    targets: group.Target,
-    defaultRegion: ctx.defaultRegion,
-  };
 }
 
 function checkGroup(group: TaskCountModal, ctx: BatchContext): string | undefined {
@@ -84,4 +69,68 @@ function checkGroup(group: TaskCountModal, ctx: BatchContext): string | undefine
   return unknown === undefined
     ? undefined
     : `SenderId ${unknown} is not registered for this account`;
+}
+
+function planTargets(
+  group: TaskCountModal,
+  template: Template,
+  ctx: BatchContext,
+  out: AcceptedSms[],
+) {
+  const { paramCount } = parseVariables(template.template);
+  const failed: FailPhoneDetail[] = [];
+  for (const target of group.Target) {
+    const params = (target.TemplateParams ?? []).map(String);
+    const problem = checkTarget(target, params, paramCount);
+    const phone = problem ? undefined : normalizePhone(target.Phone, ctx.defaultRegion);
+    if (problem || !phone?.ok) {
+      failed.push(
+        failDetail(target, problem ?? `Phone ${phone && !phone.ok ? phone.reason : 'is invalid'}`),
+      );
+      continue;
+    }
+    const senderId = isGiven(target.SenderId) ? target.SenderId : (group.SenderId ?? '');
+    const text = renderTemplate(template.template, params);
+    out.push({
+      phone: target.Phone,
+      e164: phone.e164,
+      route: ctx.route(phone.e164, senderId),
+      templateId: template.templateId,
+      params,
+      senderId,
+      extendCode: target.ExtendCode ?? '',
+      userId: target.UserId ?? '',
+      text,
+      costCount: costCount(text),
+    });
+  }
+  return failed;
+}
+
+function checkTarget(t: TargetModal, params: string[], paramCount: number): string | undefined {
+  if (paramCount === 0 && params.length > 0) {
+    return 'TemplateParams must not be passed: the template has no variables';
+  }
+  if (params.length !== paramCount) {
+    return `TemplateParams has ${params.length} values; the template needs ${paramCount}`;
+  }
+  if (t.ExtendCode && !/^\d{1,6}$/.test(t.ExtendCode)) return 'ExtendCode must be 1 to 6 digits';
+  if (t.UserId && [...t.UserId].length > MAX_USER_ID_LENGTH) {
+    return `UserId must be at most ${MAX_USER_ID_LENGTH} characters`;
+  }
+  return undefined;
+}
+
+function failDetail(t: TargetModal, reason: string): FailPhoneDetail {
+  return {
+    TemplateParams: (t.TemplateParams ?? []).map(String),
+    Phone: t.Phone,
+    ExtendCode: t.ExtendCode ?? '',
+    UserId: t.UserId ?? '',
+    FailureDetails: reason,
+  };
+}
+
+function isGiven(s: string | undefined): s is string {
+  return s !== undefined && s !== '';
 }
