@@ -34,6 +34,28 @@ export interface ClaimRow {
   type: string;
 }
 
+/** ClaimRow's columns in order, for adapters that read rows as arrays (cheaper than objects). */
+export const CLAIM_COLUMNS =
+  'id, kind, account_id, route, attempts, e164, sender_id, extend_code, body, message_id, business_phone, type';
+
+/** A ClaimRow read as an array of CLAIM_COLUMNS. */
+export function fromClaimValues(v: unknown[]): ClaimedMessage {
+  return {
+    id: v[0] as number,
+    kind: v[1] as 'sms' | 'business',
+    accountId: v[2] as number,
+    route: v[3] as string,
+    attempts: v[4] as number,
+    e164: v[5] as string,
+    senderId: v[6] as string,
+    extendCode: v[7] as string,
+    body: v[8] as string,
+    messageId: (v[9] as string | null) ?? undefined,
+    businessPhone: v[10] as string,
+    type: v[11] as string,
+  };
+}
+
 export function fromClaimRow(r: ClaimRow): ClaimedMessage {
   return {
     id: r.id,

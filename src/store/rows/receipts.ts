@@ -13,6 +13,23 @@ export interface ReceiptRow {
   user_id: string;
 }
 
+/** ReceiptRow's columns in order, for adapters that read rows as arrays (cheaper than objects). */
+export const RECEIPT_COLUMNS =
+  'session_no, phone, cost_count, receipt_result, receipt_code, receipt_desc, receipt_time, user_id';
+
+/** The receipt of a ReceiptRow read as an array of RECEIPT_COLUMNS (its session is `v[0]`). */
+export function receiptOfValues(v: unknown[]): ReceiptPerPhone {
+  return {
+    Phone: v[1] as string,
+    CostCount: v[2] as number,
+    ReceiptResult: v[3] as ReceiptResult,
+    ReceiptCode: v[4] as string,
+    ReceiptDesc: v[5] as string,
+    ReceiptTime: v[6] as number,
+    UserId: v[7] as string,
+  };
+}
+
 export function toReceipt(r: ReceiptRow): ReceiptPerPhone {
   return {
     Phone: r.phone,

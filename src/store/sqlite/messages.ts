@@ -1,6 +1,6 @@
 import type { IdempotencyRecord, SubmitOutcome } from '../../domain/messages/message.js';
 import type { MessageStore } from '../../domain/ports.js';
-import { fromClaimRow, fromIdemRow, type ClaimRow, type IdemRow } from '../rows/messages.js';
+import { CLAIM_COLUMNS, fromClaimValues, fromIdemRow, type IdemRow } from '../rows/messages.js';
 import type { Db } from './database.js';
 import { smsInserter } from './insert-sms.js';
 import { relaxed } from './relaxed.js';
@@ -62,9 +62,10 @@ function acceptance(db: Db, reports: ReturnType<typeof sqliteReports>): AcceptPa
   const claim = db.prepare(
     `UPDATE messages SET state = 'submitting', attempts = attempts + 1, due_at = ?
      WHERE id IN (SELECT id FROM messages WHERE due_at <= ? ORDER BY due_at LIMIT ?)
-     RETURNING id, kind, account_id, route, attempts, e164, sender_id, extend_code, body,
-       message_id, business_phone, type`,
+     RETURNING ${CLAIM_COLUMNS}`,
   );
+  // Arrays, not objects: better-sqlite3 builds an object a property at a time.
+  claim.raw(true);
   const outcomes = outcomeStatements(db, reports);
   const extendOne = db.prepare(
     `UPDATE messages SET due_at = ? WHERE id = ? AND state = 'submitting' AND attempts = ?`,
@@ -72,7 +73,7 @@ function acceptance(db: Db, reports: ReturnType<typeof sqliteReports>): AcceptPa
   // A lost claim or renewal only makes its messages due sooner; the outcome's commit is durable.
   const claimRows = relaxed(
     db,
-    (until: number, now: number, limit: number) => claim.all(until, now, limit) as ClaimRow[],
+    (until: number, now: number, limit: number) => claim.all(until, now, limit) as unknown[][],
   );
   const extend = relaxed(db, (claims: readonly { id: number; attempt: number }[], until) => {
     for (const c of claims) extendOne.run(until, c.id, c.attempt);
@@ -119,7 +120,7 @@ function acceptance(db: Db, reports: ReturnType<typeof sqliteReports>): AcceptPa
       return findIdem(accountId, key, notBefore);
     },
     async claimDue(now, limit, leaseMs) {
-      return claimRows(now + leaseMs, now, limit).map(fromClaimRow);
+      return claimRows(now + leaseMs, now, limit).map(fromClaimValues);
     },
     async recordOutcomes(list, now) {
       outcomes(list, now);
@@ -145,6 +146,14 @@ function outcomeStatements(db: Db, reports: ReturnType<typeof sqliteReports>) {
     `UPDATE messages SET state = 'submitted', due_at = NULL, route = ?, upstream_id = ?, submitted_at = ?,
        parts = ? WHERE id = ? AND state = 'submitting' AND attempts = ? RETURNING kind`,
   );
+  // Single-part submits, the bulk of every pass, as one statement over the pass's JSON.
+  const submittedMany = db.prepare(
+    `UPDATE messages SET state = 'submitted', due_at = NULL, route = o.value ->> 1,
+       upstream_id = o.value ->> 2, submitted_at = ?, parts = 1 FROM json_each(?) AS o
+     WHERE messages.id = o.value ->> 0 AND messages.state = 'submitting'
+       AND messages.attempts = o.value ->> 3 RETURNING messages.id, messages.kind`,
+  );
+  submittedMany.raw(true);
   // An SMSC may hand out an id again after wrapping around: the newest message owns it.
   const part = db.prepare(
     `INSERT INTO message_parts (route, upstream_id, message_ref, part_no) VALUES (?,?,?,?)
@@ -168,15 +177,29 @@ function outcomeStatements(db: Db, reports: ReturnType<typeof sqliteReports>) {
   const event = (changed: unknown, ...values: [number, string, number, string, string]) => {
     if ((changed as Changed | undefined)?.kind === 'business') insertEvent.run(...values);
   };
+  /** Records single-part submits; those whose claim still held join `late`. */
+  const recordSingle = (single: readonly Submitted[], now: number, late: Late[]) => {
+    if (single.length === 0) return;
+    const pass = JSON.stringify(single.map((o) => [o.id, o.route, o.upstreamId, o.attempt]));
+    const changed = submittedMany.all(now, pass) as [number, string][];
+    const byId = new Map(single.map((o) => [o.id, o]));
+    for (const [id, kind] of changed) {
+      const o = byId.get(id) as Submitted;
+      late.push(o);
+      if (kind === 'business') insertEvent.run(id, 'submitted', now, '', o.upstreamId);
+    }
+  };
   return db.transaction((list: readonly SubmitOutcome[], now: number) => {
-    const late: { route: string; upstreamId: string }[] = [];
+    const late: Late[] = [];
+    const single: Submitted[] = [];
     for (const o of list) {
-      if (o.kind === 'submitted') {
-        const parts = o.parts && o.parts.length > 1 ? o.parts : [];
-        const count = Math.max(1, parts.length);
-        const row = submitted.get(o.route, o.upstreamId, now, count, o.id, o.attempt);
+      if (o.kind === 'submitted' && !(o.parts && o.parts.length > 1)) {
+        single.push(o);
+      } else if (o.kind === 'submitted') {
+        // A multipart message: its row, and a row per part that reports will name.
+        const parts = o.parts ?? [];
+        const row = submitted.get(o.route, o.upstreamId, now, parts.length, o.id, o.attempt);
         if (row) {
-          if (count === 1) late.push(o);
           parts.forEach((upstreamId, i) => {
             part.run(o.route, upstreamId, o.id, i + 1);
             late.push({ route: o.route, upstreamId });
@@ -191,6 +214,11 @@ function outcomeStatements(db: Db, reports: ReturnType<typeof sqliteReports>) {
         event(row, o.id, 'failed', now, o.code, o.desc);
       }
     }
+    recordSingle(single, now, late);
     reports.applyEarlyReports(late);
   });
 }
+
+type Submitted = Extract<SubmitOutcome, { kind: 'submitted' }>;
+/** Upstream ids whose reports may have come before their submit was recorded. */
+type Late = { route: string; upstreamId: string };

@@ -1,11 +1,11 @@
 import type { BusinessMessageView } from '../../domain/messages/message.js';
 import type { ReceiptPerPhone } from '../../domain/receipts/receipt.js';
 import {
+  RECEIPT_COLUMNS,
+  receiptOfValues,
   toBusinessView,
-  toReceipt,
   type BusinessRow,
   type EventRow,
-  type ReceiptRow,
 } from '../rows/receipts.js';
 import type { Db } from './database.js';
 
@@ -35,11 +35,12 @@ export function sqliteReceipts(db: Db) {
       if (known.length === 0) return result;
       const rows = db
         .prepare(
-          `SELECT session_no, phone, cost_count, receipt_result, receipt_code, receipt_desc, receipt_time, user_id
-           FROM messages WHERE session_no IN (${known.map(() => '?').join(',')}) AND state = 'final' ORDER BY id`,
+          `SELECT ${RECEIPT_COLUMNS} FROM messages
+           WHERE session_no IN (${known.map(() => '?').join(',')}) AND state = 'final' ORDER BY id`,
         )
-        .all(...known) as ReceiptRow[];
-      for (const r of rows) result.get(r.session_no)?.push(toReceipt(r));
+        .raw(true)
+        .all(...known) as unknown[][];
+      for (const v of rows) result.get(v[0] as string)?.push(receiptOfValues(v));
       return result;
     },
     async getBusinessMessage(messageId: string): Promise<BusinessMessageView | undefined> {

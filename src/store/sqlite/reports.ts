@@ -18,6 +18,13 @@ export function sqliteReports(db: Db) {
        receipt_code = ?, receipt_desc = ?, receipt_time = ? WHERE id = ? AND state != 'final'`,
   );
   const setStatus = db.prepare('UPDATE messages SET status = ? WHERE id = ?');
+  // The report nearly every SMS gets, its final one while it awaits it, in one statement instead
+  // of a lookup and an UPDATE. The id as given is the reading `locate` tries first.
+  const finaliseSms = db.prepare(
+    `UPDATE messages SET state = 'final', status = ?, receipt_result = ?, receipt_code = ?,
+       receipt_desc = ?, receipt_time = ? WHERE route = ? AND upstream_id = ? AND kind = 'sms'
+       AND parts = 1 AND state = 'submitted' AND status IN ('accepted', 'sent')`,
+  );
   const keepEarly = db.prepare(
     `INSERT INTO early_reports (route, upstream_id, status, code, descr, at, received_at)
      VALUES (?,?,?,?,?,?,?) ON CONFLICT DO NOTHING`,
@@ -60,6 +67,18 @@ export function sqliteReports(db: Db) {
 
   /** Applies one report to its message; false when no message carries that upstream id yet. */
   const applyOne = (r: Report): boolean => {
+    const result = receiptResultOf(r.status);
+    if (result && advanceStatus('sent', r.status)) {
+      const at = Math.floor(r.at / 1000);
+      if (finaliseSms.run(r.status, result, r.code, r.desc, at, r.route, r.upstreamId).changes) {
+        return true;
+      }
+    }
+    return applyFound(r);
+  };
+
+  /** Any report: to a message or a part, final or not, first or repeated. */
+  const applyFound = (r: Report): boolean => {
     const found = locate(r.route, r.upstreamId);
     if (!found) return false;
     const { m, partId } = found;
