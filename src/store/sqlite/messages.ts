@@ -2,6 +2,7 @@ import type { IdempotencyRecord, SubmitOutcome } from '../../domain/messages/mes
 import type { MessageStore } from '../../domain/ports.js';
 import { CLAIM_COLUMNS, fromClaimValues, fromIdemRow, type IdemRow } from '../rows/messages.js';
 import type { Db } from './database.js';
+import { groupCommit } from './group-commit.js';
 import { smsInserter } from './insert-sms.js';
 import { relaxed } from './relaxed.js';
 import { sqliteReports } from './reports.js';
@@ -47,9 +48,13 @@ function acceptance(db: Db, reports: ReturnType<typeof sqliteReports>): AcceptPa
     const row = selectIdem.get(accountId, key, notBefore) as IdemRow | undefined;
     return row && fromIdemRow(row);
   };
-  /** Runs `write` in one transaction unless the idempotency key is taken within its window. */
+  const commit = groupCommit(db);
+  /**
+   * Runs `write` all or nothing, unless the idempotency key is taken within its window, and
+   * settles once it is committed (with the other acceptances of the same moment).
+   */
   const guarded = (idem: IdempotencyRecord | undefined, notBefore: number, write: () => void) =>
-    db.transaction((): IdempotencyRecord | undefined => {
+    commit((): IdempotencyRecord | undefined => {
       if (idem) {
         const existing = findIdem(idem.accountId, idem.key, notBefore);
         if (existing) return existing;
@@ -57,7 +62,7 @@ function acceptance(db: Db, reports: ReturnType<typeof sqliteReports>): AcceptPa
       }
       write();
       return undefined;
-    })();
+    });
 
   const claim = db.prepare(
     `UPDATE messages SET state = 'submitting', attempts = attempts + 1, due_at = ?
