@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
@@ -18,6 +19,28 @@ async function answers(port: number): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/** Whether something accepts TCP connections on the loopback port. */
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** smsbox gives up at once when bearerbox is not listening for it yet: wait until it is. */
+async function bearerboxListens(port: number, box: Tracked, dir: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline && box.child.exitCode === null) {
+    if (await listening(port)) return;
+    await sleep(100);
+  }
+  throw new Error(`bearerbox did not listen for smsbox within 30 s (logs in ${dir})`);
 }
 
 /** Bound: bearerbox has its SMPP bind up (the simulator counts it) and smsbox answers HTTP. */
@@ -67,10 +90,14 @@ export async function startKannel(
     await dlr.close();
   };
   try {
-    boxes.push(
-      spawnTracked('bearerbox', bins.bearerbox, ['-v', '4', conf], join(r.dir, 'bearerbox.out')),
+    const bearerbox = spawnTracked(
+      'bearerbox',
+      bins.bearerbox,
+      ['-v', '4', conf],
+      join(r.dir, 'bearerbox.out'),
     );
-    await sleep(500); // smsbox gives up if bearerbox is not listening yet
+    boxes.push(bearerbox);
+    await bearerboxListens(ports.smsbox, bearerbox, r.dir);
     boxes.push(spawnTracked('smsbox', bins.smsbox, ['-v', '4', conf], join(r.dir, 'smsbox.out')));
     await ready(r, ports, boxes);
   } catch (err) {

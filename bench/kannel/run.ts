@@ -22,10 +22,20 @@ function starters(o: KannelBenchOptions, bins: KannelBins | undefined) {
     ceiling: startCeiling,
   };
   if (bins) {
-    s.kannel = (r) => startKannel(r, bins, 1);
-    s['kannel-multi'] = (r) => startKannel(r, bins, o.perRequest);
+    s.kannel = (r) => twice(() => startKannel(r, bins, 1));
+    s['kannel-multi'] = (r) => twice(() => startKannel(r, bins, o.perRequest));
   }
   return s;
+}
+
+/** Kannel now and then fails to start on a busy machine; one more try before the run fails. */
+async function twice<T>(start: () => Promise<T>): Promise<T> {
+  try {
+    return await start();
+  } catch (err) {
+    console.log(`  ${(err as Error).message}; starting it again`);
+    return start();
+  }
 }
 
 function summary(f: RunFigures): string {
