@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 
@@ -107,11 +107,29 @@ function readKeys(dataDir: string): Pick<Gateway, 'accountId' | 'apiKey' | 'admi
   };
 }
 
+/**
+ * The node flags `npm start` gives the gateway (package.json next to the build), so that the bench
+ * measures it as shipped; none when there is no such script.
+ */
+export function startScriptNodeArgs(main: string): string[] {
+  try {
+    const pkg = JSON.parse(readFileSync(join(dirname(main), '../../../package.json'), 'utf8')) as {
+      scripts?: { start?: string };
+    };
+    const flags = /\bnode((?:\s+--\S+)*)\s+\S*main\.js serve/.exec(pkg.scripts?.start ?? '');
+    return (flags?.[1] ?? '').split(/\s+/).filter(Boolean);
+  } catch {
+    return [];
+  }
+}
+
 /** Starts `node <main> serve` as a child, so its RSS and CPU are its own, and waits for /healthz. */
 export async function startGateway(o: GatewayOptions): Promise<Gateway> {
   const port = await freePort();
   const log = openSync(join(o.dataDir, 'gateway.log'), 'a');
-  const child = spawn(process.execPath, [...(o.nodeArgs ?? []), o.main, 'serve'], {
+  // Flags given to the bench come after npm start's, so they win (V8 takes the last of a flag).
+  const nodeArgs = [...startScriptNodeArgs(o.main), ...(o.nodeArgs ?? [])];
+  const child = spawn(process.execPath, [...nodeArgs, o.main, 'serve'], {
     env: gatewayEnv(o, port),
     stdio: ['ignore', log, log],
   });

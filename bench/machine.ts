@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { startScriptNodeArgs } from './gateway.js';
 
 function sh(cmd: string, args: string[]): string {
   try {
@@ -11,6 +13,11 @@ function sh(cmd: string, args: string[]): string {
 
 function dirty(): number {
   return sh('git', ['status', '--short', 'src']).split('\n').filter(Boolean).length;
+}
+
+function gatewayFlags(): string {
+  const main = fileURLToPath(new URL('../src/cli/main.js', import.meta.url));
+  return startScriptNodeArgs(main).join(' ') || '(none)';
 }
 
 /** The machine, as RESULTS.md records it. */
@@ -28,6 +35,7 @@ export function describeMachine(): string {
       .map((n) => n.toFixed(2))
       .join(' ')} (the machine is shared: see "other processes" CPU per run)`,
     `- source: ${sh('git', ['rev-parse', '--short', 'HEAD'])} + ${dirty()} uncommitted src/ files`,
+    `- gateway node flags, as \`npm start\` gives them: ${gatewayFlags()}`,
     '- free -h:',
     '```',
     sh('free', ['-h']),
