@@ -39,7 +39,8 @@ export function sqliteReceipts(db: Db) {
            WHERE session_no IN (${known.map(() => '?').join(',')}) AND state = 'final' ORDER BY id`,
         )
         .raw(true)
-        .all(...known) as unknown[][];
+        // Row by row: an answer of 100,000 receipts never holds the rows and the receipts at once.
+        .iterate(...known) as IterableIterator<unknown[]>;
       for (const v of rows) result.get(v[0] as string)?.push(receiptOfValues(v));
       return result;
     },
