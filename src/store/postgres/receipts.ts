@@ -2,6 +2,7 @@ import type { BusinessMessageView } from '../../domain/messages/message.js';
 import type { ReceiptPerPhone } from '../../domain/receipts/receipt.js';
 import {
   toBusinessView,
+  RECEIPT_COLUMNS,
   toReceipt,
   type BusinessRow,
   type EventRow,
@@ -23,8 +24,7 @@ export function postgresReceipts(pool: Pool) {
       for (const s of sessions) result.set(s, []);
       if (sessions.length === 0) return result;
       const rows = await pool.query<ReceiptRow>(
-        `SELECT session_no, phone, cost_count, receipt_result, receipt_code, receipt_desc,
-           receipt_time, user_id
+        `SELECT ${RECEIPT_COLUMNS}
          FROM messages WHERE session_no = ANY($1::text[]) AND state = 'final' ORDER BY id`,
         [sessions],
       );
