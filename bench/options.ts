@@ -37,6 +37,8 @@ export interface Options {
   isolate: boolean;
   /** Extra node flags for the gateway, e.g. --max-old-space-size=128. */
   nodeArgs: string[];
+  /** The gateway's acceptThreads; unset, its default. */
+  acceptThreads: number | undefined;
   gatewayMain: string;
   workDir: string;
   keep: boolean;
@@ -70,6 +72,7 @@ const HELP = `npm run bench -- [options]
   --sync FULL|NORMAL    WIREBIRD_SQLITE_SYNCHRONOUS for the gateway (its default: FULL)
   --isolate             throttle dispatch to 1 msg/s: acceptance alone, as a diagnostic
   --node-args=<flags>   extra node flags for the gateway (e.g. --node-args=--trace-gc)
+  --accept-threads <n>  the gateway's acceptance threads, 0 for none (its default)
   --gateway <main.js>   the gateway's CLI entry (the build's src/cli/main.js)
   --repeat <n>          run each scenario n times (1)
   --window <n>          smpp scenario: submit_sm window per bind (100)
@@ -121,6 +124,7 @@ export function parseOptions(argv: string[]): Options | undefined {
       sync: { type: 'string' },
       isolate: { type: 'boolean' },
       'node-args': { type: 'string' },
+      'accept-threads': { type: 'string' },
       gateway: { type: 'string' },
       keep: { type: 'boolean' },
       repeat: { type: 'string' },
@@ -154,6 +158,8 @@ export function parseOptions(argv: string[]): Options | undefined {
     synchronous: sync(v.sync),
     isolate: v.isolate ?? false,
     nodeArgs: (v['node-args'] ?? '').split(/\s+/).filter(Boolean),
+    acceptThreads:
+      v['accept-threads'] === undefined ? undefined : int(v['accept-threads'], 'accept-threads', 0),
     gatewayMain: v.gateway ?? join(benchDir, '..', 'src', 'cli', 'main.js'),
     workDir: join(tmpdir(), 'wirebird-bench'),
     keep: v.keep ?? false,

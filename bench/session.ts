@@ -65,7 +65,11 @@ export async function withBench<T>(
     dataDir,
     nodeArgs: [...o.nodeArgs, ...prof.args],
     synchronous: o.synchronous,
-    config: o.isolate ? { ...config, ...ISOLATED } : config,
+    config: {
+      ...config,
+      ...(o.isolate ? ISOLATED : {}),
+      ...(o.acceptThreads === undefined ? {} : { acceptThreads: o.acceptThreads }),
+    },
   });
   const api = new Api(gw, o.clients);
   const sampler = new ProcSampler(gw.pid).start();

@@ -1,8 +1,7 @@
-import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import type { IdSource } from './api/context.js';
 import { buildServer } from './api/server.js';
+import { randomIds, systemClock } from './api/sources.js';
 import { registerWhatsAppWebhook } from './channels/whatsapp/webhook.js';
 import {
   createDevAccountIfNone,
@@ -11,7 +10,6 @@ import {
   resolveAdminKey,
 } from './bootstrap/first-start.js';
 import type { Config } from './config/config.js';
-import { MEDIA_ID_PREFIX } from './domain/media/media-file.js';
 import type { Clock, Store } from './domain/ports.js';
 import { registerConsole } from './console/console.js';
 import { InboxFeed } from './console/inbox-feed.js';
@@ -21,7 +19,9 @@ import { Metrics } from './metrics/metrics.js';
 import { onOneNode } from './dispatch/one-node.js';
 import { startPipeline, type Pipeline } from './pipeline.js';
 import { AutoReviewer } from './review/auto-reviewer.js';
-import { openStore } from './store/open-store.js';
+import { openStore, sqlitePath } from './store/open-store.js';
+import { WriteLock } from './store/sqlite/write-lock.js';
+import { AcceptPool } from './api/offload/accept-pool.js';
 
 export interface Gateway {
   app: FastifyInstance;
@@ -31,17 +31,10 @@ export interface Gateway {
   devAccount: { accountId: number; key: string } | undefined;
   pipeline: Pipeline;
   metrics: Metrics;
+  /** The acceptance threads (SQLite with acceptThreads > 0). */
+  acceptPool: AcceptPool | undefined;
   stop(): Promise<void>;
 }
-
-export const systemClock: Clock = { now: () => Date.now() };
-
-const TEMPLATE_ID_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
-export const randomIds: IdSource = {
-  templateId: () => 'UTA' + [...randomBytes(10)].map((b) => TEMPLATE_ID_ALPHABET[b % 32]).join(''),
-  uuid: () => randomUUID(),
-  mediaId: () => MEDIA_ID_PREFIX + randomBytes(16).toString('base64url'),
-};
 
 /** Wires config → store → background workers → API, and listens. */
 export async function startGateway(
@@ -49,9 +42,10 @@ export async function startGateway(
   logger: Logger = createLogger(config.logLevel),
 ): Promise<Gateway> {
   const clock = systemClock;
-  const store = await openStore(config);
+  const lock = config.acceptThreads > 0 && !config.database.url ? new WriteLock() : undefined;
+  const store = await openStore(config, lock);
   try {
-    return await startOnStore(config, store, clock, logger);
+    return await startOnStore(config, store, clock, logger, lock);
   } catch (err) {
     await store.close();
     throw err;
@@ -63,6 +57,7 @@ async function startOnStore(
   store: Store,
   clock: Clock,
   logger: Logger,
+  lock: WriteLock | undefined,
 ): Promise<Gateway> {
   await importConfiguredKeys(store, config, clock.now());
   await importConfiguredPhones(store, config, clock.now());
@@ -83,6 +78,19 @@ async function startOnStore(
   const pipeline = await startPipeline(config, store, clock, logger, metrics);
   metrics.channels = pipeline.channels.byName;
   const history = new MetricsHistory(metrics, clock);
+  const offload =
+    lock &&
+    (await AcceptPool.start({
+      threads: config.acceptThreads,
+      config,
+      path: sqlitePath(config),
+      lock,
+      log: logger.child({ worker: 'accept' }),
+      onAccepted(counts) {
+        for (const [kind, channel, n] of counts) metrics.acceptedOn(kind, channel, n);
+        pipeline.dispatcher.nudge();
+      },
+    }));
   const feed = new InboxFeed();
   pipeline.channels.simulator.onInboxChange = feed.publish;
   const app = buildServer(
@@ -97,6 +105,7 @@ async function startOnStore(
       },
       routing: pipeline.channels.routing,
       metrics,
+      offload,
     },
     logger,
   );
@@ -118,7 +127,17 @@ async function startOnStore(
   });
   if (auto) reviewer.start();
   history.start();
-  const url = await app.listen({ port: config.port, host: config.host });
+  const stopWork = async () => {
+    history.stop();
+    await app.close();
+    await offload?.stop();
+    await reviewer.stop();
+    await pipeline.stop();
+  };
+  const url = await app.listen({ port: config.port, host: config.host }).catch(async (err) => {
+    await stopWork();
+    throw err;
+  });
   return {
     app,
     store,
@@ -127,11 +146,9 @@ async function startOnStore(
     devAccount,
     pipeline,
     metrics,
+    acceptPool: offload,
     async stop() {
-      history.stop();
-      await app.close();
-      await reviewer.stop();
-      await pipeline.stop();
+      await stopWork();
       await store.close();
     },
   };

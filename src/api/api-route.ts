@@ -2,9 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { WirebirdError } from '../domain/errors.js';
 import { actions } from './actions/index.js';
 import { errorAnswer, httpStatusOf, internalError, successAnswer } from './answer.js';
-import { authenticate } from './auth.js';
-import type { ApiDeps } from './context.js';
-import { accountIdOf, actionOf, asBody } from './envelope.js';
+import type { ApiDeps, ApiOutcome } from './context.js';
+import { runEnvelope, type ApiHeaders } from './run-envelope.js';
 
 const outcomes = new WeakMap<FastifyRequest, Record<string, unknown>>();
 
@@ -29,47 +28,65 @@ export function countRequest(deps: ApiDeps, request: FastifyRequest): void {
 
 /** POST /api: envelope → key → Action → AccountId → the Action's own schema → its handler. */
 export function registerApiRoute(app: FastifyInstance, deps: ApiDeps): void {
+  void app.register(async (scope) => apiRoute(scope, deps));
+}
+
+function apiRoute(app: FastifyInstance, deps: ApiDeps): void {
+  const offload = deps.offload;
+  const handedOver = new WeakMap<FastifyRequest, string>();
+  const parse = app.getDefaultJsonParser('error', 'error');
+  if (offload) {
+    // A body the acceptance threads take is not parsed here: they read the text themselves.
+    app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+      if (offload.takes(body as string)) {
+        handedOver.set(request, body as string);
+        done(null, undefined);
+      } else parse(request, body as string, done);
+    });
+  }
   app.post('/api', async (request, reply) => {
-    const action = (request.body as { Action?: unknown } | null)?.Action;
-    try {
-      const answer = await runAction(request, deps);
-      outcomes.set(request, { action, retCode: 0, ...answerIds(answer) });
-      return reply.send(answer);
-    } catch (err) {
-      return sendError(request, reply, action, err);
+    const headers = apiHeaders(request);
+    const text = handedOver.get(request);
+    if (offload && text !== undefined) {
+      const done = await offload.run({ body: text, ...headers });
+      if (done) return answer(request, reply, done.action, done.outcome);
+      // Not one the threads answer after all: parsed here, where a bad body is refused as usual.
+      request.body = await new Promise((resolve, reject) =>
+        parse(request, text, (err, value) => (err ? reject(err) : resolve(value))),
+      );
     }
+    const action = (request.body as { Action?: unknown } | null)?.Action;
+    const outcome = runEnvelope(request.body, headers, deps, request.log).then(({ name, fields }) =>
+      successAnswer(name, fields),
+    );
+    return answer(request, reply, action, await settled(outcome));
   });
 }
 
-async function runAction(request: FastifyRequest, deps: ApiDeps): Promise<Record<string, unknown>> {
-  const body = asBody(request.body);
-  const keyAccount = await authenticate(deps.store, request.headers.authorization);
-  const name = actionOf(body);
-  const def = actions.get(name);
-  if (!def)
-    throw new WirebirdError(
-      'UnknownAction',
-      `Action ${JSON.stringify(name).slice(0, 80)} is not supported`,
-    );
-  const accountId = accountIdOf(body);
-  if (accountId !== keyAccount) {
-    throw new WirebirdError(
-      'PermissionDenied',
-      `the API key does not belong to AccountId ${accountId}`,
-    );
-  }
-  const input = def.validate(body);
+function apiHeaders(request: FastifyRequest): ApiHeaders {
   const idem = request.headers['idempotency-key'];
-  const fields = await def.handle(
-    {
-      accountId,
-      deps,
-      log: request.log,
-      idempotencyKey: typeof idem === 'string' ? idem : undefined,
-    },
-    input,
+  return {
+    authorization: request.headers.authorization,
+    idempotencyKey: typeof idem === 'string' ? idem : undefined,
+  };
+}
+
+function settled(p: Promise<Record<string, unknown>>): Promise<ApiOutcome> {
+  return p.then(
+    (answer) => ({ ok: true as const, answer }),
+    (err: unknown) => ({ ok: false as const, err }),
   );
-  return successAnswer(name, fields);
+}
+
+function answer(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  action: unknown,
+  outcome: ApiOutcome,
+) {
+  if (!outcome.ok) return sendError(request, reply, action, outcome.err);
+  outcomes.set(request, { action, retCode: 0, ...answerIds(outcome.answer) });
+  return reply.send(outcome.answer);
 }
 
 export function sendError(

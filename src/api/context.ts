@@ -18,19 +18,44 @@ export interface Nudges {
   dispatch(): void;
 }
 
-export interface ApiDeps {
+/** What an Action's handler may use: the same on the main thread and on an acceptance thread. */
+export interface ActionDeps {
   store: Store;
   config: Config;
   clock: Clock;
   ids: IdSource;
   nudges: Nudges;
   routing: Routing;
+  metrics: Pick<Metrics, 'messagesAccepted'>;
+}
+
+/** How a request was answered: the answer, or what refused it (a WirebirdError or a fault). */
+export type ApiOutcome =
+  { ok: true; answer: Record<string, unknown> } | { ok: false; err: unknown };
+
+/** Requests another thread answers, whole, from the body's text (see api/offload). */
+export interface ActionOffload {
+  /** A quick look at the text: true when the body looks like one of the Actions it runs. */
+  takes(body: string): boolean;
+  /** The answer and the Action it answers; undefined when the body is not one it runs after all. */
+  run(request: OffloadedRequest): Promise<{ action: string; outcome: ApiOutcome } | undefined>;
+}
+
+export interface OffloadedRequest {
+  /** The request body as it came, JSON text: a string crosses threads in one copy. */
+  body: string;
+  authorization: string | undefined;
+  idempotencyKey: string | undefined;
+}
+
+export interface ApiDeps extends ActionDeps {
   metrics: Metrics;
+  offload?: ActionOffload;
 }
 
 export interface ActionContext {
   accountId: number;
-  deps: ApiDeps;
+  deps: ActionDeps;
   log: FastifyBaseLogger;
   /** The Idempotency-Key header, where the client sent one. */
   idempotencyKey: string | undefined;

@@ -2,8 +2,9 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
 import type { Clock, Routing, Store } from '../domain/ports.js';
 import type { Channel } from './channel.js';
-import { SIMULATOR, SimulatorChannel } from './simulator/simulator-channel.js';
-import { SMPP, SmppChannel } from './smpp/smpp-channel.js';
+import { SIMULATOR, SMPP, smsRouting } from './sms-routing.js';
+import { SimulatorChannel } from './simulator/simulator-channel.js';
+import { SmppChannel } from './smpp/smpp-channel.js';
 import { WhatsAppMedia } from './whatsapp/media-upload.js';
 import { WHATSAPP, WhatsAppChannel } from './whatsapp/whatsapp-channel.js';
 
@@ -38,11 +39,8 @@ export function createChannels(config: Config, store: Store, clock: Clock, log: 
     [SIMULATOR, simulator],
     [WHATSAPP, whatsapp],
   ]);
-  if (config.smpp.smscs.length === 0) {
-    return { byName, routing: { smsRoute: () => SIMULATOR }, simulator };
+  if (config.smpp.smscs.length > 0) {
+    byName.set(SMPP, new SmppChannel(config.smpp, clock, log.child({ channel: SMPP })));
   }
-  // With SMSCs declared every SMS goes to them: a number no route covers is refused there
-  // (SubmitFail NOROUTE) rather than quietly delivered to the simulator.
-  byName.set(SMPP, new SmppChannel(config.smpp, clock, log.child({ channel: SMPP })));
-  return { byName, routing: { smsRoute: () => SMPP }, simulator };
+  return { byName, routing: smsRouting(config), simulator };
 }

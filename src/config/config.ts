@@ -30,6 +30,12 @@ export const ConfigSchema = Type.Object(
       default: 'FULL',
     }),
     logLevel: Type.String({ default: 'info' }),
+    /**
+     * Threads that take SendBatchUSMSMessage requests off the main thread (SQLite store only):
+     * reading, checking and storing a batch there leaves the main thread to dispatch. 0 keeps
+     * everything on the main thread.
+     */
+    acceptThreads: Type.Integer({ minimum: 0, maximum: 8, default: 2 }),
     /** SMSCs and the routes over them; with none, SMS go to the simulator. */
     smpp: SmppSchema,
     /** The WhatsApp Cloud API channel: Graph API base, webhook secrets, phone numbers. */
@@ -73,6 +79,7 @@ const ENV: Record<string, (v: string, name: string) => [string, unknown]> = {
   WIREBIRD_SIM_DELAY_MS: (v, name) => ['simDelayMs', integer(v, name)],
   WIREBIRD_SQLITE_SYNCHRONOUS: (v) => ['sqliteSynchronous', v.toUpperCase()],
   WIREBIRD_LOG_LEVEL: (v) => ['logLevel', v],
+  WIREBIRD_ACCEPT_THREADS: (v, name) => ['acceptThreads', integer(v, name)],
   WIREBIRD_SMSC: (v) => ['smpp', smppFromUrl(v, (m) => new ConfigError(m))],
   DATABASE_URL: (v) => ['database.url', v],
   WIREBIRD_WHATSAPP_API_URL: (v) => ['whatsapp.apiUrl', v],

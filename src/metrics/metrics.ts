@@ -139,7 +139,12 @@ export class Metrics implements DispatchObserver, ReportObserver {
   messagesAccepted(kind: 'sms' | 'business', routes: readonly string[]): void {
     const counts = new Map<string, number>();
     for (const r of routes) counts.set(r, (counts.get(r) ?? 0) + 1);
-    for (const [channel, n] of counts) this.accepted.inc({ kind, channel }, n);
+    for (const [channel, n] of counts) this.acceptedOn(kind, channel, n);
+  }
+
+  /** Messages stored by another thread, counted there per channel. */
+  acceptedOn(kind: 'sms' | 'business', channel: string, count: number): void {
+    this.accepted.inc({ kind, channel }, count);
   }
 
   submittedWindow(channel: string, seconds: number, outcomes: readonly SubmitOutcome[]): void {

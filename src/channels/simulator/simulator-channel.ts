@@ -12,7 +12,9 @@ import type { Channel, ChannelStatus, ReportListener, SubmitResult } from '../ch
 import { DueQueue } from './report-queue.js';
 import { testOutcomeOf } from './test-numbers.js';
 
-export const SIMULATOR = 'simulator';
+import { SIMULATOR } from '../sms-routing.js';
+
+export { SIMULATOR };
 const DEFAULT_SENDER = 'WIREBIRD';
 /** A pending report this long overdue was left by a node that died (or failed to send it). */
 export const ADOPT_AFTER_MS = 10_000;

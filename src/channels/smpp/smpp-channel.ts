@@ -8,7 +8,9 @@ import { reportOfReceipt, type DeliveryReceipt } from './delivery-receipt.js';
 import { SmscLink } from './smsc-link.js';
 import { SmsRoutes } from './sms-routes.js';
 
-export const SMPP = 'smpp';
+import { SMPP } from '../sms-routing.js';
+
+export { SMPP };
 
 /**
  * SMS to carriers over SMPP 3.4. Every SMS routed here is sent through the first SMSC of its

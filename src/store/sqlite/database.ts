@@ -11,6 +11,8 @@ export interface SqliteOptions {
   path: string;
   /** FULL survives power loss; NORMAL survives a process crash only. */
   synchronous?: 'FULL' | 'NORMAL';
+  /** The page cache, in KiB (16 MB unless said). */
+  cacheKib?: number;
 }
 
 export function openDatabase(options: SqliteOptions): Db {
@@ -21,7 +23,7 @@ export function openDatabase(options: SqliteOptions): Db {
   db.pragma('busy_timeout = 5000');
   // 16 MB: the hot pages are the right edges of the indexes and the newest sessions; 64 MB cost
   // 50 MB of RSS and no measurable CPU (bench/RESULTS.md, section 2).
-  db.pragma('cache_size = -16384');
+  db.pragma(`cache_size = -${options.cacheKib ?? 16384}`);
   db.pragma('temp_store = MEMORY');
   return db;
 }

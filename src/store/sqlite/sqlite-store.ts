@@ -1,17 +1,27 @@
 import type { Store } from '../../domain/ports.js';
 import { sqliteAccounts } from './accounts.js';
-import { migrate, openDatabase, type SqliteOptions } from './database.js';
+import { migrate, openDatabase, type Db, type SqliteOptions } from './database.js';
 import { sqliteInbox } from './inbox.js';
 import { sqliteInboxViews } from './inbox-views.js';
 import { sqliteMedia } from './media.js';
 import { sqliteMessages } from './messages.js';
 import { sqliteSessions } from './sessions.js';
 import { sqliteTemplates } from './templates.js';
+import { lockWrites, type WriteLock } from './write-lock.js';
 
-/** The embedded store: one better-sqlite3 connection, the single writer of the process. */
-export function openSqliteStore(options: SqliteOptions): Store {
-  const db = openDatabase(options);
+/**
+ * The embedded store on one better-sqlite3 connection. With a write lock, other threads of the
+ * process (the acceptance threads) write to the same file through connections of their own.
+ */
+export function openSqliteStore(options: SqliteOptions & { writeLock?: WriteLock }): Store {
+  const opened = openDatabase(options);
+  const db = options.writeLock ? lockWrites(opened, options.writeLock) : opened;
   migrate(db);
+  return sqliteStoreOn(db);
+}
+
+/** The store's operations on a connection to an already migrated database. */
+export function sqliteStoreOn(db: Db): Store {
   return {
     dialect: 'sqlite',
     ...sqliteAccounts(db),

@@ -1,0 +1,170 @@
+import type { Logger } from 'pino';
+import { Worker } from 'node:worker_threads';
+import type { Config } from '../../config/config.js';
+import type { WriteLock } from '../../store/sqlite/write-lock.js';
+import { successAnswer } from '../answer.js';
+import type { ActionOffload, ApiOutcome, OffloadedRequest } from '../context.js';
+import {
+  landError,
+  OFFLOADED_ACTIONS,
+  type AcceptedCounts,
+  type AcceptReply,
+  type AcceptWorkerData,
+  type FromWorker,
+} from './protocol.js';
+
+/**
+ * Bodies that name an offloaded Action, as clients write them. Only a hint: the thread parses the
+ * body and hands back any that is not one of its Actions; one this misses is answered here.
+ */
+const LOOKS_OFFLOADED = new RegExp(`"Action"\\s*:\\s*"(?:${[...OFFLOADED_ACTIONS].join('|')})"`);
+
+// A thread holds little but request bodies and their rows. A small young generation keeps its
+// RSS small (8 MB against 32: about 15 MB less per thread, 5 - 10 % more CPU per message, in
+// bench/RESULTS.md section 0); the old generation's cap is a guard, far above what it holds.
+const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 8 };
+
+interface Pending {
+  resolve(reply: AcceptReply): void;
+  reject(err: Error): void;
+}
+
+interface Thread {
+  worker: Worker;
+  /** Kept apart: a Worker's own threadId reads -1 once the thread has gone. */
+  threadId: number;
+  pending: Map<number, Pending>;
+  /** Called when the last pending request settles, while the thread is being retired. */
+  drained?: () => void;
+  exited: Promise<void>;
+}
+
+export interface AcceptPoolOptions {
+  threads: number;
+  config: Config;
+  path: string;
+  lock: WriteLock;
+  log: Logger;
+  /** Told the counts of what each offloaded request stored (metrics, the dispatcher's nudge). */
+  onAccepted(counts: AcceptedCounts): void;
+}
+
+/**
+ * The acceptance threads and the requests in flight on each. A thread that dies fails the
+ * requests it held (their transaction either committed or did not: an Idempotency-Key retry
+ * tells which) and a new one takes its place.
+ */
+export class AcceptPool implements ActionOffload {
+  private readonly threads: Thread[] = [];
+  private nextId = 1;
+  private stopping = false;
+  /** Requests the threads answered (and did not hand back), since start. */
+  answered = 0;
+
+  private constructor(private readonly options: AcceptPoolOptions) {}
+
+  static async start(options: AcceptPoolOptions): Promise<AcceptPool> {
+    const pool = new AcceptPool(options);
+    try {
+      for (let i = 0; i < options.threads; i++) pool.threads.push(await pool.spawn());
+    } catch (err) {
+      await pool.stop();
+      throw err;
+    }
+    return pool;
+  }
+
+  takes(body: string): boolean {
+    return LOOKS_OFFLOADED.test(body);
+  }
+
+  async run(
+    request: OffloadedRequest,
+  ): Promise<{ action: string; outcome: ApiOutcome } | undefined> {
+    const thread = this.leastBusy();
+    // Between a thread's death and its successor's start, the main thread answers alone.
+    if (!thread) return undefined;
+    const id = this.nextId++;
+    const reply = await new Promise<AcceptReply>((resolve, reject) => {
+      thread.pending.set(id, { resolve, reject });
+      thread.worker.postMessage({ id, ...request });
+    });
+    if (!reply.taken) return undefined;
+    this.answered++;
+    if ('error' in reply)
+      return { action: reply.action, outcome: { ok: false, err: landError(reply.error) } };
+    this.options.onAccepted(reply.accepted);
+    const answer = successAnswer(reply.action, reply.fields);
+    return { action: reply.action, outcome: { ok: true, answer } };
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    const threads = this.threads.splice(0);
+    await Promise.all(threads.map((t) => this.retire(t)));
+  }
+
+  private leastBusy(): Thread | undefined {
+    let best = this.threads[0];
+    if (!best) return undefined;
+    for (const t of this.threads) if (t.pending.size < best.pending.size) best = t;
+    return best;
+  }
+
+  private spawn(): Promise<Thread> {
+    const { config, path, lock } = this.options;
+    const workerData: AcceptWorkerData = { config, path, lockBuffer: lock.buffer };
+    const worker = new Worker(new URL('./accept-worker.js', import.meta.url), {
+      workerData,
+      resourceLimits: RESOURCE_LIMITS,
+    });
+    const exited = new Promise<void>((done) => worker.once('exit', () => done()));
+    const thread: Thread = { worker, threadId: worker.threadId, pending: new Map(), exited };
+    return new Promise((resolve, reject) => {
+      worker.on('message', (message: FromWorker) => {
+        if ('ready' in message) resolve(thread);
+        else if ('id' in message) settle(thread, message);
+      });
+      worker.once('error', (err) => {
+        reject(err);
+        this.options.log.error({ err, threadId: thread.threadId }, 'acceptance thread failed');
+      });
+      worker.once('exit', (code) => {
+        reject(new Error(`acceptance thread exited (code ${code}) before it was ready`));
+        this.died(thread, code);
+      });
+    });
+  }
+
+  /** Frees what a thread that exited held, and puts a new one in its place. */
+  private died(thread: Thread, code: number): void {
+    this.options.lock.releaseIfHeldBy(thread.threadId);
+    const lost = new Error(`the acceptance thread exited (code ${code}) with the request in hand`);
+    for (const p of thread.pending.values()) p.reject(lost);
+    thread.pending.clear();
+    thread.drained?.();
+    const at = this.threads.indexOf(thread);
+    if (at < 0 || this.stopping) return;
+    this.threads.splice(at, 1);
+    this.options.log.error({ code }, 'acceptance thread exited; starting another');
+    this.spawn().then(
+      (t) => (this.stopping ? void this.retire(t) : this.threads.push(t)),
+      (err: unknown) => this.options.log.error({ err }, 'cannot restart an acceptance thread'),
+    );
+  }
+
+  /** Lets a thread finish the requests it holds, then closes its connection and ends it. */
+  private async retire(thread: Thread): Promise<void> {
+    if (thread.pending.size > 0) await new Promise<void>((done) => (thread.drained = done));
+    thread.worker.postMessage({ stop: true });
+    await thread.exited;
+  }
+}
+
+function settle(thread: Thread, reply: AcceptReply): void {
+  const p = thread.pending.get(reply.id);
+  if (!p) return;
+  thread.pending.delete(reply.id);
+  p.resolve(reply);
+  if (thread.pending.size === 0) thread.drained?.();
+}

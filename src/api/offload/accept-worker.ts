@@ -1,0 +1,102 @@
+import { pino } from 'pino';
+import { parentPort, workerData } from 'node:worker_threads';
+import { smsRouting } from '../../channels/sms-routing.js';
+import { openDatabase } from '../../store/sqlite/database.js';
+import { sqliteStoreOn } from '../../store/sqlite/sqlite-store.js';
+import { lockWrites, WriteLock } from '../../store/sqlite/write-lock.js';
+import type { ActionDeps } from '../context.js';
+import { runEnvelope } from '../run-envelope.js';
+import { randomIds, systemClock } from '../sources.js';
+import {
+  carryError,
+  OFFLOADED_ACTIONS,
+  type AcceptedCounts,
+  type AcceptJob,
+  type AcceptReply,
+  type AcceptWorkerData,
+  type ToWorker,
+} from './protocol.js';
+
+/**
+ * An acceptance thread: it reads, checks and stores the requests the main thread hands it, on a
+ * connection of its own to the same SQLite file, and answers with the fields of the answer.
+ */
+// Appending rows touches only the right edges of the indexes; the main connection has the rest.
+const CACHE_KIB = 4096;
+const port = parentPort;
+if (!port) throw new Error('accept-worker runs as a worker thread');
+const { config, path, lockBuffer } = workerData as AcceptWorkerData;
+const db = lockWrites(
+  openDatabase({ path, synchronous: config.sqliteSynchronous, cacheKib: CACHE_KIB }),
+  new WriteLock(lockBuffer),
+);
+const store = sqliteStoreOn(db);
+const log = pino({ level: config.logLevel }).child({ worker: 'accept' });
+const shared: Omit<ActionDeps, 'metrics'> = {
+  store,
+  config,
+  clock: systemClock,
+  ids: randomIds,
+  // The main thread nudges its dispatcher when the answer reaches it.
+  nudges: { dispatch: () => undefined, reviewTemplates: () => undefined },
+  routing: smsRouting(config),
+};
+
+async function accept(job: AcceptJob): Promise<AcceptReply> {
+  const parsed = parsedIfOurs(job.body);
+  if (parsed === undefined) return { id: job.id, taken: false };
+  const accepted: AcceptedCounts = [];
+  const metrics: ActionDeps['metrics'] = {
+    messagesAccepted(kind, routes) {
+      const counts = new Map<string, number>();
+      for (const r of routes) counts.set(r, (counts.get(r) ?? 0) + 1);
+      for (const [channel, n] of counts) accepted.push([kind, channel, n]);
+    },
+  };
+  const headers = { authorization: job.authorization, idempotencyKey: job.idempotencyKey };
+  try {
+    const { name, fields } = await runEnvelope(parsed, headers, { ...shared, metrics }, log);
+    return { id: job.id, taken: true, action: name, fields, accepted };
+  } catch (err) {
+    return { id: job.id, taken: true, action: parsed.Action, error: carryError(err) };
+  }
+}
+
+/**
+ * The body, parsed, when it names one of OFFLOADED_ACTIONS and holds no key the main thread's
+ * parser refuses (`__proto__`, `constructor`): such bodies, and text that is not JSON, go back to
+ * the main thread, which refuses them exactly as it refuses any other.
+ */
+function parsedIfOurs(text: string): { Action: string } | undefined {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  const action = (body as { Action?: unknown }).Action;
+  if (typeof action !== 'string' || !OFFLOADED_ACTIONS.has(action)) return undefined;
+  return hasPoisonKey(body) ? undefined : (body as { Action: string });
+}
+
+function hasPoisonKey(value: unknown): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (Array.isArray(value)) return value.some(hasPoisonKey);
+  for (const key of Object.keys(value)) {
+    if (key === '__proto__' || key === 'constructor') return true;
+    if (hasPoisonKey((value as Record<string, unknown>)[key])) return true;
+  }
+  return false;
+}
+
+port.on('message', (message: ToWorker) => {
+  if ('stop' in message) {
+    db.close();
+    port.postMessage({ stopped: true });
+    port.close();
+    return;
+  }
+  void accept(message).then((reply) => port.postMessage(reply));
+});
+port.postMessage({ ready: true });

@@ -1,0 +1,43 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { WirebirdError } from '../domain/errors.js';
+import { actions } from './actions/index.js';
+import { authenticate } from './auth.js';
+import type { ActionDeps } from './context.js';
+import { accountIdOf, actionOf, asBody } from './envelope.js';
+
+/** The headers an Action reads. */
+export interface ApiHeaders {
+  authorization: string | undefined;
+  idempotencyKey: string | undefined;
+}
+
+/**
+ * A parsed /api body, envelope to answer: key → Action → AccountId → the Action's own schema →
+ * its handler. Returns the Action's name and the fields of its answer; refusals are thrown.
+ */
+export async function runEnvelope(
+  parsed: unknown,
+  headers: ApiHeaders,
+  deps: ActionDeps,
+  log: FastifyBaseLogger,
+): Promise<{ name: string; fields: Record<string, unknown> }> {
+  const body = asBody(parsed);
+  const keyAccount = await authenticate(deps.store, headers.authorization);
+  const name = actionOf(body);
+  const def = actions.get(name);
+  if (!def)
+    throw new WirebirdError(
+      'UnknownAction',
+      `Action ${JSON.stringify(name).slice(0, 80)} is not supported`,
+    );
+  const accountId = accountIdOf(body);
+  if (accountId !== keyAccount) {
+    throw new WirebirdError(
+      'PermissionDenied',
+      `the API key does not belong to AccountId ${accountId}`,
+    );
+  }
+  const { idempotencyKey } = headers;
+  const ctx = { accountId, deps, log, idempotencyKey };
+  return { name, fields: await def.handle(ctx, def.validate(body)) };
+}

@@ -1,0 +1,13 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { MEDIA_ID_PREFIX } from '../domain/media/media-file.js';
+import type { Clock } from '../domain/ports.js';
+import type { IdSource } from './context.js';
+
+export const systemClock: Clock = { now: () => Date.now() };
+
+const TEMPLATE_ID_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+export const randomIds: IdSource = {
+  templateId: () => 'UTA' + [...randomBytes(10)].map((b) => TEMPLATE_ID_ALPHABET[b % 32]).join(''),
+  uuid: () => randomUUID(),
+  mediaId: () => MEDIA_ID_PREFIX + randomBytes(16).toString('base64url'),
+};

@@ -1,0 +1,121 @@
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { Worker } from 'node:worker_threads';
+import { openDatabase } from './database.js';
+import { lockWrites, WriteLock } from './write-lock.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'wirebird-lock-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+
+/** A lock another (pretend) thread holds, and a short limit so that waiting for it fails fast. */
+function heldElsewhere(): WriteLock {
+  const buffer = new SharedArrayBuffer(4);
+  new Int32Array(buffer)[0] = 999;
+  return new WriteLock(buffer, 20);
+}
+
+// A thread that takes the lock through the cell itself (slot 0), says so (slot 1 = 1), then
+// writes slot 2 = 7 before it lets go, once the test has had time to start waiting.
+const HOLDER = `
+const { workerData } = require('node:worker_threads');
+const cell = new Int32Array(workerData.buffer);
+const flags = new Int32Array(workerData.flags);
+const me = require('node:worker_threads').threadId + 1;
+while (Atomics.compareExchange(cell, 0, 0, me) !== 0) Atomics.wait(cell, 0, Atomics.load(cell, 0), 10);
+Atomics.store(flags, 1, 1);
+Atomics.notify(flags, 1);
+Atomics.wait(flags, 3, 0, 50);
+Atomics.store(flags, 2, 7);
+if (!workerData.die) { Atomics.store(cell, 0, 0); Atomics.notify(cell, 0); }
+`;
+
+async function holderThread(lock: WriteLock, die: boolean) {
+  const flags = new Int32Array(new SharedArrayBuffer(16));
+  const worker = new Worker(HOLDER, {
+    eval: true,
+    workerData: { buffer: lock.buffer, flags: flags.buffer, die },
+  });
+  Atomics.wait(flags, 1, 0, 5000);
+  return { worker, flags };
+}
+
+describe('the write lock', () => {
+  it('makes a thread wait until the holder lets go', async () => {
+    const lock = new WriteLock();
+    const { worker, flags } = await holderThread(lock, false);
+    // The holder writes slot 2 just before it releases: whoever gets the lock next sees it.
+    const seen = lock.hold(() => Atomics.load(flags, 2));
+    assert.equal(seen, 7);
+    await once(worker, 'exit');
+  });
+
+  it('is freed when the thread that held it died', async () => {
+    const lock = new WriteLock(undefined, 100);
+    const { worker } = await holderThread(lock, true);
+    const threadId = worker.threadId;
+    await once(worker, 'exit');
+    assert.throws(() => lock.hold(() => 1), /database is locked/);
+    assert.equal(lock.releaseIfHeldBy(threadId + 1), false);
+    assert.equal(lock.releaseIfHeldBy(threadId), true);
+    assert.equal(
+      lock.hold(() => 'mine'),
+      'mine',
+    );
+  });
+
+  it('is re-entrant on the thread that holds it', () => {
+    const lock = new WriteLock();
+    assert.equal(
+      lock.hold(() => lock.hold(() => 'inner')),
+      'inner',
+    );
+  });
+});
+
+describe('a connection whose writes take the lock', () => {
+  const open = (lock: WriteLock) => {
+    const db = openDatabase({ path: join(dir, `l${++n}.db`) });
+    db.exec('CREATE TABLE t (v INTEGER)');
+    db.exec('INSERT INTO t VALUES (1)');
+    return lockWrites(db, lock);
+  };
+
+  it('reads without it', () => {
+    const db = open(heldElsewhere());
+    assert.deepEqual(db.prepare('SELECT v FROM t').pluck().all(), [1]);
+  });
+
+  it('waits for it to write, by statement, transaction or exec', () => {
+    const db = open(heldElsewhere());
+    const insert = db.prepare('INSERT INTO t VALUES (?)');
+    const returning = db.prepare('UPDATE t SET v = v + 1 RETURNING v');
+    assert.throws(() => insert.run(2), /database is locked/);
+    assert.throws(() => returning.all(), /database is locked/);
+    assert.throws(() => returning.raw(true).get(), /database is locked/);
+    assert.throws(() => db.transaction(() => insert.run(3))(), /database is locked/);
+    assert.throws(() => db.transaction(() => insert.run(3)).immediate(), /database is locked/);
+    assert.throws(() => db.exec('DELETE FROM t'), /database is locked/);
+    assert.deepEqual(db.prepare('SELECT v FROM t').pluck().all(), [1]);
+  });
+
+  it('writes holding it, once in a transaction', () => {
+    const lock = new WriteLock();
+    const db = open(lock);
+    const insert = db.prepare('INSERT INTO t VALUES (?)');
+    const held: boolean[] = [];
+    const cell = new Int32Array(lock.buffer);
+    db.transaction(() => {
+      held.push(Atomics.load(cell, 0) !== 0);
+      insert.run(2);
+      insert.run(3);
+    })();
+    assert.deepEqual(held, [true]);
+    assert.equal(Atomics.load(cell, 0), 0);
+    assert.deepEqual(db.prepare('SELECT v FROM t ORDER BY v').pluck().all(), [1, 2, 3]);
+  });
+});

@@ -1,0 +1,136 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Worker } from 'node:worker_threads';
+import { eventually, sqliteOnly, startTestGateway, type TestGateway } from './helpers/gateway.js';
+import {
+  approvedTemplate,
+  batchBody,
+  cn,
+  finalReceipts,
+  numbers,
+  receiptOf,
+  sendAll,
+  storedMessages,
+} from './helpers/sending.js';
+
+const targets = (phones: string[]) => phones.map((Phone) => ({ Phone, TemplateParams: ['7'] }));
+
+/** The answer to a raw body, as the client sent it, with the dev key. */
+async function post(gw: TestGateway, text: string) {
+  const res = await fetch(`${gw.url}/api`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${gw.key}` },
+    body: text,
+  });
+  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+}
+
+describe('SendBatchUSMSMessage on acceptance threads', sqliteOnly, () => {
+  let gw: TestGateway;
+  let tpl: string;
+  before(async () => {
+    gw = await startTestGateway({ simDelayMs: 0, acceptThreads: 2 });
+    tpl = await approvedTemplate(gw, 'Your code is {1}');
+  });
+  after(() => gw.close());
+
+  it('accepts concurrent batches there, all of them stored and delivered', async () => {
+    const pool = gw.acceptPool;
+    assert.ok(pool, 'a SQLite gateway with acceptThreads 2 runs acceptance threads');
+    const answeredBefore = pool.answered;
+    const storedBefore = await storedMessages(gw);
+    const sessions = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        sendAll(gw, [{ TemplateId: tpl, Target: targets(numbers(50, i * 50)) }]),
+      ),
+    );
+    assert.equal(pool.answered - answeredBefore, 6);
+    assert.equal(new Set(sessions).size, 6);
+    assert.equal((await storedMessages(gw)) - storedBefore, 300);
+    for (const s of sessions) {
+      const set = await finalReceipts(gw, s, 50);
+      assert.ok(set.every((r) => r.ReceiptResult === 'Success'));
+    }
+  });
+
+  it('answers refusals there with the same RetCodes and HTTP statuses', async () => {
+    const body = batchBody([{ TemplateId: tpl, Target: targets([cn(5)]) }]);
+    const wrongKey = await gw.api(body, { key: 'wb_not-a-key' });
+    assert.equal(wrongKey.status, 401);
+    assert.equal(wrongKey.json.RetCode, 170);
+    assert.equal(wrongKey.json.Action, 'SendBatchUSMSMessageResponse');
+    const otherAccount = await gw.api({ ...body, AccountId: 2 });
+    assert.equal(otherAccount.status, 403);
+    assert.equal(otherAccount.json.RetCode, 171);
+    const noTask = await gw.api({ Action: 'SendBatchUSMSMessage', AccountId: 1 });
+    assert.equal(noTask.json.RetCode, 18001);
+    assert.match(noTask.json.Message, /TaskContent/);
+    const failed = await gw.api(batchBody([{ TemplateId: 'UTA-NONE', Target: targets([cn(6)]) }]));
+    assert.equal(failed.json.RetCode, 18046);
+    assert.ok(Array.isArray(failed.json.FailContent));
+  });
+
+  it('hands back a body that only looks like a batch, and the main thread answers it', async () => {
+    const pool = gw.acceptPool as NonNullable<TestGateway['acceptPool']>;
+    const answeredBefore = pool.answered;
+    // The top-level Action is another one; a nested object names SendBatchUSMSMessage.
+    const query = await post(
+      gw,
+      JSON.stringify({
+        Action: 'QueryUSMSTemplate',
+        AccountId: 1,
+        TemplateId: [tpl],
+        Note: { Action: 'SendBatchUSMSMessage' },
+      }),
+    );
+    assert.equal(query.json.Action, 'QueryUSMSTemplateResponse');
+    assert.equal(query.json.RetCode, 0);
+    // Not JSON, and a key JSON parsers are told to refuse: refused as on the main thread.
+    const broken = await post(gw, '{"Action":"SendBatchUSMSMessage","AccountId":1,');
+    assert.equal(broken.status, 400);
+    assert.equal(broken.json.RetCode, 18000);
+    const poisoned = await post(
+      gw,
+      `{"Action":"SendBatchUSMSMessage","AccountId":1,"TaskContent":[{"TemplateId":"${tpl}","Target":[{"Phone":"${cn(7)}","TemplateParams":["1"],"__proto__":{"x":1}}]}]}`,
+    );
+    assert.equal(poisoned.status, 400);
+    assert.equal(poisoned.json.RetCode, 18000);
+    assert.equal(pool.answered, answeredBefore);
+  });
+
+  it('replaces threads that died, answering on the main thread meanwhile', async () => {
+    const pool = gw.acceptPool as NonNullable<TestGateway['acceptPool']>;
+    const threadsOf = () => (pool as unknown as { threads: { worker: Worker }[] }).threads;
+    const dead = threadsOf().map((t) => t.worker.threadId);
+    await Promise.all(threadsOf().map((t) => t.worker.terminate()));
+    const first = await sendAll(gw, [{ TemplateId: tpl, Target: targets([cn(1), cn(8)]) }]);
+    const set = await finalReceipts(gw, first, 2);
+    assert.equal(receiptOf(set, cn(1)).ReceiptResult, 'Fail');
+    assert.equal(receiptOf(set, cn(8)).ReceiptResult, 'Success');
+    await eventually(
+      async () => (threadsOf().length === 2 ? true : undefined),
+      'two new acceptance threads',
+    );
+    assert.ok(threadsOf().every((t) => !dead.includes(t.worker.threadId)));
+    const answeredBefore = pool.answered;
+    const next = await sendAll(gw, [{ TemplateId: tpl, Target: targets(numbers(3, 900)) }]);
+    assert.equal(pool.answered - answeredBefore, 1);
+    assert.equal((await finalReceipts(gw, next, 3)).length, 3);
+  });
+});
+
+describe('SendBatchUSMSMessage with acceptThreads 0', () => {
+  let gw: TestGateway;
+  before(async () => {
+    gw = await startTestGateway({ simDelayMs: 0, acceptThreads: 0 });
+  });
+  after(() => gw.close());
+
+  it('is answered on the main thread', async () => {
+    assert.equal(gw.acceptPool, undefined);
+    const tpl = await approvedTemplate(gw, 'Your code is {1}');
+    const session = await sendAll(gw, [{ TemplateId: tpl, Target: targets([cn(1), cn(9)]) }]);
+    const set = await finalReceipts(gw, session, 2);
+    assert.equal(receiptOf(set, cn(9)).ReceiptResult, 'Success');
+  });
+});
