@@ -78,19 +78,12 @@ async function startOnStore(
   const pipeline = await startPipeline(config, store, clock, logger, metrics);
   metrics.channels = pipeline.channels.byName;
   const history = new MetricsHistory(metrics, clock);
-  const offload =
-    lock &&
-    (await AcceptPool.start({
-      threads: config.acceptThreads,
-      config,
-      path: sqlitePath(config),
-      lock,
-      log: logger.child({ worker: 'accept' }),
-      onAccepted(counts) {
-        for (const [kind, channel, n] of counts) metrics.acceptedOn(kind, channel, n);
-        pipeline.dispatcher.nudge();
-      },
-    }));
+  const offload = await startAcceptPool(lock, config, logger, metrics, pipeline).catch(
+    async (err: unknown) => {
+      await pipeline.stop();
+      throw err;
+    },
+  );
   const feed = new InboxFeed();
   pipeline.channels.simulator.onInboxChange = feed.publish;
   const app = buildServer(
@@ -152,4 +145,26 @@ async function startOnStore(
       await store.close();
     },
   };
+}
+
+/** The acceptance threads, when the store is SQLite and some are configured. */
+async function startAcceptPool(
+  lock: WriteLock | undefined,
+  config: Config,
+  logger: Logger,
+  metrics: Metrics,
+  pipeline: Pipeline,
+): Promise<AcceptPool | undefined> {
+  if (!lock) return undefined;
+  return AcceptPool.start({
+    threads: config.acceptThreads,
+    config,
+    path: sqlitePath(config),
+    lock,
+    log: logger.child({ worker: 'accept' }),
+    onAccepted(counts) {
+      for (const [kind, channel, n] of counts) metrics.acceptedOn(kind, channel, n);
+      pipeline.dispatcher.nudge();
+    },
+  });
 }

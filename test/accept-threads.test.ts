@@ -25,6 +25,9 @@ async function post(gw: TestGateway, text: string) {
   return { status: res.status, json: (await res.json()) as Record<string, unknown> };
 }
 
+const threadsOf = (pool: NonNullable<TestGateway['acceptPool']>) =>
+  (pool as unknown as { threads: { worker: Worker }[] }).threads;
+
 describe('SendBatchUSMSMessage on acceptance threads', sqliteOnly, () => {
   let gw: TestGateway;
   let tpl: string;
@@ -53,21 +56,45 @@ describe('SendBatchUSMSMessage on acceptance threads', sqliteOnly, () => {
     }
   });
 
-  it('answers refusals there with the same RetCodes and HTTP statuses', async () => {
-    const body = batchBody([{ TemplateId: tpl, Target: targets([cn(5)]) }]);
-    const wrongKey = await gw.api(body, { key: 'wb_not-a-key' });
-    assert.equal(wrongKey.status, 401);
-    assert.equal(wrongKey.json.RetCode, 170);
-    assert.equal(wrongKey.json.Action, 'SendBatchUSMSMessageResponse');
-    const otherAccount = await gw.api({ ...body, AccountId: 2 });
-    assert.equal(otherAccount.status, 403);
-    assert.equal(otherAccount.json.RetCode, 171);
-    const noTask = await gw.api({ Action: 'SendBatchUSMSMessage', AccountId: 1 });
-    assert.equal(noTask.json.RetCode, 18001);
-    assert.match(noTask.json.Message, /TaskContent/);
-    const failed = await gw.api(batchBody([{ TemplateId: 'UTA-NONE', Target: targets([cn(6)]) }]));
-    assert.equal(failed.json.RetCode, 18046);
-    assert.ok(Array.isArray(failed.json.FailContent));
+  it('answers as the main thread does, refusals included, and survives a deeply nested body', async () => {
+    const plain = await startTestGateway({ simDelayMs: 0, acceptThreads: 0 });
+    try {
+      const pool = gw.acceptPool as NonNullable<TestGateway['acceptPool']>;
+      const threadIds = () => threadsOf(pool).map((t) => t.worker.threadId);
+      const before = { answered: pool.answered, threads: threadIds() };
+      const batch = (extra: string) => `{"Action":"SendBatchUSMSMessage","AccountId":1${extra}}`;
+      const bodies = [
+        batch(''),
+        batch(',"TaskContent":[]'),
+        batch(',"TaskContent":[{"TemplateId":"UTA-NONE","Target":[{"Phone":"+8613800000006"}]}]'),
+        batch(`,"Deep":${'['.repeat(20_000)}${']'.repeat(20_000)}`),
+        '{"Action":"SendBatchUSMSMessage","AccountId":2,"TaskContent":[]}',
+      ];
+      for (const text of bodies) {
+        const [threaded, main] = [await post(gw, text), await post(plain, text)];
+        const strip = (json: Record<string, unknown>) => ({ ...json, ReqUuid: undefined });
+        assert.equal(threaded.status, main.status, text.slice(0, 80));
+        assert.deepEqual(strip(threaded.json), strip(main.json), text.slice(0, 80));
+      }
+      assert.equal(pool.answered - before.answered, bodies.length);
+      assert.deepEqual(threadIds(), before.threads, 'no thread died');
+      const wrongKey = await gw.api(batchBody([]), { key: 'wb_not-a-key' });
+      assert.equal(wrongKey.status, 401);
+      assert.equal(wrongKey.json.Action, 'SendBatchUSMSMessageResponse');
+    } finally {
+      await plain.close();
+    }
+  });
+
+  it('sends a request repeated with one Idempotency-Key once, whichever threads take it', async () => {
+    const stored = await storedMessages(gw);
+    const body = batchBody([{ TemplateId: tpl, Target: targets(numbers(4, 500)) }]);
+    const headers = { 'idempotency-key': 'threads-once' };
+    const answers = await Promise.all(Array.from({ length: 4 }, () => gw.api(body, { headers })));
+    const sessions = new Set(answers.map((a) => a.json.SessionNo));
+    assert.equal(sessions.size, 1);
+    assert.ok(answers.every((a) => a.json.RetCode === 0));
+    assert.equal((await storedMessages(gw)) - stored, 4);
   });
 
   it('hands back a body that only looks like a batch, and the main thread answers it', async () => {
@@ -100,18 +127,17 @@ describe('SendBatchUSMSMessage on acceptance threads', sqliteOnly, () => {
 
   it('replaces threads that died, answering on the main thread meanwhile', async () => {
     const pool = gw.acceptPool as NonNullable<TestGateway['acceptPool']>;
-    const threadsOf = () => (pool as unknown as { threads: { worker: Worker }[] }).threads;
-    const dead = threadsOf().map((t) => t.worker.threadId);
-    await Promise.all(threadsOf().map((t) => t.worker.terminate()));
+    const dead = threadsOf(pool).map((t) => t.worker.threadId);
+    await Promise.all(threadsOf(pool).map((t) => t.worker.terminate()));
     const first = await sendAll(gw, [{ TemplateId: tpl, Target: targets([cn(1), cn(8)]) }]);
     const set = await finalReceipts(gw, first, 2);
     assert.equal(receiptOf(set, cn(1)).ReceiptResult, 'Fail');
     assert.equal(receiptOf(set, cn(8)).ReceiptResult, 'Success');
     await eventually(
-      async () => (threadsOf().length === 2 ? true : undefined),
+      async () => (threadsOf(pool).length === 2 ? true : undefined),
       'two new acceptance threads',
     );
-    assert.ok(threadsOf().every((t) => !dead.includes(t.worker.threadId)));
+    assert.ok(threadsOf(pool).every((t) => !dead.includes(t.worker.threadId)));
     const answeredBefore = pool.answered;
     const next = await sendAll(gw, [{ TemplateId: tpl, Target: targets(numbers(3, 900)) }]);
     assert.equal(pool.answered - answeredBefore, 1);

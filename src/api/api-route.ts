@@ -48,7 +48,11 @@ function apiRoute(app: FastifyInstance, deps: ApiDeps): void {
     const headers = apiHeaders(request);
     const text = handedOver.get(request);
     if (offload && text !== undefined) {
-      const done = await offload.run({ body: text, ...headers });
+      const done = await offload.run({ body: text, ...headers }).catch((err: unknown) => ({
+        // The thread died with the request in hand: a fault of ours, answered as one.
+        action: 'SendBatchUSMSMessage',
+        outcome: { ok: false as const, err },
+      }));
       if (done) return answer(request, reply, done.action, done.outcome);
       // Not one the threads answer after all: parsed here, where a bad body is refused as usual.
       request.body = await new Promise((resolve, reject) =>

@@ -38,7 +38,9 @@ export interface ActionOffload {
   /** A quick look at the text: true when the body looks like one of the Actions it runs. */
   takes(body: string): boolean;
   /** The answer and the Action it answers; undefined when the body is not one it runs after all. */
-  run(request: OffloadedRequest): Promise<{ action: string; outcome: ApiOutcome } | undefined>;
+  run(
+    request: OffloadedRequest,
+  ): Promise<{ action: string | undefined; outcome: ApiOutcome } | undefined>;
 }
 
 export interface OffloadedRequest {

@@ -80,7 +80,7 @@ export class AcceptPool implements ActionOffload {
 
   async run(
     request: OffloadedRequest,
-  ): Promise<{ action: string; outcome: ApiOutcome } | undefined> {
+  ): Promise<{ action: string | undefined; outcome: ApiOutcome } | undefined> {
     const thread = this.leastBusy();
     // Between a thread's death and its successor's start, the main thread answers alone.
     if (!thread) return undefined;

@@ -1,6 +1,6 @@
-import { pino } from 'pino';
 import { parentPort, workerData } from 'node:worker_threads';
 import { smsRouting } from '../../channels/sms-routing.js';
+import { createLogger } from '../../logger.js';
 import { openDatabase } from '../../store/sqlite/database.js';
 import { sqliteStoreOn } from '../../store/sqlite/sqlite-store.js';
 import { lockWrites, WriteLock } from '../../store/sqlite/write-lock.js';
@@ -31,7 +31,7 @@ const db = lockWrites(
   new WriteLock(lockBuffer),
 );
 const store = sqliteStoreOn(db);
-const log = pino({ level: config.logLevel }).child({ worker: 'accept' });
+const log = createLogger(config.logLevel).child({ worker: 'accept' });
 const shared: Omit<ActionDeps, 'metrics'> = {
   store,
   config,
@@ -80,14 +80,32 @@ function parsedIfOurs(text: string): { Action: string } | undefined {
   return hasPoisonKey(body) ? undefined : (body as { Action: string });
 }
 
-function hasPoisonKey(value: unknown): boolean {
-  if (typeof value !== 'object' || value === null) return false;
-  if (Array.isArray(value)) return value.some(hasPoisonKey);
-  for (const key of Object.keys(value)) {
-    if (key === '__proto__' || key === 'constructor') return true;
-    if (hasPoisonKey((value as Record<string, unknown>)[key])) return true;
+/** Walks with a stack of its own: a body nested 20,000 deep must not overflow the thread's. */
+function hasPoisonKey(root: unknown): boolean {
+  const pending: unknown[] = [root];
+  while (pending.length > 0) {
+    const value = pending.pop();
+    if (typeof value !== 'object' || value === null) continue;
+    if (Array.isArray(value)) {
+      for (const item of value) pending.push(item);
+      continue;
+    }
+    for (const key of Object.keys(value)) {
+      if (key === '__proto__' || key === 'constructor') return true;
+      pending.push((value as Record<string, unknown>)[key]);
+    }
   }
   return false;
+}
+
+/** A fault in here must not end the thread with other requests in hand: it is answered 18004. */
+function answer(job: AcceptJob): Promise<AcceptReply> {
+  return accept(job).catch((err: unknown) => ({
+    id: job.id,
+    taken: true as const,
+    action: undefined,
+    error: carryError(err),
+  }));
 }
 
 port.on('message', (message: ToWorker) => {
@@ -97,6 +115,6 @@ port.on('message', (message: ToWorker) => {
     port.close();
     return;
   }
-  void accept(message).then((reply) => port.postMessage(reply));
+  void answer(message).then((reply) => port.postMessage(reply));
 });
 port.postMessage({ ready: true });

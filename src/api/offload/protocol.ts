@@ -38,7 +38,7 @@ export type AcceptReply =
       fields: Record<string, unknown>;
       accepted: AcceptedCounts;
     }
-  | { id: number; taken: true; action: string; error: CarriedError };
+  | { id: number; taken: true; action: string | undefined; error: CarriedError };
 
 export type FromWorker = AcceptReply | { ready: true } | { stopped: true };
 export type ToWorker = AcceptJob | { stop: true };

@@ -2,14 +2,23 @@ import type Database from 'better-sqlite3';
 import { threadId } from 'node:worker_threads';
 import type { Db } from './database.js';
 
-/** How long a thread waits for another's write before it gives up, as SQLite's busy_timeout. */
-export const WRITE_LOCK_LIMIT_MS = 30_000;
+/**
+ * How long a thread waits for the lock before it writes without it. Far above any one write
+ * transaction (a group commit of several 1000-row batches takes tens of ms); past it, the holder
+ * is more likely dead than busy, and SQLite's own file lock (busy_timeout) decides instead.
+ */
+export const WRITE_LOCK_PATIENCE_MS = 2_000;
 
 /**
  * One writer at a time among the threads of one process that share a SQLite file. SQLite allows
  * only one writer too, but a connection that finds the file locked sleeps in steps of 1 to 100
  * ms before it looks again; this lock wakes the next writer the moment the last one is done.
  * It lives in shared memory: the cell holds 0 when free, else the holder's thread id + 1.
+ *
+ * It only schedules writers: SQLite's lock is what keeps them apart. So a thread that waited
+ * WRITE_LOCK_PATIENCE_MS writes anyway. That matters when the holder died (a worker killed
+ * mid-write): a waiting main thread cannot see the worker's exit until it stops waiting, and
+ * the dead thread's connection, and SQLite's lock with it, is already gone.
  */
 export class WriteLock {
   readonly buffer: SharedArrayBuffer;
@@ -19,23 +28,25 @@ export class WriteLock {
 
   constructor(
     buffer: SharedArrayBuffer = new SharedArrayBuffer(4),
-    private readonly limitMs = WRITE_LOCK_LIMIT_MS,
+    private readonly patienceMs = WRITE_LOCK_PATIENCE_MS,
   ) {
     this.buffer = buffer;
     this.cell = new Int32Array(buffer);
   }
 
-  /** Runs `fn` holding the lock; a thread that already holds it just runs `fn`. */
+  /** Runs `fn` holding the lock (or, past the patience, without it); re-entrant. */
   hold<T>(fn: () => T): T {
     if (this.depth > 0) return fn();
-    this.acquire();
+    const owned = this.acquire();
     this.depth = 1;
     try {
       return fn();
     } finally {
       this.depth = 0;
-      Atomics.store(this.cell, 0, 0);
-      Atomics.notify(this.cell, 0);
+      if (owned) {
+        Atomics.store(this.cell, 0, 0);
+        Atomics.notify(this.cell, 0);
+      }
     }
   }
 
@@ -48,18 +59,15 @@ export class WriteLock {
     return true;
   }
 
-  private acquire(): void {
-    const deadline = Date.now() + this.limitMs;
+  /** True once this thread holds the lock; false when the patience ran out first. */
+  private acquire(): boolean {
+    const deadline = Date.now() + this.patienceMs;
     for (;;) {
       const holder = Atomics.compareExchange(this.cell, 0, 0, this.me);
-      if (holder === 0) return;
+      if (holder === 0) return true;
       const left = deadline - Date.now();
-      if (left <= 0) {
-        throw new Error(
-          `database is locked: thread ${holder - 1} held the write lock for over ${this.limitMs} ms`,
-        );
-      }
-      Atomics.wait(this.cell, 0, holder, Math.min(left, 1000));
+      if (left <= 0) return false;
+      Atomics.wait(this.cell, 0, holder, left);
     }
   }
 }
