@@ -33,24 +33,27 @@ export function registerApiRoute(app: FastifyInstance, deps: ApiDeps): void {
 
 function apiRoute(app: FastifyInstance, deps: ApiDeps): void {
   const offload = deps.offload;
-  const handedOver = new WeakMap<FastifyRequest, string>();
+  const handedOver = new WeakMap<FastifyRequest, { text: string; action: string }>();
   const parse = app.getDefaultJsonParser('error', 'error');
   if (offload) {
     // A body the acceptance threads take is not parsed here: they read the text themselves.
     app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-      if (offload.takes(body as string)) {
-        handedOver.set(request, body as string);
+      const action = offload.actionIn(body as string);
+      if (action === undefined) parse(request, body as string, done);
+      else {
+        handedOver.set(request, { text: body as string, action });
         done(null, undefined);
-      } else parse(request, body as string, done);
+      }
     });
   }
   app.post('/api', async (request, reply) => {
     const headers = apiHeaders(request);
-    const text = handedOver.get(request);
-    if (offload && text !== undefined) {
+    const handed = handedOver.get(request);
+    if (offload && handed !== undefined) {
+      const { text } = handed;
       const done = await offload.run({ body: text, ...headers }).catch((err: unknown) => ({
         // The thread died with the request in hand: a fault of ours, answered as one.
-        action: 'SendBatchUSMSMessage',
+        action: handed.action,
         outcome: { ok: false as const, err },
       }));
       if (done) return answer(request, reply, done.action, done.outcome);

@@ -35,8 +35,8 @@ export type ApiOutcome =
 
 /** Requests another thread answers, whole, from the body's text (see api/offload). */
 export interface ActionOffload {
-  /** A quick look at the text: true when the body looks like one of the Actions it runs. */
-  takes(body: string): boolean;
+  /** A quick look at the text: the Action it runs that the body seems to name, if any. */
+  actionIn(body: string): string | undefined;
   /** The answer and the Action it answers; undefined when the body is not one it runs after all. */
   run(
     request: OffloadedRequest,

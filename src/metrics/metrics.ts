@@ -1,3 +1,4 @@
+import { countRoutes } from '../domain/messages/route-counts.js';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Channel } from '../channels/channel.js';
 import type { DispatchObserver } from '../dispatch/dispatcher.js';
@@ -137,9 +138,7 @@ export class Metrics implements DispatchObserver, ReportObserver {
   }
 
   messagesAccepted(kind: 'sms' | 'business', routes: readonly string[]): void {
-    const counts = new Map<string, number>();
-    for (const r of routes) counts.set(r, (counts.get(r) ?? 0) + 1);
-    for (const [channel, n] of counts) this.acceptedOn(kind, channel, n);
+    for (const [channel, n] of countRoutes(routes)) this.acceptedOn(kind, channel, n);
   }
 
   /** Messages stored by another thread, counted there per channel. */

@@ -17,7 +17,7 @@ import {
  * Bodies that name an offloaded Action, as clients write them. Only a hint: the thread parses the
  * body and hands back any that is not one of its Actions; one this misses is answered here.
  */
-const LOOKS_OFFLOADED = new RegExp(`"Action"\\s*:\\s*"(?:${[...OFFLOADED_ACTIONS].join('|')})"`);
+const LOOKS_OFFLOADED = new RegExp(`"Action"\\s*:\\s*"(${[...OFFLOADED_ACTIONS].join('|')})"`);
 
 // A thread holds little but request bodies and their rows. A small young generation keeps its
 // RSS small (8 MB against 32: about 15 MB less per thread, 5 - 10 % more CPU per message, in
@@ -74,8 +74,8 @@ export class AcceptPool implements ActionOffload {
     return pool;
   }
 
-  takes(body: string): boolean {
-    return LOOKS_OFFLOADED.test(body);
+  actionIn(body: string): string | undefined {
+    return LOOKS_OFFLOADED.exec(body)?.[1];
   }
 
   async run(

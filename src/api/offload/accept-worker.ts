@@ -1,5 +1,6 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { smsRouting } from '../../channels/sms-routing.js';
+import { countRoutes } from '../../domain/messages/route-counts.js';
 import { createLogger } from '../../logger.js';
 import { openDatabase } from '../../store/sqlite/database.js';
 import { sqliteStoreOn } from '../../store/sqlite/sqlite-store.js';
@@ -48,9 +49,7 @@ async function accept(job: AcceptJob): Promise<AcceptReply> {
   const accepted: AcceptedCounts = [];
   const metrics: ActionDeps['metrics'] = {
     messagesAccepted(kind, routes) {
-      const counts = new Map<string, number>();
-      for (const r of routes) counts.set(r, (counts.get(r) ?? 0) + 1);
-      for (const [channel, n] of counts) accepted.push([kind, channel, n]);
+      for (const [channel, n] of countRoutes(routes)) accepted.push([kind, channel, n]);
     },
   };
   const headers = { authorization: job.authorization, idempotencyKey: job.idempotencyKey };

@@ -14,14 +14,15 @@ export function relaxed<A extends unknown[], R>(db: Db, fn: (...args: A) => R): 
   const durable = db.pragma('synchronous', { simple: true }) as number;
   // 0 OFF, 1 NORMAL, 2 FULL, 3 EXTRA: a store configured below FULL has nothing to relax.
   if (durable <= 1) return (...args) => inTransaction(...args);
-  // Not prepared statements: SQLite applies this pragma when it compiles it, not when it runs.
+  // Compiled afresh each time (db.pragma does not cache): SQLite applies this pragma when it
+  // compiles it, not when it runs. Nor does it take the write lock: it is the connection's own.
   return (...args) => {
     if (db.inTransaction) return inTransaction(...args);
-    db.exec('PRAGMA synchronous = NORMAL');
+    db.pragma('synchronous = NORMAL');
     try {
       return inTransaction(...args);
     } finally {
-      db.exec(`PRAGMA synchronous = ${durable}`);
+      db.pragma(`synchronous = ${durable}`);
     }
   };
 }
