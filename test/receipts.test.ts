@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { RetCode } from '../src/domain/errors.js';
+import type { ReceiptPerPhone } from '../src/domain/receipts/receipt.js';
 import { startTestGateway, type TestGateway } from './helpers/gateway.js';
 import {
   accountKey,
@@ -8,6 +9,7 @@ import {
   cn,
   finalReceipts,
   getReceipts,
+  numbers,
   receiptOf,
   registerSenderId,
   sendAll,
@@ -168,6 +170,42 @@ describe('GetUSMSSendReceipt', () => {
       const json = await getReceipts(gw, [session], { accountId: 2, key: key2 });
       assert.equal(json.RetCode, 0, json.Message);
       assert.deepEqual(json.Data, []);
+    });
+
+    it('answers a session asked twice once, and a large answer whole, as JSON', async () => {
+      const big = await sendAll(gw, [
+        { TemplateId: plain, Target: numbers(1000, 5000).map((Phone) => ({ Phone })) },
+      ]);
+      const small = await sendAll(gw, [{ TemplateId: plain, Target: [{ Phone: cn(73) }] }]);
+      await finalReceipts(gw, big, 1000);
+      await finalReceipts(gw, small, 1);
+      const res = await fetch(`${gw.url}/api`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${gw.key}` },
+        body: JSON.stringify({
+          Action: 'GetUSMSSendReceipt',
+          AccountId: 1,
+          SessionNoSet: [small, big, small],
+        }),
+      });
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get('content-type'), 'application/json; charset=utf-8');
+      const json = (await res.json()) as {
+        RetCode: number;
+        Action: string;
+        Data: { SessionNo: string; ReceiptSet: ReceiptPerPhone[] }[];
+      };
+      assert.equal(json.Action, 'GetUSMSSendReceiptResponse');
+      assert.equal(json.RetCode, 0);
+      assert.deepEqual(
+        json.Data.map((d) => d.SessionNo),
+        [small, big],
+      );
+      assert.deepEqual(
+        json.Data[1]?.ReceiptSet.map((r) => r.Phone),
+        numbers(1000, 5000),
+        'every receipt of the large session, oldest message first',
+      );
     });
 
     it('answers several sessions in the order asked', async () => {

@@ -4,6 +4,7 @@ import { actions } from './actions/index.js';
 import { errorAnswer, httpStatusOf, internalError, successAnswer } from './answer.js';
 import type { ApiDeps, ApiOutcome } from './context.js';
 import { runEnvelope, type ApiHeaders } from './run-envelope.js';
+import { answerPayload } from './streamed.js';
 
 const outcomes = new WeakMap<FastifyRequest, Record<string, unknown>>();
 
@@ -93,7 +94,9 @@ function answer(
 ) {
   if (!outcome.ok) return sendError(request, reply, action, outcome.err);
   outcomes.set(request, { action, retCode: 0, ...answerIds(outcome.answer) });
-  return reply.send(outcome.answer);
+  const payload = answerPayload(outcome.answer);
+  if (payload === outcome.answer) return reply.send(payload);
+  return reply.type('application/json; charset=utf-8').send(payload);
 }
 
 export function sendError(

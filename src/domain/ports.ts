@@ -93,10 +93,13 @@ export interface MessageStore {
    * since before `cutoff` that never matched a message are dropped.
    */
   expireAwaiting(cutoff: number, now: number, limit: number): Promise<number>;
-  receiptsForSessions(
-    accountId: number,
-    sessionNos: readonly string[],
-  ): Promise<Map<string, ReceiptPerPhone[]>>;
+  /** The sessions among `sessionNos` that belong to the account, in the order asked, each once. */
+  accountSessions(accountId: number, sessionNos: readonly string[]): Promise<string[]>;
+  /**
+   * The ReceiptPerPhone of each message of one of the account's sessions that is in a final
+   * state, oldest first; read one session at a time so that a large answer is never held whole.
+   */
+  sessionReceipts(accountId: number, sessionNo: string): Promise<ReceiptPerPhone[]>;
   getBusinessMessage(messageId: string): Promise<BusinessMessageView | undefined>;
   countByState(): Promise<Record<string, number>>;
 }

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineAction } from '../context.js';
+import { StreamedArray } from '../streamed.js';
 import { StringList, toList } from './schema-types.js';
 
 const Input = Type.Object({ SessionNoSet: StringList({ minItems: 1, maxItems: 100 }) });
@@ -7,13 +8,15 @@ const Input = Type.Object({ SessionNoSet: StringList({ minItems: 1, maxItems: 10
 /**
  * One ReceiptPerSession per session of the account, in the order asked; a session of another
  * account, or one that does not exist, is left out. ReceiptSet lists messages in a final state.
+ * Data is written one session at a time (docs/api.md, "Large receipt answers").
  */
 export const getUsmsSendReceipt = defineAction(Input, async ({ accountId, deps }, input) => {
-  const sessions = [...new Set(toList(input.SessionNoSet))];
-  const receipts = await deps.store.receiptsForSessions(accountId, sessions);
-  const data = sessions.flatMap((s) => {
-    const set = receipts.get(s);
-    return set ? [{ SessionNo: s, ReceiptSet: set }] : [];
-  });
-  return { Data: data };
+  const { store } = deps;
+  const sessions = await store.accountSessions(accountId, toList(input.SessionNoSet));
+  async function* perSession() {
+    for (const s of sessions) {
+      yield { SessionNo: s, ReceiptSet: await store.sessionReceipts(accountId, s) };
+    }
+  }
+  return { Data: new StreamedArray(perSession) };
 });

@@ -210,13 +210,26 @@ export async function submitAll(store: Store, now = NOW): Promise<string[]> {
   return ids;
 }
 
+/** The receipts of the account's sessions among those asked, by session, in the order asked. */
+export async function receiptsForSessions(
+  store: Store,
+  accountId: number,
+  sessionNos: readonly string[],
+): Promise<Map<string, ReceiptPerPhone[]>> {
+  const map = new Map<string, ReceiptPerPhone[]>();
+  for (const s of await store.accountSessions(accountId, sessionNos)) {
+    map.set(s, await store.sessionReceipts(accountId, s));
+  }
+  return map;
+}
+
 /** The receipts of one session, failing the test when the session is unknown to the store. */
 export async function receiptsOf(
   store: Store,
   sessionNo: string,
   accountId = ACCOUNT,
 ): Promise<ReceiptPerPhone[]> {
-  const map = await store.receiptsForSessions(accountId, [sessionNo]);
+  const map = await receiptsForSessions(store, accountId, [sessionNo]);
   const list = map.get(sessionNo);
   assert.ok(list, `session ${sessionNo} should be known to account ${accountId}`);
   return list;

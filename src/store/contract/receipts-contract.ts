@@ -13,6 +13,7 @@ import {
   claimAll,
   only,
   receiptOf,
+  receiptsForSessions,
   receiptsOf,
   report,
   seconds,
@@ -110,11 +111,43 @@ export function receiptsContract(open: OpenStore): void {
         NOW,
       );
       const asked = [mine.sessionNo, theirs.sessionNo, 'session-unknown'];
-      const forMe = await store.receiptsForSessions(ACCOUNT, asked);
-      assert.deepEqual([...forMe.keys()], [mine.sessionNo]);
-      const forThem = await store.receiptsForSessions(OTHER_ACCOUNT, asked);
-      assert.deepEqual([...forThem.keys()], [theirs.sessionNo]);
-      assert.equal((await store.receiptsForSessions(ACCOUNT, [])).size, 0);
+      assert.deepEqual(await store.accountSessions(ACCOUNT, asked), [mine.sessionNo]);
+      assert.deepEqual(await store.accountSessions(OTHER_ACCOUNT, asked), [theirs.sessionNo]);
+      assert.deepEqual(await store.accountSessions(ACCOUNT, []), []);
+      assert.equal((await store.sessionReceipts(ACCOUNT, mine.sessionNo)).length, 1);
+      assert.deepEqual(
+        await store.sessionReceipts(ACCOUNT, theirs.sessionNo),
+        [],
+        "another account's session gives no receipts even when asked for by its number",
+      );
+    });
+
+    test('lists sessions in the order asked, each once', async (store) => {
+      const [a, b, c] = [batch(), batch(), batch()];
+      for (const x of [a, b, c]) await store.acceptBatch(x);
+      const asked = [c.sessionNo, a.sessionNo, c.sessionNo, 'unknown', b.sessionNo, a.sessionNo];
+      assert.deepEqual(await store.accountSessions(ACCOUNT, asked), [
+        c.sessionNo,
+        a.sessionNo,
+        b.sessionNo,
+      ]);
+    });
+
+    test("gives a session's receipts oldest message first", async (store) => {
+      const phones = ['p-1', 'p-2', 'p-3', 'p-4', 'p-5'];
+      const b = batch(phones.map((phone) => sms({ phone })));
+      await store.acceptBatch(b);
+      const ups = await submitAll(store);
+      // Reported newest first: the order of the receipts is the messages', not the reports'.
+      await store.applyReports(
+        ups.reverse().map((u) => report(u, 'delivered', NOW)),
+        NOW,
+      );
+      const got = await store.sessionReceipts(ACCOUNT, b.sessionNo);
+      assert.deepEqual(
+        got.map((r) => r.Phone),
+        phones,
+      );
     });
 
     test('answers several sessions at once, each with its own receipts', async (store) => {
@@ -133,7 +166,7 @@ export function receiptsContract(open: OpenStore): void {
         })),
         NOW,
       );
-      const map = await store.receiptsForSessions(ACCOUNT, [
+      const map = await receiptsForSessions(store, ACCOUNT, [
         one.sessionNo,
         two.sessionNo,
         idle.sessionNo,

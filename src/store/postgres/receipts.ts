@@ -1,5 +1,4 @@
 import type { BusinessMessageView } from '../../domain/messages/message.js';
-import type { ReceiptPerPhone } from '../../domain/receipts/receipt.js';
 import {
   toBusinessView,
   RECEIPT_COLUMNS,
@@ -12,24 +11,22 @@ import type { Pool } from './database.js';
 
 export function postgresReceipts(pool: Pool) {
   return {
-    async receiptsForSessions(accountId: number, sessionNos: readonly string[]) {
-      const result = new Map<string, ReceiptPerPhone[]>();
-      if (sessionNos.length === 0) return result;
-      // Sessions of this account only: another account's SessionNo answers nothing.
+    async accountSessions(accountId: number, sessionNos: readonly string[]) {
+      if (sessionNos.length === 0) return [];
       const known = await pool.query<{ session_no: string }>(
         'SELECT session_no FROM sessions WHERE account_id = $1 AND session_no = ANY($2::text[])',
         [accountId, sessionNos],
       );
-      const sessions = sessionNos.filter((s) => known.rows.some((k) => k.session_no === s));
-      for (const s of sessions) result.set(s, []);
-      if (sessions.length === 0) return result;
+      const mine = new Set(known.rows.map((k) => k.session_no));
+      return [...new Set(sessionNos.filter((s) => mine.has(s)))];
+    },
+    async sessionReceipts(accountId: number, sessionNo: string) {
       const rows = await pool.query<ReceiptRow>(
-        `SELECT ${RECEIPT_COLUMNS}
-         FROM messages WHERE session_no = ANY($1::text[]) AND state = 'final' ORDER BY id`,
-        [sessions],
+        `SELECT ${RECEIPT_COLUMNS} FROM messages
+         WHERE session_no = $1 AND account_id = $2 AND state = 'final' ORDER BY id`,
+        [sessionNo, accountId],
       );
-      for (const r of rows.rows) result.get(r.session_no)?.push(toReceipt(r));
-      return result;
+      return rows.rows.map(toReceipt);
     },
     async getBusinessMessage(messageId: string): Promise<BusinessMessageView | undefined> {
       const r = await pool.query<BusinessRow>(

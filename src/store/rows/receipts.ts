@@ -3,7 +3,6 @@ import type { BusinessMessageView } from '../../domain/messages/message.js';
 import type { ReceiptPerPhone, ReceiptResult } from '../../domain/receipts/receipt.js';
 
 export interface ReceiptRow {
-  session_no: string;
   phone: string;
   cost_count: number;
   receipt_result: ReceiptResult;
@@ -15,18 +14,18 @@ export interface ReceiptRow {
 
 /** ReceiptRow's columns in order, for adapters that read rows as arrays (cheaper than objects). */
 export const RECEIPT_COLUMNS =
-  'session_no, phone, cost_count, receipt_result, receipt_code, receipt_desc, receipt_time, user_id';
+  'phone, cost_count, receipt_result, receipt_code, receipt_desc, receipt_time, user_id';
 
-/** The receipt of a ReceiptRow read as an array of RECEIPT_COLUMNS (its session is `v[0]`). */
+/** The receipt of a ReceiptRow read as an array of RECEIPT_COLUMNS. */
 export function receiptOfValues(v: unknown[]): ReceiptPerPhone {
   return {
-    Phone: v[1] as string,
-    CostCount: v[2] as number,
-    ReceiptResult: v[3] as ReceiptResult,
-    ReceiptCode: v[4] as string,
-    ReceiptDesc: v[5] as string,
-    ReceiptTime: v[6] as number,
-    UserId: v[7] as string,
+    Phone: v[0] as string,
+    CostCount: v[1] as number,
+    ReceiptResult: v[2] as ReceiptResult,
+    ReceiptCode: v[3] as string,
+    ReceiptDesc: v[4] as string,
+    ReceiptTime: v[5] as number,
+    UserId: v[6] as string,
   };
 }
 

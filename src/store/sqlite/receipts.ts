@@ -1,5 +1,4 @@
 import type { BusinessMessageView } from '../../domain/messages/message.js';
-import type { ReceiptPerPhone } from '../../domain/receipts/receipt.js';
 import {
   RECEIPT_COLUMNS,
   receiptOfValues,
@@ -19,30 +18,21 @@ export function sqliteReceipts(db: Db) {
     'SELECT status, at, code, descr FROM message_events WHERE message_ref = ? ORDER BY rowid',
   );
   const states = db.prepare('SELECT state, count(*) AS n FROM messages GROUP BY state');
+  const sessionOf = db.prepare('SELECT account_id FROM sessions WHERE session_no = ?').pluck();
+  const receiptsOf = db
+    .prepare(
+      `SELECT ${RECEIPT_COLUMNS} FROM messages
+       WHERE session_no = ? AND account_id = ? AND state = 'final' ORDER BY id`,
+    )
+    .raw(true);
 
   return {
-    async receiptsForSessions(accountId: number, sessionNos: readonly string[]) {
-      const result = new Map<string, ReceiptPerPhone[]>();
-      if (sessionNos.length === 0) return result;
-      const marks = sessionNos.map(() => '?').join(',');
-      const known = db
-        .prepare(
-          `SELECT session_no FROM sessions WHERE account_id = ? AND session_no IN (${marks})`,
-        )
-        .pluck()
-        .all(accountId, ...sessionNos) as string[];
-      for (const s of known) result.set(s, []);
-      if (known.length === 0) return result;
-      const rows = db
-        .prepare(
-          `SELECT ${RECEIPT_COLUMNS} FROM messages
-           WHERE session_no IN (${known.map(() => '?').join(',')}) AND state = 'final' ORDER BY id`,
-        )
-        .raw(true)
-        // Row by row: an answer of 100,000 receipts never holds the rows and the receipts at once.
-        .iterate(...known) as IterableIterator<unknown[]>;
-      for (const v of rows) result.get(v[0] as string)?.push(receiptOfValues(v));
-      return result;
+    async accountSessions(accountId: number, sessionNos: readonly string[]) {
+      const mine = new Set(sessionNos.filter((s) => sessionOf.get(s) === accountId));
+      return [...mine];
+    },
+    async sessionReceipts(accountId: number, sessionNo: string) {
+      return (receiptsOf.all(sessionNo, accountId) as unknown[][]).map(receiptOfValues);
     },
     async getBusinessMessage(messageId: string): Promise<BusinessMessageView | undefined> {
       const m = byMessageId.get(messageId) as BusinessRow | undefined;
