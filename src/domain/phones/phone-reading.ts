@@ -10,6 +10,7 @@ import {
 import metadata from 'libphonenumber-js/max/metadata';
 import { isValidPhone } from './mobile-check.js';
 import { accepted, Reason, refused, type PhoneResult } from './phone-result.js';
+import { readPlainE164 } from './plain-e164.js';
 
 // ITU-T E.164: a country code plus subscriber number is at most 15 digits.
 const MAX_E164_DIGITS = 15;
@@ -29,6 +30,11 @@ export function isCallingCode(code: string): boolean {
  * `region` applies to national numbers; text starting with '+' carries its own country code.
  */
 export function readPhone(text: string, region: CountryCode | undefined): PhoneResult {
+  return (region === undefined ? readPlainE164(text) : undefined) ?? parsePhone(text, region);
+}
+
+/** readPhone by libphonenumber's parser alone. */
+export function parsePhone(text: string, region: CountryCode | undefined): PhoneResult {
   // extract: false so that a number buried in other text is not fished out of it.
   const phone = parsePhoneNumberFromString(text, { defaultCountry: region, extract: false });
   if (!phone || !isValidPhone(phone)) return refused(reasonForInvalid(text, region));

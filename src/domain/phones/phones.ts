@@ -6,14 +6,15 @@ import { getCountryCallingCode, isSupportedCountry, type CountryCode } from 'lib
 import { BoundedCache } from './bounded-cache.js';
 import { isCallingCode, readAsBracketedAreaCode, readPhone } from './phone-reading.js';
 import { Reason, refused, type PhoneResult } from './phone-result.js';
+import { readPlainE164 } from './plain-e164.js';
 
 export type { PhoneResult } from './phone-result.js';
 
 const MAX_INPUT_CHARS = 32;
 // '011' (the longest common international prefix) plus a 15-digit E.164 number.
 const MAX_INPUT_DIGITS = 18;
-// Every recipient passes through here and libphonenumber costs ~13µs a parse; batches repeat
-// numbers a lot. 50,000 short entries is a few MB at most.
+// libphonenumber costs ~13µs a parse and batches repeat numbers a lot. 50,000 short entries is
+// a few MB at most.
 const CACHE_ENTRIES = 50_000;
 
 // The cheap pre-check: digits and separators only, '+' only in front. Anything else is refused
@@ -32,6 +33,9 @@ export function normalizePhone(raw: string, defaultRegion: string): PhoneResult 
   // The type says string, but the value comes from a JSON body.
   if (typeof raw !== 'string') return refused(Reason.NotAString);
   if (raw.length > MAX_INPUT_CHARS) return refused(Reason.TooLong);
+  // Cheaper than the cache's key, lookup and eviction: plain E.164 is read afresh every time.
+  const plain = readPlainE164(raw);
+  if (plain !== undefined) return plain;
   const region = knownRegion(defaultRegion);
   // Known regions are exactly two characters, so a fixed-width prefix keeps keys distinct.
   const key = (region ?? '--') + raw;
