@@ -30,7 +30,7 @@ export interface AcceptanceFigures {
   rssTimeline: [number, number][];
   logged: number;
   firstLogged: string | undefined;
-  profile: ProfileSummary | undefined;
+  profile: ProfileSummary[] | undefined;
 }
 
 function figures(label: string, r: LoadResult, cpu: CpuSplit) {

@@ -35,7 +35,7 @@ export interface DispatchFigures {
   rssTimeline: [number, number][];
   logged: number;
   firstLogged: string | undefined;
-  profile: ProfileSummary | undefined;
+  profile: ProfileSummary[] | undefined;
 }
 
 /**

@@ -105,15 +105,30 @@ function places(functions: readonly FunctionTime[]) {
   return [...m].map(([place, selfMs]) => ({ place, selfMs })).sort((a, b) => b.selfMs - a.selfMs);
 }
 
-/** The summary of the one .cpuprofile node wrote into `dir` (the newest, if several). */
-export function summariseProfileDir(dir: string): ProfileSummary | undefined {
-  const files = readdirSync(dir)
+/**
+ * The summaries of the .cpuprofile files node wrote into `dir`: one per thread (its file name
+ * carries the thread id), the main thread first.
+ */
+export function summariseProfileDir(dir: string): ProfileSummary[] {
+  return readdirSync(dir)
     .filter((f) => f.endsWith('.cpuprofile'))
-    .sort();
-  const file = files.at(-1);
-  if (!file) return undefined;
-  const path = join(dir, file);
-  return summariseProfile(JSON.parse(readFileSync(path, 'utf8')) as CpuProfile, path);
+    .sort((a, b) => threadOf(a) - threadOf(b))
+    .map((file) => {
+      const path = join(dir, file);
+      return summariseProfile(JSON.parse(readFileSync(path, 'utf8')) as CpuProfile, path);
+    });
+}
+
+/** `CPU.<date>.<time>.<pid>.<thread>.<seq>.cpuprofile` → thread. */
+function threadOf(file: string): number {
+  return Number(file.split('.').at(-3));
+}
+
+/** One profileMarkdown per thread, each under the thread's name. */
+export function profilesMarkdown(list: readonly ProfileSummary[]): string {
+  return list
+    .map((s, i) => `### ${i === 0 ? 'Main thread' : `Thread ${i}`}\n\n${profileMarkdown(s)}`)
+    .join('\n\n');
 }
 
 const pct = (ms: number, of: number) => `${((100 * ms) / of).toFixed(1)}%`;

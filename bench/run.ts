@@ -13,15 +13,15 @@ import { freshDataDir } from './gateway.js';
 import { describeMachine } from './machine.js';
 import { PhoneSequence } from './numbers.js';
 import { parseOptions, type Options, type Scenario } from './options.js';
-import { profileMarkdown, type ProfileSummary } from './profile.js';
+import { profilesMarkdown, type ProfileSummary } from './profile.js';
 import { storedMessages } from './prefill.js';
 import { measureSmpp, smppTable } from './smpp.js';
 import { redacted } from '../src/store/open-store.js';
 
 type Section = { markdown: string; figures: unknown };
 
-function withProfile(markdown: string, profile: ProfileSummary | undefined): string {
-  return profile ? `${markdown}\n\n${profileMarkdown(profile)}` : markdown;
+function withProfile(markdown: string, profile: ProfileSummary[] | undefined): string {
+  return profile ? `${markdown}\n\n${profilesMarkdown(profile)}` : markdown;
 }
 
 function cleanup(o: Options, dir: string): void {
@@ -54,7 +54,7 @@ async function flat(o: Options, phones: PhoneSequence): Promise<Section> {
   const f = await measureFlat(o, phones);
   const lines = [f.prefill ? prefillLine(f.prefill) : `Reused ${f.dataDir}`, '', flatTable(f)];
   if (f.full.profile)
-    lines.push('', '**Profile, stored-volume run**', '', profileMarkdown(f.full.profile));
+    lines.push('', '**Profile, stored-volume run**', '', profilesMarkdown(f.full.profile));
   if (!o.dataDir && !o.keep) rmSync(f.dataDir, { recursive: true, force: true });
   return { figures: f, markdown: lines.join('\n') };
 }

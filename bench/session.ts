@@ -18,7 +18,7 @@ export interface Bench {
 export interface Ended {
   last: ProcSample | undefined;
   peakRssMb: number;
-  profile: ProfileSummary | undefined;
+  profile: ProfileSummary[] | undefined;
   exitCode: number | null;
   rssTimeline: [number, number][];
   /** Warning and error lines the gateway logged (it runs at level warn). */

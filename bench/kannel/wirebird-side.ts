@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { Api, approvedTemplate, batchBody } from '../api.js';
 import { startGateway } from '../gateway.js';
 import { runLoad, type LoadResult } from '../load.js';
-import { profileMarkdown, summariseProfileDir } from '../profile.js';
+import { profilesMarkdown, summariseProfileDir } from '../profile.js';
 import { trackPid } from './children.js';
 import { simReceipts, type Contender, type RunSetup } from './contender.js';
 import type { Acceptance } from './kannel-load.js';
@@ -78,7 +78,7 @@ export async function startWirebird(r: RunSetup): Promise<Contender> {
     async stop() {
       await stop();
       const profile = r.o.profile ? summariseProfileDir(profileDir) : undefined;
-      return profile ? profileMarkdown(profile) : undefined;
+      return profile ? profilesMarkdown(profile) : undefined;
     },
   };
 }
