@@ -127,7 +127,10 @@ function threadOf(file: string): number {
 /** One profileMarkdown per thread, each under the thread's name. */
 export function profilesMarkdown(list: readonly ProfileSummary[]): string {
   return list
-    .map((s, i) => `### ${i === 0 ? 'Main thread' : `Thread ${i}`}\n\n${profileMarkdown(s)}`)
+    .map((s) => {
+      const thread = threadOf(s.file);
+      return `### ${thread === 0 ? 'Main thread' : `Thread ${thread}`}\n\n${profileMarkdown(s)}`;
+    })
     .join('\n\n');
 }
 

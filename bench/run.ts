@@ -21,7 +21,7 @@ import { redacted } from '../src/store/open-store.js';
 type Section = { markdown: string; figures: unknown };
 
 function withProfile(markdown: string, profile: ProfileSummary[] | undefined): string {
-  return profile ? `${markdown}\n\n${profilesMarkdown(profile)}` : markdown;
+  return profile?.length ? `${markdown}\n\n${profilesMarkdown(profile)}` : markdown;
 }
 
 function cleanup(o: Options, dir: string): void {
@@ -53,7 +53,7 @@ async function smpp(o: Options, phones: PhoneSequence): Promise<Section> {
 async function flat(o: Options, phones: PhoneSequence): Promise<Section> {
   const f = await measureFlat(o, phones);
   const lines = [f.prefill ? prefillLine(f.prefill) : `Reused ${f.dataDir}`, '', flatTable(f)];
-  if (f.full.profile)
+  if (f.full.profile?.length)
     lines.push('', '**Profile, stored-volume run**', '', profilesMarkdown(f.full.profile));
   if (!o.dataDir && !o.keep) rmSync(f.dataDir, { recursive: true, force: true });
   return { figures: f, markdown: lines.join('\n') };

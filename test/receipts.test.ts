@@ -7,6 +7,7 @@ import {
   accountKey,
   approvedTemplate,
   cn,
+  fetchReceipts,
   finalReceipts,
   getReceipts,
   numbers,
@@ -179,15 +180,7 @@ describe('GetUSMSSendReceipt', () => {
       const small = await sendAll(gw, [{ TemplateId: plain, Target: [{ Phone: cn(73) }] }]);
       await finalReceipts(gw, big, 1000);
       await finalReceipts(gw, small, 1);
-      const res = await fetch(`${gw.url}/api`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${gw.key}` },
-        body: JSON.stringify({
-          Action: 'GetUSMSSendReceipt',
-          AccountId: 1,
-          SessionNoSet: [small, big, small],
-        }),
-      });
+      const res = await fetchReceipts(gw, [small, big, small]);
       assert.equal(res.status, 200);
       assert.equal(res.headers.get('content-type'), 'application/json; charset=utf-8');
       const json = (await res.json()) as {

@@ -2,10 +2,13 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { pino } from 'pino';
-import { startTestGateway, type TestGateway } from './helpers/gateway.js';
+import { eventually, startTestGateway, type TestGateway } from './helpers/gateway.js';
+import { parseExposition, valueOf } from './helpers/prometheus.js';
 import {
   approvedTemplate,
   cn,
+  fetchReceipts,
+  finalReceipts,
   sendAll,
   sentMessageId,
   registerBusinessPhone,
@@ -54,5 +57,51 @@ describe('the request log', () => {
     const refused = logged.find((l) => l.reqUuid === json.ReqUuid);
     assert.deepEqual([refused?.retCode, refused?.status], [18046, 200]);
     assert.ok(!JSON.stringify(lines).includes(gw.key), 'the API key is never logged');
+  });
+
+  it('logs and counts a receipt answer cut by a read failing midway as 18004', async () => {
+    const tpl = await approvedTemplate(gw, 'Parcel {1}');
+    const sessions = [
+      await sendAll(gw, [{ TemplateId: tpl, Target: [{ Phone: cn(81), TemplateParams: ['a'] }] }]),
+      await sendAll(gw, [{ TemplateId: tpl, Target: [{ Phone: cn(82), TemplateParams: ['b'] }] }]),
+    ];
+    for (const s of sessions) await finalReceipts(gw, s, 1);
+    const counted = async () =>
+      valueOf(
+        parseExposition(
+          await (
+            await fetch(`${gw.url}/metrics`, {
+              headers: { authorization: `Bearer ${gw.adminKey}` },
+            })
+          ).text(),
+        ),
+        'wirebird_requests_total',
+        { action: 'GetUSMSSendReceipt', ret_code: '18004' },
+      );
+    const before = await counted();
+    const store = gw.store as { sessionReceipts: TestGateway['store']['sessionReceipts'] };
+    const original = store.sessionReceipts;
+    let reads = 0;
+    store.sessionReceipts = async (accountId, sessionNo) => {
+      if (++reads > 1) throw new Error('the store went away');
+      return original.call(gw.store, accountId, sessionNo);
+    };
+    try {
+      const res = await fetchReceipts(gw, sessions);
+      assert.equal(res.status, 200, 'the status line went out before the failing read');
+      await assert.rejects(res.text(), /terminated/, 'the client never sees a whole answer');
+    } finally {
+      store.sessionReceipts = original;
+    }
+    const line = await eventually(
+      async () => requestLines().find((l) => l.action === 'GetUSMSSendReceipt' && l.retCode !== 0),
+      'the request line of the cut answer',
+    );
+    assert.deepEqual([line.retCode, line.refusal], [18004, 'answer cut']);
+    assert.ok(
+      lines.some((l) => l.msg === 'internal error while the answer was written; answer cut'),
+      'the failure itself is logged',
+    );
+    assert.equal((await counted()) - before, 1, 'counted once, with its RetCode');
   });
 });

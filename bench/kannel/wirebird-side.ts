@@ -78,7 +78,7 @@ export async function startWirebird(r: RunSetup): Promise<Contender> {
     async stop() {
       await stop();
       const profile = r.o.profile ? summariseProfileDir(profileDir) : undefined;
-      return profile ? profilesMarkdown(profile) : undefined;
+      return profile?.length ? profilesMarkdown(profile) : undefined;
     },
   };
 }

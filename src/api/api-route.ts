@@ -1,30 +1,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { WirebirdError } from '../domain/errors.js';
-import { actions } from './actions/index.js';
+import { Readable } from 'node:stream';
+import { RetCode, WirebirdError } from '../domain/errors.js';
 import { errorAnswer, httpStatusOf, internalError, successAnswer } from './answer.js';
 import type { ApiDeps, ApiOutcome } from './context.js';
 import { runEnvelope, type ApiHeaders } from './run-envelope.js';
+import { logRequest, noteOutcome } from './request-log.js';
 import { answerPayload } from './streamed.js';
-
-const outcomes = new WeakMap<FastifyRequest, Record<string, unknown>>();
-
-/** The Action and RetCode a request was answered with, for its log line. */
-export function outcomeOf(request: FastifyRequest): Record<string, unknown> | undefined {
-  return outcomes.get(request);
-}
 
 /** The ids an answer gives the client, so that its log line can be found from them. */
 function answerIds(answer: Record<string, unknown>): Record<string, unknown> {
   const { ReqUuid, RequestId, SessionNo } = answer;
   return { reqUuid: ReqUuid, requestId: RequestId, sessionNo: SessionNo };
-}
-
-/** Counts an answered /api request; Action names nobody defined are one "unknown" label. */
-export function countRequest(deps: ApiDeps, request: FastifyRequest): void {
-  const outcome = outcomes.get(request);
-  const action = outcome?.action;
-  const known = typeof action === 'string' && actions.has(action) ? action : 'unknown';
-  deps.metrics.request(known, String(outcome?.retCode ?? 'none'));
 }
 
 /** POST /api: envelope → key → Action → AccountId → the Action's own schema → its handler. */
@@ -57,7 +43,7 @@ function apiRoute(app: FastifyInstance, deps: ApiDeps): void {
         action: handed.action,
         outcome: { ok: false as const, err },
       }));
-      if (done) return answer(request, reply, done.action, done.outcome);
+      if (done) return answer(deps, request, reply, done.action, done.outcome);
       // Not one the threads answer after all: parsed here, where a bad body is refused as usual.
       request.body = await new Promise((resolve, reject) =>
         parse(request, text, (err, value) => (err ? reject(err) : resolve(value))),
@@ -67,7 +53,7 @@ function apiRoute(app: FastifyInstance, deps: ApiDeps): void {
     const outcome = runEnvelope(request.body, headers, deps, request.log).then(({ name, fields }) =>
       successAnswer(name, fields),
     );
-    return answer(request, reply, action, await settled(outcome));
+    return answer(deps, request, reply, action, await settled(outcome));
   });
 }
 
@@ -87,15 +73,22 @@ function settled(p: Promise<Record<string, unknown>>): Promise<ApiOutcome> {
 }
 
 function answer(
+  deps: ApiDeps,
   request: FastifyRequest,
   reply: FastifyReply,
   action: unknown,
   outcome: ApiOutcome,
 ) {
   if (!outcome.ok) return sendError(request, reply, action, outcome.err);
-  outcomes.set(request, { action, retCode: 0, ...answerIds(outcome.answer) });
+  noteOutcome(request, { action, retCode: 0, ...answerIds(outcome.answer) });
   const payload = answerPayload(outcome.answer);
-  if (payload === outcome.answer) return reply.send(payload);
+  if (!(payload instanceof Readable)) return reply.send(payload);
+  payload.once('error', (err: unknown) => {
+    // The status line is out: Fastify cuts the connection, and no onResponse follows.
+    request.log.error({ err }, 'internal error while the answer was written; answer cut');
+    noteOutcome(request, { action, retCode: RetCode.Internal, refusal: 'answer cut' });
+    reply.raw.once('close', () => logRequest(deps, request, reply));
+  });
   return reply.type('application/json; charset=utf-8').send(payload);
 }
 
@@ -108,7 +101,7 @@ export function sendError(
 ): FastifyReply {
   const known = err instanceof WirebirdError ? err : internalError();
   if (known !== err) request.log.error({ err }, 'internal error');
-  outcomes.set(request, {
+  noteOutcome(request, {
     action,
     retCode: known.retCode,
     refusal: known.message,

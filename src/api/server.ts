@@ -9,7 +9,8 @@ import type { Logger } from 'pino';
 import { WirebirdError } from '../domain/errors.js';
 import { registerAdminRoutes } from './admin/index.js';
 import { errorAnswer } from './answer.js';
-import { countRequest, outcomeOf, registerApiRoute, sendError } from './api-route.js';
+import { registerApiRoute, sendError } from './api-route.js';
+import { logRequest } from './request-log.js';
 import { registerMediaRoute } from './media-route.js';
 import { registerMetricsRoute } from './metrics-route.js';
 import type { ApiDeps } from './context.js';
@@ -24,20 +25,7 @@ export function buildServer(deps: ApiDeps, logger: Logger): FastifyInstance {
   });
   // The envelope is JSON only; Fastify would otherwise hand a text/plain body to the handler.
   app.removeContentTypeParser('text/plain');
-  // One line per request, carrying the Action and RetCode where /api answered one.
-  app.addHook('onResponse', async (request, reply) => {
-    if (request.routeOptions.url === '/api') countRequest(deps, request);
-    request.log.info(
-      {
-        method: request.method,
-        url: withoutSecrets(request.url),
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime),
-        ...outcomeOf(request),
-      },
-      'request',
-    );
-  });
+  app.addHook('onResponse', async (request, reply) => logRequest(deps, request, reply));
   app.setErrorHandler((err: FastifyError, request, reply) => {
     const action = (request.body as { Action?: unknown } | null | undefined)?.Action;
     // Problems with the request as a whole keep Fastify's 4xx (400, 413, 415).
@@ -60,11 +48,6 @@ export function buildServer(deps: ApiDeps, logger: Logger): FastifyInstance {
   registerAdminRoutes(app, deps);
   registerMetricsRoute(app, deps);
   return app;
-}
-
-/** Meta's webhook handshake carries the verify token in the query string: never logged. */
-function withoutSecrets(url: string): string {
-  return url.startsWith('/webhooks/') ? `${url.split('?')[0] ?? ''}?[query not logged]` : url;
 }
 
 /** Errors Fastify raises before a handler runs, in the envelope's terms. */

@@ -52,6 +52,30 @@ describe('answerPayload', () => {
     );
   });
 
+  it('writes what has no JSON form as JSON.stringify does in an array: null', async () => {
+    const odd = [1, undefined, () => 2, 3];
+    const out = await written({ Data: new StreamedArray(() => items(...odd)) });
+    assert.equal(out, JSON.stringify({ Data: odd }));
+  });
+
+  it('reads no further than the reader takes, but for an element or two', async () => {
+    let read = 0;
+    async function* counted() {
+      for (let i = 0; i < 100; i++) {
+        read++;
+        yield { n: i, pad: 'x'.repeat(1000) };
+      }
+    }
+    const payload = answerPayload({ Data: new StreamedArray(counted) }) as Readable;
+    const taken: unknown[] = [];
+    for await (const chunk of payload) {
+      taken.push(chunk);
+      if (taken.length === 3) break;
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.ok(read <= 4, `${read} elements read for 3 chunks taken`);
+  });
+
   it('does not read an element before the stream asks for it', async () => {
     const read: number[] = [];
     async function* counted() {

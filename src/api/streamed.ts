@@ -35,7 +35,9 @@ async function* jsonChunks(
     yield `${pending}${fields++ > 0 ? ',' : ''}${JSON.stringify(key)}:[`;
     let first = true;
     for await (const item of array.items()) {
-      yield first ? JSON.stringify(item) : `,${JSON.stringify(item)}`;
+      // As JSON.stringify writes an array: what has no JSON form (undefined, a function) is null.
+      const text = JSON.stringify(item) ?? 'null';
+      yield first ? text : `,${text}`;
       first = false;
     }
     pending = ']';

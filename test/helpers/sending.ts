@@ -145,6 +145,19 @@ export async function storedMessages(gw: TestGateway): Promise<number> {
 
 export type ReceiptSession = { SessionNo: string; ReceiptSet: ReceiptPerPhone[] };
 
+/** GetUSMSSendReceipt with the dev key, the raw Response: for its headers or a cut body. */
+export function fetchReceipts(gw: TestGateway, sessionNoSet: readonly string[]): Promise<Response> {
+  return fetch(`${gw.url}/api`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${gw.key}` },
+    body: JSON.stringify({
+      Action: 'GetUSMSSendReceipt',
+      AccountId: 1,
+      SessionNoSet: sessionNoSet,
+    }),
+  });
+}
+
 export async function getReceipts(
   gw: TestGateway,
   sessionNoSet: unknown,

@@ -6,15 +6,8 @@
  * lengths) is one `isValid()` accepts, so that is checked first, with patterns compiled once per
  * country. Anything else, and metadata this code does not recognise, gets `isValid()` itself.
  */
-import { Metadata, type CountryCode, type PhoneNumber } from 'libphonenumber-js/max';
-
-/** The parts of libphonenumber's numbering plan used here; not in its type declarations. */
-interface PlanInternals {
-  nationalNumberPattern?: () => string;
-  type?: (
-    type: string,
-  ) => { pattern(): string; possibleLengths(): number[] | undefined } | undefined;
-}
+import type { CountryCode, PhoneNumber } from 'libphonenumber-js/max';
+import { numberingPlanOf } from './numbering-plan.js';
 
 interface NumberType {
   pattern: RegExp;
@@ -29,7 +22,6 @@ interface MobilePlan {
 
 const CHEAP_TYPES = ['MOBILE', 'FIXED_LINE'];
 
-const metadata = new Metadata();
 const plans = new Map<CountryCode, MobilePlan | null>();
 
 function whole(pattern: string): RegExp {
@@ -39,8 +31,7 @@ function whole(pattern: string): RegExp {
 function mobilePlanOf(country: CountryCode): MobilePlan | null {
   let plan = plans.get(country);
   if (plan !== undefined) return plan;
-  metadata.selectNumberingPlan(country);
-  const numbering = metadata.numberingPlan as PlanInternals | undefined;
+  const numbering = numberingPlanOf(country);
   const general = numbering?.nationalNumberPattern?.();
   const types = CHEAP_TYPES.flatMap((name): NumberType[] => {
     const type = numbering?.type?.(name);

@@ -12,29 +12,28 @@ function digitsFrom(seed: number): (length: number) => string {
   return (length) => {
     let out = '';
     for (let i = 0; i < length; i++) {
-      state = (state * 1_103_515_245 + 12_345) % 2 ** 31;
-      out += String(Math.floor((state / 2 ** 31) * 10));
+      state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0;
+      out += String((state >>> 16) % 10);
     }
     return out;
   };
 }
 
-/** Each country's example mobile and the numbers around it, national prefixes in front too. */
+/** Each country's example mobile and the numbers around it, a national prefix in front too. */
 function nearExamples(): string[] {
   const out: string[] = [];
   for (const country of getCountries()) {
     const national = examples[country];
     if (!national) continue;
     const code = getCountryCallingCode(country);
-    for (const v of [
-      national,
-      national.slice(0, -1),
-      `${national}7`,
-      `0${national}`,
-      `1${national.slice(1)}`,
-      `9${national.slice(1)}`,
-    ]) {
+    for (const v of [national, national.slice(0, -1), `${national}7`, `0${national}`]) {
       out.push(`+${code}${v}`);
+    }
+    // Every single-digit change of the example: many are valid numbers of other kinds or ranges.
+    for (let i = 0; i < national.length; i++) {
+      for (let d = 0; d <= 9; d++) {
+        out.push(`+${code}${national.slice(0, i)}${d}${national.slice(i + 1)}`);
+      }
     }
   }
   return out;
@@ -62,12 +61,26 @@ test('where it answers, it answers exactly as libphonenumber’s parser does', (
     answered++;
     assert.deepEqual(plain, parsePhone(text, undefined), text);
   }
-  assert.ok(texts.length > 20_000, `only ${texts.length} numbers tried`);
-  assert.ok(answered > 1000, `answered only ${answered}: the check proves little`);
+  assert.ok(texts.length > 40_000, `only ${texts.length} numbers tried`);
+  assert.ok(answered > 10_000, `answered only ${answered}: the check proves little`);
 });
 
 test('reads the mobiles of the regions bulk SMS goes to itself (a library upgrade must not drop it)', () => {
-  for (const country of ['CN', 'US', 'GB', 'IN', 'DE', 'BR', 'ID', 'NG', 'PH'] as const) {
+  // RU shares +7 with KZ and claims its numbers by leading digits; AR's national prefix pattern
+  // is all optional, so it matches nothing in front of a mobile.
+  for (const country of [
+    'CN',
+    'US',
+    'GB',
+    'IN',
+    'DE',
+    'BR',
+    'ID',
+    'NG',
+    'PH',
+    'RU',
+    'AR',
+  ] as const) {
     const text = `+${getCountryCallingCode(country)}${examples[country]}`;
     assert.deepEqual(readPlainE164(text), { ok: true, e164: text, country }, country);
   }
@@ -84,8 +97,20 @@ test('leaves anything but plain E.164 of a main region to the parser', () => {
     '+0123456789', // no calling code starts with 0
     '+8613800138000123', // 16 digits
     '+9991234567', // no such calling code
-    '+440201234567', // a national prefix to strip
+    '+77710009998', // +7 shared: a Kazakh mobile is not the main region's (RU)
+    '+440201234567', // a national prefix in front of a number GB does not know
   ]) {
     assert.equal(readPlainE164(text), undefined, text);
   }
+});
+
+test('leaves a number that starts like a national prefix to the parser, even a valid one', () => {
+  // RW's national prefix is 0, and 06395877 is a valid RW fixed line as it stands: the parser
+  // decides whether to strip the 0 (here it does not), so this path does not guess.
+  assert.equal(readPlainE164('+25006395877'), undefined);
+  assert.deepEqual(parsePhone('+25006395877', undefined), {
+    ok: true,
+    e164: '+25006395877',
+    country: 'RW',
+  });
 });

@@ -1,40 +1,39 @@
 /**
  * The number most API callers send, read without libphonenumber's parser: '+', then digits only,
- * no national prefix to strip, and a mobile or fixed-line number of the calling code's main
- * region. The parser costs several µs and a dozen objects per number;
- * this is a few regular expressions. Every other text gets undefined here and the parser's
- * reading; plain-e164.test.ts checks that where this answers, it answers as the parser does.
+ * nothing the parser would strip as a national prefix, and a mobile or fixed-line number of the
+ * region the parser would assign it to. The parser costs several µs and a dozen objects per
+ * number; this is a few regular expressions. Every other text gets undefined here and the
+ * parser's reading; plain-e164.test.ts checks that where this answers, it answers as the parser.
  */
-import { Metadata, type CountryCode } from 'libphonenumber-js/max';
+import type { CountryCode } from 'libphonenumber-js/max';
 import json from 'libphonenumber-js/max/metadata';
 import { isMobileOrFixedLine } from './mobile-check.js';
+import { numberingPlanOf } from './numbering-plan.js';
 import { accepted, type PhoneResult } from './phone-result.js';
 
 // E.164: a country code (no leading 0) and at most 15 digits in all.
 const PLAIN_E164 = /^\+[1-9]\d{1,14}$/;
 const MAX_CALLING_CODE_DIGITS = 3;
 
-/** The numbering plan libphonenumber reads a calling code's numbers with. */
+/** How libphonenumber reads the numbers of one calling code. */
 interface CallingPlan {
-  /** The calling code's main region: the one its numbers are read by, and the first tried. */
+  /** The calling code's main region: its plan reads the number, and it is tried first. */
   country: CountryCode;
-  /** What libphonenumber would try to strip from the front of the national number. */
+  /** What the parser would try to strip from the front of the national number. */
   nationalPrefix: RegExp | undefined;
+  /** Where regions share the code: the leading digits that make a number the main region's. */
+  leadingDigits: RegExp | undefined;
 }
 
-/** The parts of libphonenumber's numbering plan used here; not in its type declarations. */
-interface PlanInternals {
-  nationalPrefixForParsing?: () => string | undefined;
-  leadingDigits?: () => string | undefined;
-}
-
-const metadata = new Metadata();
 const plans = new Map<string, CallingPlan | null>();
 
+const atStart = (pattern: string | undefined) =>
+  pattern ? new RegExp(`^(?:${pattern})`) : undefined;
+
 /**
- * A code several regions share (+1, +44) names the first region whose number it is, trying them
- * in the metadata's order; a valid number of the main region is therefore the main region's,
- * unless the main region claims only numbers with certain leading digits (then: null).
+ * A code of one region names that region. A code several regions share (+1, +7, +44) names the
+ * first region, in the metadata's order, whose number it is: the main region when its leading
+ * digits match or, where it has none, when the number is of one of its types.
  */
 function callingPlanOf(code: string): CallingPlan | null | undefined {
   let plan = plans.get(code);
@@ -43,13 +42,12 @@ function callingPlanOf(code: string): CallingPlan | null | undefined {
   // Unknown codes are not cached: the key space of arbitrary digits is unbounded.
   if (countries === undefined) return json.nonGeographic?.[code] ? null : undefined;
   const country = countries[0] as CountryCode;
-  metadata.selectNumberingPlan(country);
-  const numbering = metadata.numberingPlan as PlanInternals | undefined;
-  const prefix = numbering?.nationalPrefixForParsing?.();
-  plan =
-    countries.length > 1 && numbering?.leadingDigits?.()
-      ? null
-      : { country, nationalPrefix: prefix ? new RegExp(`^(?:${prefix})`) : undefined };
+  const numbering = numberingPlanOf(country);
+  plan = {
+    country,
+    nationalPrefix: atStart(numbering?.nationalPrefixForParsing?.()),
+    leadingDigits: countries.length > 1 ? atStart(numbering?.leadingDigits?.()) : undefined,
+  };
   plans.set(code, plan);
   return plan;
 }
@@ -63,7 +61,9 @@ export function readPlainE164(text: string): PhoneResult | undefined {
     if (plan === undefined) continue;
     if (plan === null) return undefined;
     const national = text.slice(1 + digits);
-    if (plan.nationalPrefix?.test(national)) return undefined;
+    // A prefix pattern may match nothing (AR's is all optional): then nothing would be stripped.
+    if (plan.nationalPrefix?.exec(national)?.[0]) return undefined;
+    if (plan.leadingDigits && !plan.leadingDigits.test(national)) return undefined;
     return isMobileOrFixedLine(plan.country, national) ? accepted(text, plan.country) : undefined;
   }
   return undefined;

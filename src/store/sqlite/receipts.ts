@@ -32,7 +32,9 @@ export function sqliteReceipts(db: Db) {
       return [...mine];
     },
     async sessionReceipts(accountId: number, sessionNo: string) {
-      return (receiptsOf.all(sessionNo, accountId) as unknown[][]).map(receiptOfValues);
+      // Row by row: a session's rows and its receipts are never held side by side.
+      const rows = receiptsOf.iterate(sessionNo, accountId) as IterableIterator<unknown[]>;
+      return Array.from(rows, receiptOfValues);
     },
     async getBusinessMessage(messageId: string): Promise<BusinessMessageView | undefined> {
       const m = byMessageId.get(messageId) as BusinessRow | undefined;
