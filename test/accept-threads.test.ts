@@ -1,6 +1,9 @@
+import Database from 'better-sqlite3';
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Worker } from 'node:worker_threads';
+import type { WriteLock } from '../src/store/sqlite/write-lock.js';
 import { eventually, sqliteOnly, startTestGateway, type TestGateway } from './helpers/gateway.js';
 import {
   approvedTemplate,
@@ -27,6 +30,13 @@ async function post(gw: TestGateway, text: string) {
 
 const threadsOf = (pool: NonNullable<TestGateway['acceptPool']>) =>
   (pool as unknown as { threads: { worker: Worker }[] }).threads;
+
+/** A thread's requests in hand (the pool's own bookkeeping). */
+type Busy = { pending: Map<number, unknown> };
+
+function pick(o: Record<string, unknown>, ...keys: string[]): Record<string, unknown> {
+  return Object.fromEntries(keys.map((k) => [k, o[k]]));
+}
 
 describe('SendBatchUSMSMessage on acceptance threads', sqliteOnly, () => {
   let gw: TestGateway;
@@ -142,6 +152,75 @@ describe('SendBatchUSMSMessage on acceptance threads', sqliteOnly, () => {
     const next = await sendAll(gw, [{ TemplateId: tpl, Target: targets(numbers(3, 900)) }]);
     assert.equal(pool.answered - answeredBefore, 1);
     assert.equal((await finalReceipts(gw, next, 3)).length, 3);
+  });
+});
+
+describe('an acceptance thread that dies with a batch in hand', sqliteOnly, () => {
+  let gw: TestGateway;
+  before(async () => {
+    // No dispatch pass in the window: the main thread must not wait on the writers held below.
+    gw = await startTestGateway({ simDelayMs: 0, acceptThreads: 1, dispatch: { pollMs: 600_000 } });
+  });
+  after(() => gw.close());
+
+  it('answers 18004 with the Action, stores none of the batch, and a retry stores it once', async () => {
+    const pool = gw.acceptPool as NonNullable<TestGateway['acceptPool']>;
+    const tpl = await approvedTemplate(gw, 'Your code is {1}');
+    const before = await storedMessages(gw);
+    const body = JSON.stringify(batchBody([{ TemplateId: tpl, Target: targets(numbers(1000)) }]));
+    const headers = {
+      'content-type': 'application/json',
+      authorization: `Bearer ${gw.key}`,
+      'idempotency-key': 'thread-died',
+    };
+    // The batch cannot be written while both the threads' write lock and SQLite's are held
+    // elsewhere: the thread is caught with it in hand, before or inside its transaction.
+    const lock = (pool as unknown as { options: { lock: WriteLock } }).options.lock;
+    const cell = new Int32Array(lock.buffer);
+    const blocker = new Database(join(gw.dataDir, 'wirebird.db'));
+    blocker.exec('BEGIN IMMEDIATE');
+    Atomics.store(cell, 0, 1_000_000);
+    const [thread] = threadsOf(pool);
+    assert.ok(thread);
+    try {
+      const answer = fetch(`${gw.url}/api`, { method: 'POST', headers, body });
+      await eventually(
+        async () => ((thread as unknown as Busy).pending.size > 0 ? true : undefined),
+        'the batch in the thread’s hands',
+      );
+      await thread.worker.terminate();
+      const res = await answer;
+      assert.equal(res.status, 500);
+      assert.deepEqual(pick((await res.json()) as Record<string, unknown>, 'Action', 'RetCode'), {
+        Action: 'SendBatchUSMSMessageResponse',
+        RetCode: 18004,
+      });
+    } finally {
+      Atomics.store(cell, 0, 0);
+      Atomics.notify(cell, 0);
+      blocker.exec('ROLLBACK');
+      blocker.close();
+    }
+    assert.equal(await storedMessages(gw), before, 'nothing of the batch was stored');
+    await eventually(
+      async () => (threadsOf(pool).length === 1 ? true : undefined),
+      'a new acceptance thread',
+    );
+    const retries = await Promise.all(
+      [1, 2].map(async () => {
+        const res = await fetch(`${gw.url}/api`, { method: 'POST', headers, body });
+        return (await res.json()) as { RetCode: number; SuccessCount: number; SessionNo: string };
+      }),
+    );
+    assert.deepEqual(
+      retries.map((r) => [r.RetCode, r.SuccessCount]),
+      [
+        [0, 1000],
+        [0, 1000],
+      ],
+    );
+    assert.equal(retries[0]?.SessionNo, retries[1]?.SessionNo, 'one answer for one key');
+    assert.equal(await storedMessages(gw), before + 1000, 'stored once');
   });
 });
 
