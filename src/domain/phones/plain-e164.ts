@@ -25,7 +25,7 @@ interface CallingPlan {
   leadingDigits: RegExp | undefined;
 }
 
-const plans = new Map<string, CallingPlan | null>();
+const plans = new Map<string, CallingPlan>();
 
 const atStart = (pattern: string | undefined) =>
   pattern ? new RegExp(`^(?:${pattern})`) : undefined;
@@ -39,7 +39,8 @@ function callingPlanOf(code: string): CallingPlan | null | undefined {
   let plan = plans.get(code);
   if (plan !== undefined) return plan;
   const countries = json.country_calling_codes[code];
-  // Unknown codes are not cached: the key space of arbitrary digits is unbounded.
+  // null: a code of no region (+800), left to the parser. Nothing else is kept for a code that
+  // is none: the key space of arbitrary digits is unbounded.
   if (countries === undefined) return json.nonGeographic?.[code] ? null : undefined;
   const country = countries[0] as CountryCode;
   const numbering = numberingPlanOf(country);
