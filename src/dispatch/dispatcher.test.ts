@@ -43,6 +43,18 @@ test('retry → retry due at now + backoff (floored by retryAfterMs), with code 
   assert.equal(dispatcher.counters.retried, 2);
 });
 
+test('a message claimed past maxAttempts (the gateway died submitting it) is not submitted: ABANDONED', async () => {
+  const channel = new FakeChannel('a');
+  const msgs = [message(1, { attempts: 6 }), message(2, { attempts: 5 })];
+  const { storage, dispatcher } = await dispatchAll(msgs, [channel], { maxAttempts: 5 });
+  assert.deepEqual(channel.ids, [2], 'only the message within the bound reaches the channel');
+  assert.deepEqual(storage.sorted(), [
+    failed(1, 6, 'ABANDONED', 'not submitted: attempt 6 is past maxAttempts (5)'),
+    { ...submitted(2, 'a', 'up-2'), attempt: 5 },
+  ]);
+  assert.equal(dispatcher.counters.failed, 1);
+});
+
 test('rejected → failed with the channel code and desc', async () => {
   const channel = new FakeChannel('a', () => ({ kind: 'rejected', code: 'REJECTD', desc: 'no' }));
   const { storage, dispatcher } = await dispatchAll([message(7)], [channel]);
@@ -52,12 +64,11 @@ test('rejected → failed with the channel code and desc', async () => {
 
 test('a retry on the last allowed attempt → failed, "gave up after N attempts"', async () => {
   const channel = new FakeChannel('a', () => ({ kind: 'retry', code: 'TMPFAIL', desc: 'busy' }));
-  const msgs = [4, 5, 9].map((attempts) => message(attempts, { attempts }));
+  const msgs = [4, 5].map((attempts) => message(attempts, { attempts }));
   const { storage } = await dispatchAll(msgs, [channel], { maxAttempts: 5 });
   assert.deepEqual(storage.sorted(), [
     retry(4, 4, T0 + retryDelayMs(4, random), 'TMPFAIL', 'busy'),
     failed(5, 5, 'TMPFAIL', 'gave up after 5 attempts: busy'),
-    failed(9, 9, 'TMPFAIL', 'gave up after 9 attempts: busy'),
   ]);
 });
 

@@ -167,8 +167,13 @@ export class Dispatcher {
   }
 
   private async submitAll(claimed: ClaimedMessage[]): Promise<SubmitOutcome[]> {
+    const abandoned: SubmitOutcome[] = [];
     const byRoute = new Map<string, ClaimedMessage[]>();
     for (const m of claimed) {
+      if (m.attempts > this.options.maxAttempts) {
+        abandoned.push(this.abandon(m));
+        continue;
+      }
       const list = byRoute.get(m.route);
       if (list) list.push(m);
       else byRoute.set(m.route, [m]);
@@ -176,7 +181,20 @@ export class Dispatcher {
     const groups = await Promise.all(
       [...byRoute].map(([route, list]) => this.submitRoute(route, list)),
     );
-    return groups.flat();
+    return [...abandoned, ...groups.flat()];
+  }
+
+  /**
+   * A message claimed past maxAttempts. Retries alone stop at the bound, so its last claims ended
+   * without an outcome: the gateway stopped while submitting it (or the bound was lowered). One
+   * that kills the process when submitted would otherwise do so at every restart, forever.
+   */
+  private abandon(m: ClaimedMessage): SubmitOutcome {
+    this.counters.failed++;
+    const { maxAttempts } = this.options;
+    this.log.error({ id: m.id, attempts: m.attempts, maxAttempts }, 'message abandoned');
+    const desc = `not submitted: attempt ${m.attempts} is past maxAttempts (${maxAttempts})`;
+    return { id: m.id, attempt: m.attempts, kind: 'failed', code: 'ABANDONED', desc };
   }
 
   private async submitRoute(route: string, messages: ClaimedMessage[]): Promise<SubmitOutcome[]> {
