@@ -10,11 +10,6 @@ export function noteOutcome(request: FastifyRequest, outcome: Record<string, unk
   outcomes.set(request, outcome);
 }
 
-/** The Action and RetCode a request was answered with, for its log line. */
-export function outcomeOf(request: FastifyRequest): Record<string, unknown> | undefined {
-  return outcomes.get(request);
-}
-
 /** Counts an answered /api request; Action names nobody defined are one "unknown" label. */
 function countRequest(deps: ApiDeps, request: FastifyRequest): void {
   const outcome = outcomes.get(request);
@@ -37,7 +32,7 @@ export function logRequest(deps: ApiDeps, request: FastifyRequest, reply: Fastif
       url: withoutSecrets(request.url),
       status: reply.statusCode,
       ms: Math.round(reply.elapsedTime),
-      ...outcomeOf(request),
+      ...outcomes.get(request),
     },
     'request',
   );

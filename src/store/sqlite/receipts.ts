@@ -28,8 +28,7 @@ export function sqliteReceipts(db: Db) {
 
   return {
     async accountSessions(accountId: number, sessionNos: readonly string[]) {
-      const mine = new Set(sessionNos.filter((s) => sessionOf.get(s) === accountId));
-      return [...mine];
+      return [...new Set(sessionNos)].filter((s) => sessionOf.get(s) === accountId);
     },
     async sessionReceipts(accountId: number, sessionNo: string) {
       // Row by row: a session's rows and its receipts are never held side by side.
