@@ -7,8 +7,11 @@ import {
   createDevAccountIfNone,
   importConfiguredKeys,
   importConfiguredPhones,
+  importConfiguredUcloudKeys,
   resolveAdminKey,
+  resolveGatewaySecret,
 } from './bootstrap/first-start.js';
+import { secretBox } from './api/ucloud/secret-box.js';
 import type { Config } from './config/config.js';
 import type { Clock, Store } from './domain/ports.js';
 import { registerConsole } from './console/console.js';
@@ -61,6 +64,8 @@ async function startOnStore(
 ): Promise<Gateway> {
   await importConfiguredKeys(store, config, clock.now());
   await importConfiguredPhones(store, config, clock.now());
+  const box = secretBox(resolveGatewaySecret(config));
+  await importConfiguredUcloudKeys(store, config, box, clock.now());
   const devAccount = await createDevAccountIfNone(store, config, clock.now());
   const admin = resolveAdminKey(config);
   const effective = { ...config, adminKey: admin.key };
@@ -99,6 +104,7 @@ async function startOnStore(
       routing: pipeline.channels.routing,
       metrics,
       offload,
+      box,
     },
     logger,
   );

@@ -1,9 +1,18 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
-import { RetCode, WirebirdError } from '../domain/errors.js';
+import { RetCode, WirebirdError, missing } from '../domain/errors.js';
 import { errorAnswer, httpStatusOf, internalError, successAnswer } from './answer.js';
-import type { ApiDeps, ApiOutcome } from './context.js';
+import type { ActionOffload, ApiDeps, ApiOutcome, OffloadedRequest } from './context.js';
+import { OFFLOADED_ACTIONS } from './offload/protocol.js';
 import { runEnvelope, type ApiHeaders } from './run-envelope.js';
+import {
+  PUBLIC_KEY_PARAM,
+  isSigned,
+  signedAccount as accountOfSignature,
+  ucloudCallOf,
+  type UcloudCall,
+} from './ucloud/dialect.js';
+import { FORM_TYPE, FormParams, parseForm } from './ucloud/form-body.js';
 import { logRequest, noteOutcome } from './request-log.js';
 import { answerPayload } from './streamed.js';
 
@@ -22,40 +31,94 @@ function apiRoute(app: FastifyInstance, deps: ApiDeps): void {
   const offload = deps.offload;
   const handedOver = new WeakMap<FastifyRequest, { text: string; action: string }>();
   const parse = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser(FORM_TYPE, { parseAs: 'string' }, (_request, body, done) => {
+    try {
+      done(null, parseForm(body as string));
+    } catch (err) {
+      done(err as Error, undefined);
+    }
+  });
   if (offload) {
     // A body the acceptance threads take is not parsed here: they read the text themselves.
+    // A signed (UCloud dialect) JSON body is checked here first, so it is parsed here too.
     app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-      const action = offload.actionIn(body as string);
-      if (action === undefined) parse(request, body as string, done);
+      const text = body as string;
+      const action = text.includes(`"${PUBLIC_KEY_PARAM}"`) ? undefined : offload.actionIn(text);
+      if (action === undefined) parse(request, text, done);
       else {
-        handedOver.set(request, { text: body as string, action });
+        handedOver.set(request, { text, action });
         done(null, undefined);
       }
     });
   }
-  app.post('/api', async (request, reply) => {
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const headers = apiHeaders(request);
     const handed = handedOver.get(request);
     if (offload && handed !== undefined) {
-      const { text } = handed;
-      const done = await offload.run({ body: text, ...headers }).catch((err: unknown) => ({
-        // The thread died with the request in hand: a fault of ours, answered as one.
-        action: handed.action,
-        outcome: { ok: false as const, err },
-      }));
+      const done = await runOffloaded(offload, { body: handed.text, ...headers }, handed.action);
       if (done) return answer(deps, request, reply, done.action, done.outcome);
       // Not one the threads answer after all: parsed here, where a bad body is refused as usual.
       request.body = await new Promise((resolve, reject) =>
-        parse(request, text, (err, value) => (err ? reject(err) : resolve(value))),
+        parse(request, handed.text, (err, value) => (err ? reject(err) : resolve(value))),
       );
+    }
+    if (request.body instanceof FormParams || ucloudCallOf(request.body) !== undefined) {
+      return ucloudRequest(deps, request, reply, headers);
     }
     const action = (request.body as { Action?: unknown } | null)?.Action;
     const outcome = runEnvelope(request.body, headers, deps, request.log).then(({ name, fields }) =>
       successAnswer(name, fields),
     );
     return answer(deps, request, reply, action, await settled(outcome));
-  });
+  };
+  // The UCloud SDKs post to their base_url as it is given: the host's root, or /api.
+  app.post('/api', handler);
+  app.post('/', handler);
 }
+
+function runOffloaded(offload: ActionOffload, job: OffloadedRequest, action: string) {
+  return offload.run(job).catch((err: unknown) => ({
+    // The thread died with the request in hand: a fault of ours, answered as one.
+    action,
+    outcome: { ok: false as const, err },
+  }));
+}
+
+/**
+ * The UCloud dialect: read and authenticated here, then run as the same Action the JSON API
+ * runs (on an acceptance thread where the JSON API's would be); always HTTP 200, as UCloud does.
+ */
+async function ucloudRequest(
+  deps: ApiDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  headers: ApiHeaders,
+) {
+  const params = request.body instanceof FormParams ? request.body.params : undefined;
+  let action: unknown = params ? params.Action : (request.body as { Action?: unknown }).Action;
+  const outcome = await settled(
+    (async () => {
+      const call = ucloudCallOf(request.body) as UcloudCall;
+      action = call.body.Action;
+      // Unsigned, a dialect request may still carry an API key; with neither, the key pair's
+      // parameter is what is missing.
+      if (!isSigned(call) && !headers.authorization) throw missing(PUBLIC_KEY_PARAM);
+      const signedAccount = isSigned(call) ? await accountOfSignature(call, deps) : undefined;
+      const asked = { ...headers, dialect: 'ucloud' as const, signedAccount };
+      if (deps.offload && typeof action === 'string' && OFFLOADED_ACTIONS.has(action)) {
+        const job = { body: JSON.stringify(call.body), ...asked };
+        const done = await runOffloaded(deps.offload, job, action);
+        if (done) return done.outcome.ok ? done.outcome.answer : Promise.reject(done.outcome.err);
+      }
+      const { name, fields } = await runEnvelope(call.body, asked, deps, request.log);
+      return successAnswer(name, fields);
+    })(),
+  );
+  return answer(deps, request, reply, action, outcome, UCLOUD_STATUS);
+}
+
+/** UCloud answers every call with HTTP 200 and the RetCode in the body; its SDKs expect that. */
+const UCLOUD_STATUS = 200;
 
 function apiHeaders(request: FastifyRequest): ApiHeaders {
   const idem = request.headers['idempotency-key'];
@@ -78,8 +141,9 @@ function answer(
   reply: FastifyReply,
   action: unknown,
   outcome: ApiOutcome,
+  errorStatus?: number,
 ) {
-  if (!outcome.ok) return sendError(request, reply, action, outcome.err);
+  if (!outcome.ok) return sendError(request, reply, action, outcome.err, errorStatus);
   noteOutcome(request, { action, retCode: 0, ...answerIds(outcome.answer) });
   const payload = answerPayload(outcome.answer);
   if (!(payload instanceof Readable)) return reply.send(payload);

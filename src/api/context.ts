@@ -3,10 +3,13 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config/config.js';
 import type { Clock, Routing, Store } from '../domain/ports.js';
 import type { Metrics } from '../metrics/metrics.js';
+import type { SecretBox } from './ucloud/secret-box.js';
 import { validator } from './validate.js';
 
 export interface IdSource {
   templateId(): string;
+  /** A signature's id (UCloud's 工单ID form, like a template's). */
+  sigId(): string;
   uuid(): string;
   /** A Wirebird media id: MEDIA_ID_PREFIX and random characters. */
   mediaId(): string;
@@ -48,11 +51,16 @@ export interface OffloadedRequest {
   body: string;
   authorization: string | undefined;
   idempotencyKey: string | undefined;
+  dialect?: 'json' | 'ucloud';
+  /** Set when the main thread checked a UCloud signature for this account. */
+  signedAccount?: number;
 }
 
 export interface ApiDeps extends ActionDeps {
   metrics: Metrics;
   offload?: ActionOffload;
+  /** Seals and opens the secrets the gateway must read back (UCloud private keys). */
+  box: SecretBox;
 }
 
 export interface ActionContext {
@@ -61,6 +69,8 @@ export interface ActionContext {
   log: FastifyBaseLogger;
   /** The Idempotency-Key header, where the client sent one. */
   idempotencyKey: string | undefined;
+  /** Which reading of the request this is: the JSON API's, or the UCloud SDKs' dialect. */
+  dialect: 'json' | 'ucloud';
 }
 
 export interface ActionDef {

@@ -5,10 +5,14 @@ import { authenticate } from './auth.js';
 import type { ActionDeps } from './context.js';
 import { accountIdOf, actionOf, asBody } from './envelope.js';
 
-/** The headers an Action reads. */
+/** The headers an Action reads, and what the request's reading already established. */
 export interface ApiHeaders {
   authorization: string | undefined;
   idempotencyKey: string | undefined;
+  /** 'ucloud' for the UCloud SDKs' dialect (docs/ucloud-sdk.md); JSON otherwise. */
+  dialect?: 'json' | 'ucloud';
+  /** The account a UCloud signature was checked for: no API key is then asked for. */
+  signedAccount?: number;
 }
 
 /**
@@ -22,7 +26,8 @@ export async function runEnvelope(
   log: FastifyBaseLogger,
 ): Promise<{ name: string; fields: Record<string, unknown> }> {
   const body = asBody(parsed);
-  const keyAccount = await authenticate(deps.store, headers.authorization);
+  const keyAccount =
+    headers.signedAccount ?? (await authenticate(deps.store, headers.authorization));
   const name = actionOf(body);
   const def = actions.get(name);
   if (!def)
@@ -30,7 +35,10 @@ export async function runEnvelope(
       'UnknownAction',
       `Action ${JSON.stringify(name).slice(0, 80)} is not supported`,
     );
-  const accountId = accountIdOf(body);
+  const dialect = headers.dialect ?? 'json';
+  // The UCloud dialect sends no AccountId: its account is the key's (ProjectId is not an account).
+  const named = body.AccountId !== undefined || body.accountId !== undefined;
+  const accountId = dialect === 'ucloud' && !named ? keyAccount : accountIdOf(body);
   if (accountId !== keyAccount) {
     throw new WirebirdError(
       'PermissionDenied',
@@ -38,6 +46,6 @@ export async function runEnvelope(
     );
   }
   const { idempotencyKey } = headers;
-  const ctx = { accountId, deps, log, idempotencyKey };
+  const ctx = { accountId, deps, log, idempotencyKey, dialect };
   return { name, fields: await def.handle(ctx, def.validate(body)) };
 }

@@ -14,6 +14,7 @@ import { logRequest } from './request-log.js';
 import { registerMediaRoute } from './media-route.js';
 import { registerMetricsRoute } from './metrics-route.js';
 import type { ApiDeps } from './context.js';
+import { isFormRequest } from './ucloud/form-body.js';
 
 export function buildServer(deps: ApiDeps, logger: Logger): FastifyInstance {
   const app = Fastify({
@@ -28,8 +29,13 @@ export function buildServer(deps: ApiDeps, logger: Logger): FastifyInstance {
   app.addHook('onResponse', async (request, reply) => logRequest(deps, request, reply));
   app.setErrorHandler((err: FastifyError, request, reply) => {
     const action = (request.body as { Action?: unknown } | null | undefined)?.Action;
-    // Problems with the request as a whole keep Fastify's 4xx (400, 413, 415).
-    const status = err.statusCode && err.statusCode < 500 ? err.statusCode : undefined;
+    // Problems with the request as a whole keep Fastify's 4xx (400, 413, 415), but for the UCloud
+    // dialect, whose SDKs read the RetCode only from an HTTP 200 answer.
+    const status = isFormRequest(request)
+      ? 200
+      : err.statusCode && err.statusCode < 500
+        ? err.statusCode
+        : undefined;
     return sendError(request, reply, action, fromFastifyError(err), status);
   });
   app.setNotFoundHandler((request, reply) =>
@@ -55,7 +61,10 @@ function fromFastifyError(err: FastifyError): unknown {
   if (err instanceof WirebirdError) return err;
   switch (err.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new WirebirdError('MalformedRequest', 'Content-Type must be application/json');
+      return new WirebirdError(
+        'MalformedRequest',
+        "Content-Type must be application/json (or application/x-www-form-urlencoded, the UCloud SDKs' form)",
+      );
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new WirebirdError('LimitExceeded', 'the request body is larger than the limit');
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':

@@ -6,8 +6,11 @@ import type { IdSource } from './context.js';
 export const systemClock: Clock = { now: () => Date.now() };
 
 const TEMPLATE_ID_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+const workOrderId = (prefix: string) =>
+  prefix + [...randomBytes(10)].map((b) => TEMPLATE_ID_ALPHABET[b % 32]).join('');
 export const randomIds: IdSource = {
-  templateId: () => 'UTA' + [...randomBytes(10)].map((b) => TEMPLATE_ID_ALPHABET[b % 32]).join(''),
+  templateId: () => workOrderId('UTA'),
+  sigId: () => workOrderId('USA'),
   uuid: () => randomUUID(),
   mediaId: () => MEDIA_ID_PREFIX + randomBytes(16).toString('base64url'),
 };

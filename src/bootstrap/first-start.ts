@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { hashKey, newApiKey } from '../api/auth.js';
+import type { SecretBox } from '../api/ucloud/secret-box.js';
 import { ConfigError, type Config } from '../config/config.js';
 import { normalizePhone } from '../domain/phones/phones.js';
 import type { Store } from '../domain/ports.js';
@@ -92,4 +94,47 @@ function writeSecret(file: string, content: string): void {
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, content, { mode: 0o600 });
   chmodSync(file, 0o600);
+}
+
+/**
+ * The gateway secret: WIREBIRD_SECRET, else the one kept in <dataDir>/gateway.secret, else a new
+ * one. Secrets sealed under it (UCloud private keys) cannot be opened without it: back it up.
+ */
+export function resolveGatewaySecret(config: Config): string {
+  if (config.secret) return config.secret;
+  const file = join(config.dataDir, 'gateway.secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const secret = randomBytes(32).toString('base64url');
+  writeSecret(file, `${secret}\n`);
+  return secret;
+}
+
+/**
+ * UCloud key pairs configured in the environment: sealed and stored at every start, so the
+ * environment stays their source of truth (a private key changed there takes effect on restart).
+ */
+export async function importConfiguredUcloudKeys(
+  store: Store,
+  config: Config,
+  box: SecretBox,
+  now: number,
+): Promise<void> {
+  for (const { accountId, publicKey, privateKey } of config.ucloudKeys) {
+    const existing = await store.getUcloudKey(publicKey);
+    if (existing && existing.accountId !== accountId) {
+      throw new ConfigError(
+        `the UCloud PublicKey configured for AccountId ${accountId} already belongs to AccountId ${existing.accountId}`,
+      );
+    }
+    if (existing && box.open(existing.sealedPrivateKey) === privateKey) continue;
+    await store.ensureAccount(accountId, now);
+    if (existing) await store.deleteUcloudKey(accountId, publicKey);
+    const sealedPrivateKey = box.seal(privateKey);
+    // Nodes sharing a database start together: another may store the same pair first.
+    await store
+      .addUcloudKey({ publicKey, accountId, sealedPrivateKey, createdAt: now })
+      .catch(async (err: unknown) => {
+        if ((await store.getUcloudKey(publicKey))?.accountId !== accountId) throw err;
+      });
+  }
 }

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { hashKey, newApiKey } from '../api/auth.js';
 import { invalid } from '../domain/errors.js';
 import { failOnError, withStore } from './open-store.js';
+import { registerUcloudKeys } from './ucloud-keys.js';
 
 export function registerKeys(program: Command): void {
   const keys = program
@@ -27,4 +28,5 @@ export function registerKeys(program: Command): void {
         );
       }).catch(failOnError);
     });
+  registerUcloudKeys(keys);
 }

@@ -18,6 +18,21 @@ export const ConfigSchema = Type.Object(
       { default: [] },
     ),
     adminKey: Type.Optional(Type.String({ minLength: 16 })),
+    /**
+     * Seals the secrets the gateway must read back (UCloud private keys). Without it, one is
+     * made at first start and kept in <dataDir>/gateway.secret; nodes sharing a database must
+     * all be given the same one.
+     */
+    secret: Type.Optional(Type.String({ minLength: 16 })),
+    /** UCloud-dialect key pairs accepted at start (WIREBIRD_UCLOUD_KEYS). */
+    ucloudKeys: Type.Array(
+      Type.Object({
+        accountId: Type.Integer({ minimum: 1 }),
+        publicKey: Type.String({ minLength: 8, maxLength: 128, pattern: '^[\\x21-\\x7e]+$' }),
+        privateKey: Type.String({ minLength: 16, maxLength: 256, pattern: '^[\\x21-\\x7e]+$' }),
+      }),
+      { default: [] },
+    ),
     templateReview: Type.Union([Type.Literal('auto'), Type.Literal('manual')], { default: 'auto' }),
     bannedWords: Type.Array(Type.String(), { default: [] }),
     reviewMaxLength: Type.Integer({ minimum: 1, maximum: 600, default: 500 }),
@@ -72,6 +87,8 @@ const ENV: Record<string, (v: string, name: string) => [string, unknown]> = {
   WIREBIRD_DATA_DIR: (v) => ['dataDir', v],
   WIREBIRD_API_KEYS: (v) => ['apiKeys', parseApiKeys(v)],
   WIREBIRD_ADMIN_KEY: (v) => ['adminKey', v],
+  WIREBIRD_SECRET: (v) => ['secret', v],
+  WIREBIRD_UCLOUD_KEYS: (v) => ['ucloudKeys', parseUcloudKeys(v)],
   WIREBIRD_TEMPLATE_REVIEW: (v) => ['templateReview', v],
   WIREBIRD_BANNED_WORDS: (v) => ['bannedWords', splitList(v)],
   WIREBIRD_DEFAULT_REGION: (v) => ['defaultRegion', v.toUpperCase()],
@@ -174,6 +191,20 @@ function splitList(v: string): string[] {
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean);
+}
+
+function parseUcloudKeys(
+  v: string,
+): { accountId: number; publicKey: string; privateKey: string }[] {
+  return splitList(v).map((triple) => {
+    const [accountId, publicKey, privateKey, ...rest] = triple.split(':');
+    if (!accountId || !publicKey || !privateKey || rest.length > 0) {
+      throw new ConfigError(
+        'WIREBIRD_UCLOUD_KEYS takes comma-separated AccountId:PublicKey:PrivateKey triples',
+      );
+    }
+    return { accountId: Number(accountId), publicKey, privateKey };
+  });
 }
 
 function parseApiKeys(v: string): { accountId: number; key: string }[] {

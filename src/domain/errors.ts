@@ -6,8 +6,14 @@ export const RetCode = {
   Success: 0,
   MissingAction: 160,
   UnknownAction: 161,
+  /** A UCloud SDK Action Wirebird knows but does not offer (docs/ucloud-sdk.md). */
+  NotSupported: 162,
   Unauthenticated: 170,
   PermissionDenied: 171,
+  /** UCloud dialect: the Signature is not the one the parameters and the key pair give. */
+  SignatureMismatch: 172,
+  /** UCloud dialect: no key pair has this PublicKey. */
+  UnknownPublicKey: 174,
   RateLimited: 153,
   MalformedRequest: 18000,
   MissingParameter: 18001,

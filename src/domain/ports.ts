@@ -3,6 +3,9 @@
  * adapter in store/ and checked by one shared contract suite.
  */
 import type { BusinessPhone } from './accounts/account.js';
+import type { UcloudKey } from './accounts/ucloud-key.js';
+import type { Signature } from './signatures/signature.js';
+import type { StatisticsRow } from './statistics/send-statistics.js';
 import type { Template, TemplateStatus } from './templates/template.js';
 import type {
   AcceptedBatch,
@@ -56,6 +59,46 @@ export interface TemplateStore {
    */
   replaceTemplate(next: Template): Promise<Template | undefined>;
   listTemplates(filter: { status?: TemplateStatus; accountId?: number }): Promise<Template[]>;
+  /** Deletes the account's templates among the ids; answers those deleted, in the order asked. */
+  deleteTemplates(accountId: number, templateIds: readonly string[]): Promise<string[]>;
+}
+
+/** The UCloud dialect's key pairs; a public key names one account. */
+export interface UcloudKeyStore {
+  addUcloudKey(key: UcloudKey): Promise<void>;
+  getUcloudKey(publicKey: string): Promise<UcloudKey | undefined>;
+  listUcloudKeys(accountId: number): Promise<UcloudKey[]>;
+  /** True when the account had that key. */
+  deleteUcloudKey(accountId: number, publicKey: string): Promise<boolean>;
+}
+
+/** SMS signatures, reviewed like templates; the same account isolation. */
+export interface SignatureStore {
+  insertSignature(s: Signature): Promise<void>;
+  /** The account's signatures among the ids asked for; other accounts' are never returned. */
+  getSignatures(accountId: number, sigIds: readonly string[]): Promise<Signature[]>;
+  getSignatureById(sigId: string): Promise<Signature | undefined>;
+  /** The account's signatures with exactly this content, newest first. */
+  signaturesByContent(accountId: number, sigContent: string): Promise<Signature[]>;
+  /** Compare-and-set on the version, as replaceTemplate. */
+  replaceSignature(next: Signature): Promise<Signature | undefined>;
+  /** Deletes the account's signatures among the ids; answers those deleted, in the order asked. */
+  deleteSignatures(accountId: number, sigIds: readonly string[]): Promise<string[]>;
+  listSignatures(filter: { status?: TemplateStatus; accountId?: number }): Promise<Signature[]>;
+}
+
+/** Counts for GetUSMSSendStatistics. */
+export interface StatisticsStore {
+  /**
+   * The account's SMS accepted in [from, to) milliseconds, counted per UTC day, number and
+   * result; with a purpose, only those sent with a template of that purpose.
+   */
+  sendStatistics(query: {
+    accountId: number;
+    from: number;
+    to: number;
+    purpose?: number;
+  }): Promise<StatisticsRow[]>;
 }
 
 export interface MessageStore {
@@ -166,7 +209,16 @@ export interface ClusterCoordination {
 }
 
 export interface Store
-  extends AccountStore, TemplateStore, MessageStore, InboxStore, OperatorStore, MediaStore {
+  extends
+    AccountStore,
+    UcloudKeyStore,
+    TemplateStore,
+    SignatureStore,
+    StatisticsStore,
+    MessageStore,
+    InboxStore,
+    OperatorStore,
+    MediaStore {
   readonly dialect: 'sqlite' | 'postgres';
   /** Present when several nodes may share the store. */
   readonly cluster?: ClusterCoordination;

@@ -1,11 +1,14 @@
 import type { Logger } from 'pino';
 import type { Clock, Store } from '../domain/ports.js';
 import { autoReviewVerdict, type ReviewRules } from '../domain/templates/auto-review.js';
-import { reviewTemplate } from '../domain/templates/template-review.js';
+import { reviewTemplate, type ReviewAction } from '../domain/templates/template-review.js';
 import { TemplateStatus, type Template } from '../domain/templates/template.js';
+import type { Signature } from '../domain/signatures/signature.js';
+import { reviewSignature, signatureVerdict } from '../domain/signatures/signature-review.js';
 
 /**
- * With WIREBIRD_TEMPLATE_REVIEW=auto, moves pending templates 0 → 1 → 2, or 3 with an ErrDesc,
+ * With WIREBIRD_TEMPLATE_REVIEW=auto, moves pending templates and signatures 0 → 1 → 2, or 3
+ * with an ErrDesc,
  * by the rules in domain/templates/auto-review.ts. A pass runs when nudged and on a slow timer
  * (for templates a crash left pending or under review).
  */
@@ -53,28 +56,57 @@ export class AutoReviewer {
 
   private async pass(): Promise<void> {
     if (!(await this.mayRun())) return;
-    const waiting = [
-      ...(await this.store.listTemplates({ status: TemplateStatus.Pending })),
-      ...(await this.store.listTemplates({ status: TemplateStatus.UnderReview })),
-    ];
-    for (const t of waiting) await this.review(t);
+    const { store, rules } = this;
+    const templates: Reviewed<Template> = {
+      list: (status) => store.listTemplates({ status }),
+      step: reviewTemplate,
+      verdict: (t) => autoReviewVerdict(t, rules),
+      save: (t) => store.replaceTemplate(t),
+      logged: (t) => ({ templateId: t.templateId, status: t.status, msg: 'template reviewed' }),
+    };
+    const signatures: Reviewed<Signature> = {
+      list: (status) => store.listSignatures({ status }),
+      step: reviewSignature,
+      verdict: (s) => signatureVerdict(s, rules),
+      save: (s) => store.replaceSignature(s),
+      logged: (s) => ({ sigId: s.sigId, status: s.status, msg: 'signature reviewed' }),
+    };
+    await this.reviewAll(templates);
+    await this.reviewAll(signatures);
   }
 
-  private async review(t: Template): Promise<void> {
-    let current = t;
+  private async reviewAll<T extends { status: TemplateStatus }>(kind: Reviewed<T>): Promise<void> {
+    const waiting = [
+      ...(await kind.list(TemplateStatus.Pending)),
+      ...(await kind.list(TemplateStatus.UnderReview)),
+    ];
+    for (const item of waiting) await this.review(kind, item);
+  }
+
+  /** Pending → under review → approved or failed, each step saved only if nobody saved since. */
+  private async review<T extends { status: TemplateStatus }>(kind: Reviewed<T>, item: T) {
+    let current = item;
     if (current.status === TemplateStatus.Pending) {
-      const saved = await this.store.replaceTemplate(
-        reviewTemplate(current, 'startReview', this.clock.now()),
-      );
+      const saved = await kind.save(kind.step(current, 'startReview', this.clock.now()));
       if (!saved) return; // changed meanwhile: the next pass sees the new version
       current = saved;
     }
-    const verdict = autoReviewVerdict(current, this.rules);
+    const verdict = kind.verdict(current);
     const decided = verdict.approve
-      ? reviewTemplate(current, 'approve', this.clock.now())
-      : reviewTemplate(current, 'reject', this.clock.now(), verdict.errDesc);
-    if (await this.store.replaceTemplate(decided)) {
-      this.log.info({ templateId: t.templateId, status: decided.status }, 'template reviewed');
+      ? kind.step(current, 'approve', this.clock.now())
+      : kind.step(current, 'reject', this.clock.now(), verdict.errDesc);
+    if (await kind.save(decided)) {
+      const { msg, ...fields } = kind.logged(decided);
+      this.log.info(fields, msg);
     }
   }
+}
+
+/** What the reviewer needs of one kind of reviewed thing (templates, signatures). */
+interface Reviewed<T> {
+  list(status: TemplateStatus): Promise<T[]>;
+  step(current: T, action: ReviewAction, now: number, errDesc?: string): T;
+  verdict(item: T): { approve: true } | { approve: false; errDesc: string };
+  save(next: T): Promise<T | undefined>;
+  logged(saved: T): Record<string, unknown> & { msg: string };
 }

@@ -2,6 +2,8 @@ import { WirebirdError } from '../domain/errors.js';
 import type { Store } from '../domain/ports.js';
 import { reviewTemplate, type ReviewAction } from '../domain/templates/template-review.js';
 import type { Template } from '../domain/templates/template.js';
+import type { Signature } from '../domain/signatures/signature.js';
+import { reviewSignature } from '../domain/signatures/signature-review.js';
 
 /** One review step by template id alone (an operator acts across accounts): admin API and CLI. */
 export async function reviewById(
@@ -16,5 +18,20 @@ export async function reviewById(
   const saved = await store.replaceTemplate(reviewTemplate(current, action, now, errDesc));
   if (!saved)
     throw new WirebirdError('StateConflict', `TemplateId ${templateId} changed meanwhile; retry`);
+  return saved;
+}
+
+/** One review step of a signature by its id alone (admin API and console). */
+export async function reviewSignatureById(
+  store: Store,
+  sigId: string,
+  action: ReviewAction,
+  now: number,
+  errDesc?: string,
+): Promise<Signature> {
+  const current = await store.getSignatureById(sigId);
+  if (!current) throw new WirebirdError('NotFound', `SigId ${sigId} not found`);
+  const saved = await store.replaceSignature(reviewSignature(current, action, now, errDesc));
+  if (!saved) throw new WirebirdError('StateConflict', `SigId ${sigId} changed meanwhile; retry`);
   return saved;
 }

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { newTemplate } from '../../domain/templates/template-rules.js';
 import { defineAction } from '../context.js';
-import { IntegerLike } from './schema-types.js';
+import { BooleanLike, IntegerLike, toBoolean } from './schema-types.js';
 
 const Input = Type.Object({
   Purpose: IntegerLike,
@@ -9,21 +9,29 @@ const Input = Type.Object({
   Template: Type.String(),
   Remark: Type.Optional(Type.String()),
   Instruction: Type.Optional(Type.String()),
+  International: Type.Optional(BooleanLike),
+  UnsubscribeInfo: Type.Optional(Type.String()),
 });
 
-export const createUsmsTemplate = defineAction(Input, async ({ accountId, deps }, input) => {
-  const template = newTemplate(
-    {
-      purpose: Number(input.Purpose),
-      templateName: input.TemplateName,
-      template: input.Template,
-      remark: input.Remark,
-      instruction: input.Instruction,
-    },
-    { templateId: deps.ids.templateId(), accountId },
-    deps.clock.now(),
-  );
-  await deps.store.insertTemplate(template);
-  deps.nudges.reviewTemplates();
-  return { TemplateId: template.templateId };
-});
+export const createUsmsTemplate = defineAction(
+  Input,
+  async ({ accountId, deps, dialect }, input) => {
+    const template = newTemplate(
+      {
+        purpose: Number(input.Purpose),
+        templateName: input.TemplateName,
+        template: input.Template,
+        remark: input.Remark,
+        instruction: input.Instruction,
+        international: toBoolean(input.International),
+        unsubscribeInfo: input.UnsubscribeInfo,
+        requireUnsubscribeInfo: dialect === 'ucloud',
+      },
+      { templateId: deps.ids.templateId(), accountId },
+      deps.clock.now(),
+    );
+    await deps.store.insertTemplate(template);
+    deps.nudges.reviewTemplates();
+    return { TemplateId: template.templateId };
+  },
+);

@@ -5,8 +5,20 @@ import { sendBatchUsmsMessage } from './send-batch-usms-message.js';
 import { sendMessage } from './send-message.js';
 import { queryUsmsTemplate } from './query-usms-template.js';
 import { updateUsmsTemplate } from './update-usms-template.js';
+import { createUsmsSignature } from './create-usms-signature.js';
+import { deleteUsmsSignature } from './delete-usms-signature.js';
+import { deleteUsmsTemplate } from './delete-usms-template.js';
+import { getUsmsSendStatistics } from './get-usms-send-statistics.js';
+import { NOT_SUPPORTED, notSupported } from './not-supported.js';
+import { querySignature } from './query-usms-signature.js';
+import { sendUsmsMessage } from './send-usms-message.js';
+import { updateUsmsSignature } from './update-usms-signature.js';
+import { uploadUsmsFile } from './upload-usms-file.js';
 
-/** The Actions of the spec, by name. */
+/**
+ * The Actions, by name: the spec's six, then the UCloud SDKs' other USMS Actions, which both the
+ * JSON API and the UCloud dialect answer (docs/ucloud-sdk.md).
+ */
 export const actions: ReadonlyMap<string, ActionDef> = new Map<string, ActionDef>([
   ['SendMessage', sendMessage],
   ['SendBatchUSMSMessage', sendBatchUsmsMessage],
@@ -14,4 +26,13 @@ export const actions: ReadonlyMap<string, ActionDef> = new Map<string, ActionDef
   ['CreateUSMSTemplate', createUsmsTemplate],
   ['QueryUSMSTemplate', queryUsmsTemplate],
   ['UpdateUSMSTemplate', updateUsmsTemplate],
+  ['SendUSMSMessage', sendUsmsMessage],
+  ['DeleteUSMSTemplate', deleteUsmsTemplate],
+  ['CreateUSMSSignature', createUsmsSignature],
+  ['QueryUSMSSignature', querySignature],
+  ['UpdateUSMSSignature', updateUsmsSignature],
+  ['DeleteUSMSSignature', deleteUsmsSignature],
+  ['GetUSMSSendStatistics', getUsmsSendStatistics],
+  ['UploadUSMSFile', uploadUsmsFile],
+  ...NOT_SUPPORTED.map((name): [string, ActionDef] => [name, notSupported(name)]),
 ]);

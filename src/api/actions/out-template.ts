@@ -1,7 +1,14 @@
 import type { Template } from '../../domain/templates/template.js';
 
-/** The spec's OutTemplate; CreateTime in Unix seconds like every time the API answers. */
-export function outTemplate(t: Template): Record<string, unknown> {
+/**
+ * The spec's OutTemplate; CreateTime in Unix seconds like every time the API answers. The UCloud
+ * dialect's OutTemplate has International and UnsubscribeInfo besides (its SDKs require them);
+ * the JSON API keeps exactly the spec's fields.
+ */
+export function outTemplate(
+  t: Template,
+  dialect: 'json' | 'ucloud' = 'json',
+): Record<string, unknown> {
   return {
     TemplateId: t.templateId,
     Purpose: t.purpose,
@@ -12,5 +19,8 @@ export function outTemplate(t: Template): Record<string, unknown> {
     ErrDesc: t.errDesc,
     CreateTime: Math.floor(t.createdAt / 1000),
     Instruction: t.instruction,
+    ...(dialect === 'ucloud'
+      ? { International: t.international, UnsubscribeInfo: t.unsubscribeInfo }
+      : {}),
   };
 }

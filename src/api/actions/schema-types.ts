@@ -14,3 +14,15 @@ export const StringList = (options: { minItems: number; maxItems: number }) =>
 export function toList(value: string | string[]): string[] {
   return typeof value === 'string' ? [value] : value;
 }
+
+/** Booleans that the UCloud SDKs send as the strings "true" and "false". */
+export const BooleanLike = Type.Union(
+  [Type.Boolean(), Type.Literal('true'), Type.Literal('false')],
+  {
+    description: 'true or false',
+  },
+);
+
+export function toBoolean(value: boolean | 'true' | 'false' | undefined): boolean | undefined {
+  return value === undefined ? undefined : value === true || value === 'true';
+}

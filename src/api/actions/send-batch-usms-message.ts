@@ -1,5 +1,9 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { MAX_NUMBERS_PER_REQUEST, type TaskCountModal } from '../../domain/batches/batch.js';
+import {
+  MAX_NUMBERS_PER_REQUEST,
+  type BatchInfo,
+  type TaskCountModal,
+} from '../../domain/batches/batch.js';
 import { planBatch } from '../../domain/batches/plan-batch.js';
 import { WirebirdError } from '../../domain/errors.js';
 import { defineAction, type ActionContext } from '../context.js';
@@ -29,8 +33,25 @@ const Group = Type.Object({
 });
 const Input = Type.Object({ TaskContent: Type.Array(Group, { minItems: 1 }) });
 
-export const sendBatchUsmsMessage = defineAction(Input, async (ctx, input) => {
-  const groups = withoutNulls(input.TaskContent);
+export const sendBatchUsmsMessage = defineAction(Input, async (ctx, input) =>
+  sendGroups(ctx, { groups: withoutNulls(input.TaskContent), request: input }),
+);
+
+/**
+ * The one way SMS are accepted over HTTP (SendBatchUSMSMessage, and SendUSMSMessage as a batch
+ * of one group): the idempotency check, the plan, and the durable store. `shape` turns the
+ * batch's answer into the Action's own, which is what an Idempotency-Key replays.
+ */
+export async function sendGroups(
+  ctx: ActionContext,
+  send: {
+    groups: TaskCountModal[];
+    /** The request as validated: what the Idempotency-Key is bound to. */
+    request: unknown;
+    shape?: (answer: BatchAnswer) => Record<string, unknown>;
+  },
+): Promise<Record<string, unknown>> {
+  const { groups, shape = (a: BatchAnswer): Record<string, unknown> => ({ ...a }) } = send;
   const total = groups.reduce((n, g) => n + g.Target.length, 0);
   if (total > MAX_NUMBERS_PER_REQUEST) {
     throw new WirebirdError(
@@ -38,7 +59,7 @@ export const sendBatchUsmsMessage = defineAction(Input, async (ctx, input) => {
       `TaskContent holds ${total} numbers; at most ${MAX_NUMBERS_PER_REQUEST} are allowed per request`,
     );
   }
-  const idem = idempotencyOf(ctx, input);
+  const idem = idempotencyOf(ctx, send.request);
   const replayed = await findReplay(ctx, idem);
   if (replayed) return replayed;
 
@@ -46,14 +67,10 @@ export const sendBatchUsmsMessage = defineAction(Input, async (ctx, input) => {
   const reqUuid = ctx.deps.ids.uuid();
   const failed = { ReqUuid: reqUuid, SuccessCount: 0, FailContent: plan.failContent };
   if (plan.accepted.length === 0) {
-    throw new WirebirdError(
-      'NothingAccepted',
-      `no message was accepted: ${total === 1 ? 'the number' : `all ${total} numbers`} failed; see FailContent`,
-      failed,
-    );
+    throw new WirebirdError('NothingAccepted', nothingAccepted(total, plan.failContent), failed);
   }
   const sessionNo = ctx.deps.ids.uuid();
-  const answer = {
+  const answer = shape({
     ...(plan.failedCount > 0
       ? { Message: `${plan.failedCount} of ${total} numbers failed; see FailContent` }
       : {}),
@@ -61,7 +78,7 @@ export const sendBatchUsmsMessage = defineAction(Input, async (ctx, input) => {
     ReqUuid: reqUuid,
     SuccessCount: plan.accepted.length,
     FailContent: plan.failContent,
-  };
+  });
   const batch = {
     accountId: ctx.accountId,
     sessionNo,
@@ -72,7 +89,23 @@ export const sendBatchUsmsMessage = defineAction(Input, async (ctx, input) => {
     kind: 'sms',
     routes: plan.accepted.map((m) => m.route),
   });
-});
+}
+
+export interface BatchAnswer {
+  Message?: string;
+  SessionNo: string;
+  ReqUuid: string;
+  SuccessCount: number;
+  FailContent: BatchInfo[];
+}
+
+function nothingAccepted(total: number, failContent: BatchInfo[]): string {
+  if (total !== 1) return `no message was accepted: all ${total} numbers failed; see FailContent`;
+  // One number: its reason is the answer, as a client of a single send reads only Message.
+  const info = failContent[0];
+  const reason = info?.FailureDetails ?? info?.Target[0]?.FailureDetails;
+  return `no message was accepted: the number failed${reason ? `: ${reason}` : ''}; see FailContent`;
+}
 
 function withoutNulls(groups: Static<typeof Input>['TaskContent']): TaskCountModal[] {
   const some = <T>(v: T | null | undefined): T | undefined => v ?? undefined;

@@ -9,6 +9,7 @@ const Input = Type.Object({
   TemplateName: Type.Optional(Type.String()),
   Remark: Type.Optional(Type.String()),
   Instruction: Type.Optional(Type.String()),
+  UnsubscribeInfo: Type.Optional(Type.String()),
 });
 
 export const updateUsmsTemplate = defineAction(Input, async ({ accountId, deps }, input) => {
@@ -21,6 +22,7 @@ export const updateUsmsTemplate = defineAction(Input, async ({ accountId, deps }
       templateName: input.TemplateName,
       remark: input.Remark,
       instruction: input.Instruction,
+      unsubscribeInfo: input.UnsubscribeInfo,
     },
     deps.clock.now(),
   );

@@ -4,6 +4,7 @@ import { registerAccountAdmin } from './accounts.js';
 import { adminGuard } from './guard.js';
 import { registerMessageAdmin } from './messages.js';
 import { registerTemplateAdmin } from './templates.js';
+import { registerUcloudKeyAdmin } from './ucloud-keys.js';
 
 /** Everything under /admin takes the admin key. */
 export function registerAdminRoutes(app: FastifyInstance, deps: ApiDeps): void {
@@ -12,5 +13,6 @@ export function registerAdminRoutes(app: FastifyInstance, deps: ApiDeps): void {
     registerTemplateAdmin(admin, deps);
     registerAccountAdmin(admin, deps);
     registerMessageAdmin(admin, deps);
+    registerUcloudKeyAdmin(admin, deps);
   });
 }

@@ -52,7 +52,12 @@ async function accept(job: AcceptJob): Promise<AcceptReply> {
       for (const [channel, n] of countRoutes(routes)) accepted.push([kind, channel, n]);
     },
   };
-  const headers = { authorization: job.authorization, idempotencyKey: job.idempotencyKey };
+  const headers = {
+    authorization: job.authorization,
+    idempotencyKey: job.idempotencyKey,
+    dialect: job.dialect,
+    signedAccount: job.signedAccount,
+  };
   try {
     const { name, fields } = await runEnvelope(parsed, headers, { ...shared, metrics }, log);
     return { id: job.id, taken: true, action: name, fields, accepted };

@@ -1,3 +1,4 @@
+import { senderIdKind } from '../accounts/sender-id.js';
 import type { AcceptedSms } from '../messages/message.js';
 import { normalizePhone } from '../phones/phones.js';
 import { costCount } from '../segments/segments.js';
@@ -89,8 +90,8 @@ function planTargets(
       );
       continue;
     }
-    const senderId = isGiven(target.SenderId) ? target.SenderId : (group.SenderId ?? '');
-    const text = renderTemplate(template.template, params);
+    const named = isGiven(target.SenderId) ? target.SenderId : (group.SenderId ?? '');
+    const { senderId, text } = signed(named, renderTemplate(template.template, params));
     out.push({
       phone: target.Phone,
       e164: phone.e164,
@@ -105,6 +106,16 @@ function planTargets(
     });
   }
   return failed;
+}
+
+/**
+ * A sender that cannot stand in a source address (an approved signature in Chinese characters,
+ * say) is shown the way Chinese carriers show signatures: 【signature】 at the head of the text,
+ * sent from the route's default sender (docs/ucloud-sdk.md, "Signatures").
+ */
+function signed(senderId: string, text: string): { senderId: string; text: string } {
+  if (senderId === '' || senderIdKind(senderId) !== undefined) return { senderId, text };
+  return { senderId: '', text: `【${senderId}】${text}` };
 }
 
 function checkTarget(t: TargetModal, params: string[], paramCount: number): string | undefined {

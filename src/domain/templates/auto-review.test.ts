@@ -13,6 +13,8 @@ const tpl = (template: string, purpose: Purpose = 2): Template => ({
   remark: '',
   errDesc: '',
   instruction: '',
+  international: false,
+  unsubscribeInfo: '',
   createdAt: 1_000,
   updatedAt: 1_000,
   version: 0,

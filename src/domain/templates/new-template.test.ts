@@ -21,6 +21,8 @@ test('newTemplate returns a pending template with the given fields and defaults'
     remark: '',
     errDesc: '',
     instruction: '',
+    international: false,
+    unsubscribeInfo: '',
     createdAt: NOW,
     updatedAt: NOW,
     version: 0,

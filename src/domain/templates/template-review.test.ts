@@ -15,6 +15,8 @@ const tpl = (status: TemplateStatus, errDesc = ''): Template => ({
   remark: '',
   errDesc,
   instruction: '',
+  international: false,
+  unsubscribeInfo: '',
   createdAt: 1_000,
   updatedAt: 1_000,
   version: 0,

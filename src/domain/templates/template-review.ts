@@ -44,7 +44,18 @@ function joinOr(items: readonly string[]): string {
 
 const hasText = (s: string | undefined): s is string => s !== undefined && s.trim() !== '';
 
-function nextErrDesc(current: Template, action: ReviewAction, errDesc: string | undefined): string {
+/** What review moves: a template, or a signature (the same statuses and workflow). */
+export interface Reviewable {
+  status: TemplateStatus;
+  errDesc: string;
+  updatedAt: number;
+}
+
+function nextErrDesc(
+  current: Reviewable,
+  action: ReviewAction,
+  errDesc: string | undefined,
+): string {
   switch (action) {
     case 'reject':
       return errDesc ?? '';
@@ -66,12 +77,21 @@ export function reviewTemplate(
   now: number,
   errDesc?: string,
 ): Template {
+  return reviewStep(current, { name: `template ${current.templateId}`, action, now, errDesc });
+}
+
+/** One review move of anything reviewed (`name` says what, in a refusal). */
+export function reviewStep<T extends Reviewable>(
+  current: T,
+  step: { name: string; action: ReviewAction; now: number; errDesc?: string },
+): T {
+  const { name, action, now, errDesc } = step;
   if (action === 'reject' && !hasText(errDesc)) throw missing('ErrDesc');
   const move = MOVES[action];
   if (!move.from.includes(current.status)) {
     throw new WirebirdError(
       'StateConflict',
-      `template ${current.templateId} is ${describeStatus(current.status)}; ` +
+      `${name} is ${describeStatus(current.status)}; ` +
         `${action} is allowed from ${joinOr(move.from.map(describeStatus))}`,
     );
   }

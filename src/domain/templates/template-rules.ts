@@ -20,6 +20,13 @@ export interface CreateTemplateInput {
   template: string;
   remark?: string;
   instruction?: string;
+  international?: boolean;
+  unsubscribeInfo?: string;
+  /**
+   * The UCloud SDKs document UnsubscribeInfo as required for a domestic promotion template; the
+   * spec's JSON API has no such field, so only the UCloud dialect asks for it (docs/ucloud-sdk.md).
+   */
+  requireUnsubscribeInfo?: boolean;
 }
 
 export interface UpdateTemplateInput {
@@ -27,6 +34,28 @@ export interface UpdateTemplateInput {
   template?: string;
   remark?: string;
   instruction?: string;
+  unsubscribeInfo?: string;
+}
+
+/** The values UCloud's UnsubscribeInfo takes (the SDK: 枚举值：【拒收请回复R】). */
+export const UNSUBSCRIBE_INFOS: readonly string[] = ['拒收请回复R'];
+
+function checkUnsubscribeInfo(value: string | undefined, required: boolean): string {
+  if (value === undefined || value === '') {
+    if (required) {
+      throw missing(
+        `UnsubscribeInfo (a domestic promotion template, Purpose 3 with International false, needs "${UNSUBSCRIBE_INFOS[0]}")`,
+      );
+    }
+    return '';
+  }
+  if (!UNSUBSCRIBE_INFOS.includes(value)) {
+    throw invalid(
+      'UnsubscribeInfo',
+      `must be ${UNSUBSCRIBE_INFOS.map((v) => `"${v}"`).join(' or ')}`,
+    );
+  }
+  return value;
 }
 
 function checkLength(field: string, value: string, max: number): void {
@@ -63,6 +92,9 @@ export function newTemplate(
   checkLength('Remark', remark, TemplateLimits.remark);
   const instruction = input.instruction ?? '';
   checkLength('Instruction', instruction, TemplateLimits.instruction);
+  const international = input.international ?? false;
+  const needsOptOut = input.requireUnsubscribeInfo === true && purpose === 3 && !international;
+  const unsubscribeInfo = checkUnsubscribeInfo(input.unsubscribeInfo, needsOptOut);
   return {
     templateId: ids.templateId,
     accountId: ids.accountId,
@@ -73,6 +105,8 @@ export function newTemplate(
     remark,
     errDesc: '',
     instruction,
+    international,
+    unsubscribeInfo,
     createdAt: now,
     updatedAt: now,
     version: 0,
@@ -93,6 +127,7 @@ function checkUpdateInput(input: UpdateTemplateInput): { name?: string; content?
   if (input.instruction !== undefined) {
     checkLength('Instruction', input.instruction, TemplateLimits.instruction);
   }
+  if (input.unsubscribeInfo !== undefined) checkUnsubscribeInfo(input.unsubscribeInfo, false);
   return { name, content };
 }
 
@@ -119,6 +154,7 @@ export function updateTemplate(
     template: content ?? current.template,
     remark: input.remark ?? current.remark,
     instruction: input.instruction ?? current.instruction,
+    unsubscribeInfo: input.unsubscribeInfo ?? current.unsubscribeInfo,
     ...(resubmitted ? { status: TemplateStatus.Pending, errDesc: '' } : {}),
     updatedAt: now,
   };

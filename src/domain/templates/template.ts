@@ -20,6 +20,10 @@ export interface Template {
   remark: string;
   errDesc: string;
   instruction: string;
+  /** An international template (UCloud's International); domestic when false. */
+  international: boolean;
+  /** The opt-out line of a domestic promotion template (UCloud's UnsubscribeInfo), or ''. */
+  unsubscribeInfo: string;
   /** Milliseconds since the Unix epoch; the API answers in seconds. */
   createdAt: number;
   updatedAt: number;

@@ -16,6 +16,8 @@ const tpl = (over: Partial<Template> = {}): Template => ({
   remark: 'first',
   errDesc: '',
   instruction: 'a name',
+  international: false,
+  unsubscribeInfo: '',
   createdAt: 1_000,
   updatedAt: 1_000,
   version: 0,

@@ -144,6 +144,8 @@ export function template(overrides: Partial<Template> = {}): Template {
     remark: 'remark',
     errDesc: '',
     instruction: 'instruction',
+    international: false,
+    unsubscribeInfo: '',
     createdAt: NOW,
     updatedAt: NOW,
     version: 0,

@@ -16,6 +16,7 @@ import { partsContract } from './parts-contract.js';
 import { receiptsContract } from './receipts-contract.js';
 import { reportsContract } from './reports-contract.js';
 import { templatesContract } from './templates-contract.js';
+import { ucloudContract } from './ucloud-contract.js';
 import { viewsContract } from './views-contract.js';
 
 export type { OpenStore } from './fixtures.js';
@@ -33,6 +34,7 @@ export function runStoreContract(name: string, open: OpenStore): void {
     inboxContract(open);
     viewsContract(open);
     mediaContract(open);
+    ucloudContract(open);
     concurrencyContract(open);
   });
 }

@@ -1,3 +1,4 @@
+import { TemplateStatus } from '../../domain/templates/template.js';
 import { PHONE_COLUMNS, toBusinessPhone, type PhoneRow } from '../rows/accounts.js';
 import type { AccountStore } from '../../domain/ports.js';
 import type { Pool } from './database.js';
@@ -43,7 +44,10 @@ export function postgresAccounts(pool: Pool): AccountStore {
     async hasSenderIds(accountId, senderIds) {
       if (senderIds.length === 0) return new Set();
       const r = await pool.query<{ sender_id: string }>(
-        'SELECT sender_id FROM sender_ids WHERE account_id = $1 AND sender_id = ANY($2::text[])',
+        // An approved signature (UCloud dialect) is a sender of its account as a registered id is.
+        `SELECT sender_id FROM sender_ids WHERE account_id = $1 AND sender_id = ANY($2::text[])
+         UNION SELECT sig_content FROM signatures
+         WHERE account_id = $1 AND sig_content = ANY($2::text[]) AND status = ${TemplateStatus.Approved}`,
         [accountId, senderIds],
       );
       return new Set(r.rows.map((row) => row.sender_id));

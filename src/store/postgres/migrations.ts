@@ -205,4 +205,41 @@ export const postgresMigrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 6,
+    name: 'UCloud dialect: key pairs, signatures, template fields International and UnsubscribeInfo',
+    sql: `
+      ALTER TABLE templates ADD COLUMN international INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE templates ADD COLUMN unsubscribe_info TEXT NOT NULL DEFAULT '';
+      -- The private key is needed to check signatures, so it is kept sealed, never hashed.
+      CREATE TABLE ucloud_keys (
+        public_key TEXT PRIMARY KEY,
+        account_id BIGINT NOT NULL,
+        sealed_private_key TEXT NOT NULL,
+        created_at BIGINT NOT NULL
+      );
+      CREATE INDEX ucloud_keys_account ON ucloud_keys (account_id);
+      CREATE TABLE signatures (
+        sig_id TEXT PRIMARY KEY,
+        account_id BIGINT NOT NULL,
+        sig_content TEXT NOT NULL,
+        sig_type INTEGER NOT NULL,
+        sig_purpose INTEGER NOT NULL,
+        certificate_type INTEGER NOT NULL,
+        description TEXT NOT NULL,
+        scene_desc TEXT NOT NULL,
+        international INTEGER NOT NULL,
+        qualification_id TEXT NOT NULL,
+        file_media_id TEXT NOT NULL,
+        proxy_file_media_id TEXT NOT NULL,
+        status INTEGER NOT NULL,
+        err_desc TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL,
+        version INTEGER NOT NULL
+      );
+      CREATE INDEX signatures_account ON signatures (account_id, sig_content);
+      CREATE INDEX signatures_status ON signatures (status);
+    `,
+  },
 ];

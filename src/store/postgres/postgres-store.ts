@@ -7,7 +7,10 @@ import { postgresInboxViews } from './inbox-views.js';
 import { postgresMedia } from './media.js';
 import { postgresMessages } from './messages.js';
 import { postgresSessions } from './sessions.js';
+import { postgresSignatures } from './signatures.js';
+import { postgresStatistics } from './statistics.js';
 import { postgresTemplates } from './templates.js';
+import { postgresUcloudKeys } from './ucloud-keys.js';
 
 export type { PostgresOptions } from './database.js';
 
@@ -26,6 +29,9 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
     cluster,
     ...postgresAccounts(pool),
     ...postgresTemplates(pool),
+    ...postgresSignatures(pool),
+    ...postgresStatistics(pool),
+    ...postgresUcloudKeys(pool),
     ...postgresMessages(pool),
     ...postgresInbox(pool),
     ...postgresInboxViews(pool),

@@ -1,9 +1,18 @@
 import type { TemplateStore } from '../../domain/ports.js';
-import { fromRow, replaceArgs, toRow, type TemplateRow } from '../rows/templates.js';
+import {
+  TEMPLATE_COLUMNS as COLUMNS,
+  fromRow,
+  replaceArgs,
+  toRow,
+  type TemplateRow,
+} from '../rows/templates.js';
+import { reviewedWhere } from '../rows/reviewed.js';
+import { ownedDeleter } from './owned-rows.js';
 import type { Pool } from './database.js';
 
-const COLUMNS =
-  'template_id, account_id, purpose, template_name, template, status, remark, err_desc, instruction, created_at, updated_at, version';
+const VALUES = COLUMNS.split(',')
+  .map((_, i) => `$${i + 1}`)
+  .join(',');
 
 export function postgresTemplates(pool: Pool): TemplateStore {
   const select = async (where: string, args: unknown[]) => {
@@ -14,11 +23,9 @@ export function postgresTemplates(pool: Pool): TemplateStore {
     return r.rows.map(fromRow);
   };
   return {
+    deleteTemplates: ownedDeleter(pool, 'templates', 'template_id'),
     async insertTemplate(t) {
-      await pool.query(
-        `INSERT INTO templates (${COLUMNS}) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12)`,
-        toRow(t),
-      );
+      await pool.query(`INSERT INTO templates (${COLUMNS}) VALUES (${VALUES})`, toRow(t));
     },
     async getTemplates(accountId, templateIds) {
       if (templateIds.length === 0) return [];
@@ -34,24 +41,17 @@ export function postgresTemplates(pool: Pool): TemplateStore {
       // Compare-and-set on the version: of two concurrent saves from one read, one wins.
       const r = await pool.query(
         `UPDATE templates SET template_name = $1, template = $2, status = $3, remark = $4,
-           err_desc = $5, instruction = $6, updated_at = $7, version = version + 1
-         WHERE template_id = $8 AND version = $9`,
+           err_desc = $5, instruction = $6, unsubscribe_info = $7, updated_at = $8,
+           version = version + 1
+         WHERE template_id = $9 AND version = $10`,
         replaceArgs(t),
       );
       return r.rowCount === 1 ? { ...t, version: t.version + 1 } : undefined;
     },
+
     async listTemplates(filter) {
-      const where: string[] = [];
-      const args: number[] = [];
-      if (filter.status !== undefined) {
-        args.push(filter.status);
-        where.push(`status = $${args.length}`);
-      }
-      if (filter.accountId !== undefined) {
-        args.push(filter.accountId);
-        where.push(`account_id = $${args.length}`);
-      }
-      return select(where.length ? 'WHERE ' + where.join(' AND ') : '', args);
+      const { where, args } = reviewedWhere(filter, (n) => `$${n}`);
+      return select(where, args);
     },
   };
 }

@@ -11,10 +11,16 @@ export interface TemplateRow {
   remark: string;
   err_desc: string;
   instruction: string;
+  international: number;
+  unsubscribe_info: string;
   created_at: number;
   updated_at: number;
   version: number;
 }
+
+/** The columns both adapters read and write, in the order toRow gives them. */
+export const TEMPLATE_COLUMNS =
+  'template_id, account_id, purpose, template_name, template, status, remark, err_desc, instruction, international, unsubscribe_info, created_at, updated_at, version';
 
 export function toRow(t: Template): unknown[] {
   return [
@@ -27,6 +33,8 @@ export function toRow(t: Template): unknown[] {
     t.remark,
     t.errDesc,
     t.instruction,
+    t.international ? 1 : 0,
+    t.unsubscribeInfo,
     t.createdAt,
     t.updatedAt,
     t.version,
@@ -44,6 +52,8 @@ export function fromRow(r: TemplateRow): Template {
     remark: r.remark,
     errDesc: r.err_desc,
     instruction: r.instruction,
+    international: r.international === 1,
+    unsubscribeInfo: r.unsubscribe_info,
     createdAt: r.created_at,
     updatedAt: r.updated_at,
     version: r.version,
@@ -59,6 +69,7 @@ export function replaceArgs(t: Template): unknown[] {
     t.remark,
     t.errDesc,
     t.instruction,
+    t.unsubscribeInfo,
     t.updatedAt,
     t.templateId,
     t.version,

@@ -1,3 +1,4 @@
+import { TemplateStatus } from '../../domain/templates/template.js';
 import { PHONE_COLUMNS, toBusinessPhone, type PhoneRow } from '../rows/accounts.js';
 import type { AccountStore } from '../../domain/ports.js';
 import type { Db } from './database.js';
@@ -15,8 +16,12 @@ export function sqliteAccounts(db: Db): AccountStore {
   const insertSender = db.prepare(
     'INSERT INTO sender_ids (account_id, sender_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
   );
+  // An approved signature (UCloud dialect) is a sender of its account as a registered id is.
   const selectSender = db
-    .prepare('SELECT 1 FROM sender_ids WHERE account_id = ? AND sender_id = ?')
+    .prepare(
+      `SELECT 1 FROM sender_ids WHERE account_id = ? AND sender_id = ?
+       UNION ALL SELECT 1 FROM signatures WHERE account_id = ? AND sig_content = ? AND status = ${TemplateStatus.Approved}`,
+    )
     .pluck();
   const insertPhone = db.prepare(
     `INSERT INTO business_phones (${PHONE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)
@@ -47,7 +52,9 @@ export function sqliteAccounts(db: Db): AccountStore {
       return insertSender.run(accountId, senderId, now).changes > 0;
     },
     async hasSenderIds(accountId, senderIds) {
-      return new Set(senderIds.filter((s) => selectSender.get(accountId, s) !== undefined));
+      return new Set(
+        senderIds.filter((s) => selectSender.get(accountId, s, accountId, s) !== undefined),
+      );
     },
     async addBusinessPhone(p) {
       const existed = selectPhone.get(p.accountId, p.businessPhone) !== undefined;

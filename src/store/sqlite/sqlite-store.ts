@@ -6,7 +6,10 @@ import { sqliteInboxViews } from './inbox-views.js';
 import { sqliteMedia } from './media.js';
 import { sqliteMessages } from './messages.js';
 import { sqliteSessions } from './sessions.js';
+import { sqliteSignatures } from './signatures.js';
+import { sqliteStatistics } from './statistics.js';
 import { sqliteTemplates } from './templates.js';
+import { sqliteUcloudKeys } from './ucloud-keys.js';
 import { lockWrites, type WriteLock } from './write-lock.js';
 
 /**
@@ -26,6 +29,9 @@ export function sqliteStoreOn(db: Db): Store {
     dialect: 'sqlite',
     ...sqliteAccounts(db),
     ...sqliteTemplates(db),
+    ...sqliteSignatures(db),
+    ...sqliteStatistics(db),
+    ...sqliteUcloudKeys(db),
     ...sqliteMessages(db),
     ...sqliteInbox(db),
     ...sqliteInboxViews(db),

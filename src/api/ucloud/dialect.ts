@@ -1,0 +1,72 @@
+import { WirebirdError, missing } from '../../domain/errors.js';
+import type { UcloudKeyStore } from '../../domain/ports.js';
+import { SIGNATURE_PARAM, flatten, unflatten } from '../../domain/ucloud/flattened.js';
+import { FormParams } from './form-body.js';
+import type { SecretBox } from './secret-box.js';
+import { signatureMatches } from './signature.js';
+import { readingOf } from './reading.js';
+
+/**
+ * The UCloud dialect (docs/ucloud-sdk.md): a form-encoded body, or any body signed with a
+ * PublicKey. It is read into the body the JSON API takes, so the same Actions answer it.
+ */
+export interface UcloudCall {
+  /** The flat parameters, as signed. */
+  params: Readonly<Record<string, string>>;
+  /** The nested body the Actions read, without the credential's parameters. */
+  body: Record<string, unknown>;
+}
+
+export const PUBLIC_KEY_PARAM = 'PublicKey';
+
+/** The call, when the body is in the dialect; undefined for a plain JSON body. */
+export function ucloudCallOf(parsed: unknown): UcloudCall | undefined {
+  if (parsed instanceof FormParams) return callOf(parsed.params, unflatten(parsed.params));
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
+  const body = parsed as Record<string, unknown>;
+  if (body[PUBLIC_KEY_PARAM] === undefined) return undefined;
+  return callOf(flatten(body), body);
+}
+
+function callOf(params: Readonly<Record<string, string>>, nested: Record<string, unknown>) {
+  const { [PUBLIC_KEY_PARAM]: _key, [SIGNATURE_PARAM]: _signature, ...body } = nested;
+  return { params, body: readingOf(body) };
+}
+
+/** True when the call carries a PublicKey: it is then authenticated by its signature alone. */
+export function isSigned(call: UcloudCall): boolean {
+  return call.params[PUBLIC_KEY_PARAM] !== undefined;
+}
+
+/**
+ * The account whose key pair signed the call. Each way of failing has its own RetCode, and the
+ * Message names what is wrong, never the expected signature.
+ */
+export async function signedAccount(
+  call: UcloudCall,
+  deps: { store: UcloudKeyStore; box: SecretBox },
+): Promise<number> {
+  const publicKey = call.params[PUBLIC_KEY_PARAM];
+  const signature = call.params[SIGNATURE_PARAM];
+  if (publicKey === undefined || publicKey === '') throw missing(PUBLIC_KEY_PARAM);
+  if (signature === undefined || signature === '') throw missing(SIGNATURE_PARAM);
+  const key = await deps.store.getUcloudKey(publicKey);
+  if (!key) {
+    throw new WirebirdError(
+      'UnknownPublicKey',
+      'PublicKey is not a key pair of this gateway; create one with `wirebird keys ucloud create`',
+    );
+  }
+  const privateKey = deps.box.open(key.sealedPrivateKey);
+  if (privateKey === undefined) {
+    // The stored key was sealed under another gateway secret: an operator's fault, not the caller's.
+    throw new Error(`the private key of ${publicKey} cannot be opened with this gateway's secret`);
+  }
+  if (!signatureMatches(call.params, privateKey, signature)) {
+    throw new WirebirdError(
+      'SignatureMismatch',
+      'Signature does not match: it must be the hex SHA-1 of every other parameter sorted by name, each name followed by its value, then the private key',
+    );
+  }
+  return key.accountId;
+}

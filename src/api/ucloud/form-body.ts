@@ -1,0 +1,33 @@
+import type { FastifyRequest } from 'fastify';
+import { WirebirdError } from '../../domain/errors.js';
+
+/** The flat parameters of a form-encoded body, as the UCloud SDKs send them. */
+export class FormParams {
+  constructor(readonly params: Readonly<Record<string, string>>) {}
+}
+
+export const FORM_TYPE = 'application/x-www-form-urlencoded';
+
+/** True for a form-encoded request: the UCloud dialect, answered with HTTP 200 whatever befalls. */
+export function isFormRequest(request: FastifyRequest): boolean {
+  const type = request.headers['content-type'];
+  return typeof type === 'string' && type.toLowerCase().startsWith(FORM_TYPE);
+}
+
+/** Reads `a=1&b.0=x` into its parameters; a name given twice is refused, not guessed at. */
+export function parseForm(text: string): FormParams {
+  const params: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const [name, value] of new URLSearchParams(text)) {
+    if (name in params) {
+      throw new WirebirdError(
+        'MalformedRequest',
+        `the parameter ${name.slice(0, 80)} is given twice; each may be given once`,
+      );
+    }
+    if (name === '__proto__' || name.split('.').includes('__proto__')) {
+      throw new WirebirdError('MalformedRequest', 'a parameter name may not be __proto__');
+    }
+    params[name] = value;
+  }
+  return new FormParams(params);
+}

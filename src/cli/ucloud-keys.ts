@@ -1,0 +1,63 @@
+import type { Command } from 'commander';
+import { createKeyPair, deleteKeyPair } from '../api/ucloud/key-pair.js';
+import { secretBox } from '../api/ucloud/secret-box.js';
+import { resolveGatewaySecret } from '../bootstrap/first-start.js';
+import { invalid } from '../domain/errors.js';
+import { failOnError, withStore } from './open-store.js';
+
+function accountOf(raw: string): number {
+  const accountId = Number(raw);
+  if (!Number.isSafeInteger(accountId) || accountId < 1) {
+    throw invalid('--account', 'must be a positive integer');
+  }
+  return accountId;
+}
+
+/** `wirebird keys ucloud create|list|delete`: the key pairs the UCloud SDKs sign with. */
+export function registerUcloudKeys(keys: Command): void {
+  const ucloud = keys
+    .command('ucloud')
+    .description('manage UCloud SDK key pairs (docs/ucloud-sdk.md)')
+    .addHelpText('after', '\nExample:\n  wirebird keys ucloud create --account 1');
+  ucloud
+    .command('create')
+    .description('create a key pair for an account; the private key is shown once')
+    .requiredOption('-a, --account <AccountId>', 'the account the key pair belongs to')
+    .option('-c, --config <file>', 'a JSON config file')
+    .action(async (opts: { account: string; config?: string }) => {
+      await withStore(opts.config, async (store, config) => {
+        const box = secretBox(resolveGatewaySecret(config));
+        const accountId = accountOf(opts.account);
+        const pair = await createKeyPair(store, box, accountId, Date.now());
+        console.log(
+          `AccountId   ${accountId}\nPublicKey   ${pair.publicKey}\nPrivateKey  ${pair.privateKey}\n` +
+            '(shown once; Wirebird keeps it sealed under the gateway secret)',
+        );
+      }).catch(failOnError);
+    });
+  ucloud
+    .command('list')
+    .description("list an account's key pairs (public keys only)")
+    .requiredOption('-a, --account <AccountId>', 'the account')
+    .option('-c, --config <file>', 'a JSON config file')
+    .action(async (opts: { account: string; config?: string }) => {
+      await withStore(opts.config, async (store) => {
+        const keys = await store.listUcloudKeys(accountOf(opts.account));
+        if (keys.length === 0) console.log('no key pairs');
+        for (const k of keys)
+          console.log(`${k.publicKey}  created ${new Date(k.createdAt).toISOString()}`);
+      }).catch(failOnError);
+    });
+  ucloud
+    .command('delete')
+    .description('delete a key pair: requests signed with it are refused from then on')
+    .requiredOption('-a, --account <AccountId>', 'the account')
+    .requiredOption('-p, --public-key <PublicKey>', 'the key pair to delete')
+    .option('-c, --config <file>', 'a JSON config file')
+    .action(async (opts: { account: string; publicKey: string; config?: string }) => {
+      await withStore(opts.config, async (store) => {
+        await deleteKeyPair(store, accountOf(opts.account), opts.publicKey);
+        console.log(`deleted ${opts.publicKey}`);
+      }).catch(failOnError);
+    });
+}
