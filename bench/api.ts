@@ -27,6 +27,19 @@ export class Api {
     return this.post('/api', this.gw.apiKey, body);
   }
 
+  /** POST a form body as the UCloud SDKs do: signed in the body, no Authorization header. */
+  async postForm(path: string, body: string): Promise<Answer> {
+    const res = await this.pool.request({
+      path,
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body,
+      headersTimeout: 120_000,
+      bodyTimeout: 120_000,
+    });
+    return { status: res.statusCode, json: (await res.body.json()) as Json };
+  }
+
   async admin(path: string, body: Json = {}): Promise<Answer> {
     return this.post(path, this.gw.adminKey, body);
   }

@@ -3,7 +3,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-export type Scenario = 'acceptance' | 'dispatch' | 'flat' | 'prefill' | 'smpp' | 'cluster';
+export type Scenario =
+  'acceptance' | 'dispatch' | 'flat' | 'prefill' | 'smpp' | 'cluster' | 'ucloud';
 const SCENARIOS: readonly Scenario[] = [
   'acceptance',
   'dispatch',
@@ -11,6 +12,7 @@ const SCENARIOS: readonly Scenario[] = [
   'prefill',
   'smpp',
   'cluster',
+  'ucloud',
 ];
 
 export interface Options {
@@ -56,7 +58,7 @@ export interface Options {
 }
 
 const HELP = `npm run bench -- [options]
-  --scenario <list>     acceptance,dispatch,flat,prefill,smpp,cluster (default acceptance,dispatch)
+  --scenario <list>     acceptance,dispatch,flat,prefill,smpp,cluster,ucloud (default acceptance,dispatch)
   --clients <n>         concurrent clients / pool connections (8)
   --requests <n>        acceptance requests of --batch numbers each (300)
   --warmup <n>          requests sent before measuring, not counted (16)

@@ -16,6 +16,7 @@ import { parseOptions, type Options, type Scenario } from './options.js';
 import { profilesMarkdown, type ProfileSummary } from './profile.js';
 import { storedMessages } from './prefill.js';
 import { measureSmpp, smppTable } from './smpp.js';
+import { measureUcloud, ucloudTable } from './ucloud.js';
 import { redacted } from '../src/store/open-store.js';
 
 type Section = { markdown: string; figures: unknown };
@@ -71,6 +72,12 @@ const RUNNERS: Record<Scenario, (o: Options, phones: PhoneSequence) => Promise<S
   flat,
   prefill: (o) => prefillOnly(o),
   smpp,
+  ucloud: async (o, phones) => {
+    const dir = freshDataDir(o.workDir, 'ucloud');
+    const f = await measureUcloud(o, dir, phones);
+    cleanup(o, dir);
+    return { figures: f, markdown: ucloudTable(f) };
+  },
   cluster: async (o, phones) => {
     const f = await measureCluster(o, phones);
     return { figures: f, markdown: clusterTable(f) };
