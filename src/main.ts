@@ -123,6 +123,7 @@ async function startOnStore(
     feed,
     history,
     channels: () => [...pipeline.channels.byName.values()].map((c) => c.status()),
+    box,
   });
   if (auto) reviewer.start();
   history.start();

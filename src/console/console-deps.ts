@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { ChannelStatus } from '../channels/channel.js';
+import type { SecretBox } from '../api/ucloud/secret-box.js';
 import type { Clock, Store } from '../domain/ports.js';
 import type { MetricsHistory } from '../metrics/history.js';
 import type { ConsoleSession, SessionSigner } from './console-session.js';
@@ -14,6 +15,8 @@ export interface ConsoleDeps {
   feed: InboxFeed;
   history: MetricsHistory;
   channels: () => ChannelStatus[];
+  /** Seals the private keys of the key pairs the Keys page creates. */
+  box: SecretBox;
 }
 
 export interface ConsoleContext extends ConsoleDeps {

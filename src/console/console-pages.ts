@@ -1,18 +1,17 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { WirebirdError } from '../domain/errors.js';
 import { normalizePhone } from '../domain/phones/phones.js';
 import { TemplateStatus } from '../domain/templates/template.js';
 import type { ReviewAction } from '../domain/templates/template-review.js';
-import { reviewById } from '../review/review-by-id.js';
+import { reviewById, reviewSignatureById } from '../review/review-by-id.js';
 import { problemPage } from './console-auth.js';
 import { accountScope, pageContext, sessionOf, type ConsoleContext } from './console-deps.js';
 import { healthPage } from './health-page.js';
-import type { Html } from './html.js';
+import { guardedRoute, sendPage as send, type Query } from './console-routes.js';
 import { inboxPage } from './inbox-page.js';
 import { SESSION_MESSAGES_SHOWN, sessionsPage, type Lookup } from './sessions-page.js';
 import { templatesPage } from './templates-page.js';
 
-type Query = Record<string, string | undefined>;
 const CONVERSATIONS_SHOWN = 200;
 const ENTRIES_SHOWN = 200;
 const PAST: Partial<Record<ReviewAction, string>> = {
@@ -25,9 +24,6 @@ const VERBS: Record<string, ReviewAction> = {
   reject: 'reject',
   disable: 'disable',
 };
-
-const send = (reply: FastifyReply, page: Html, status = 200) =>
-  reply.code(status).type('text/html; charset=utf-8').send(page.text);
 
 /** A query value, trimmed and bounded; a longer one is a mistake, answered as one. */
 export function param(query: Query, name: string, max = 200): string {
@@ -43,24 +39,7 @@ export function param(query: Query, name: string, max = 200): string {
 
 export function registerConsolePages(app: FastifyInstance, ctx: ConsoleContext): void {
   const { store } = ctx;
-  const guarded =
-    (
-      run: (
-        request: FastifyRequest<{ Querystring: Query; Params: Query; Body: Query }>,
-        reply: FastifyReply,
-      ) => Promise<unknown>,
-    ) =>
-    async (
-      request: FastifyRequest<{ Querystring: Query; Params: Query; Body: Query }>,
-      reply: FastifyReply,
-    ) => {
-      try {
-        return await run(request, reply);
-      } catch (err) {
-        if (!(err instanceof WirebirdError)) throw err;
-        return problemPage(reply, err.retCode === 18010 ? 404 : 400, 'Cannot do that', err.message);
-      }
-    };
+  const guarded = guardedRoute;
 
   app.get('/console', async (_request, reply) => reply.redirect('/console/inbox', 303));
   app.get(
@@ -106,32 +85,48 @@ export function registerConsolePages(app: FastifyInstance, ctx: ConsoleContext):
     guarded(async (request, reply) => {
       const raw = param(request.query, 'status', 1);
       const status = raw === '' ? undefined : parseStatus(raw);
-      const list = await store.listTemplates({ status, accountId: accountScope(request) });
+      const filter = { status, accountId: accountScope(request) };
+      const list = await store.listTemplates(filter);
+      const signatures = await store.listSignatures(filter);
       const done = param(request.query, 'done', 20);
       const id = param(request.query, 'id', 64);
       const notice = done && id ? `${id}: ${done}` : undefined;
-      return send(reply, templatesPage(pageContext(ctx, request), list, status, notice));
+      const view = { list, signatures, status, notice };
+      return send(reply, templatesPage(pageContext(ctx, request), view));
     }),
   );
-  app.post(
-    '/console/templates/:id/:verb',
-    guarded(async (request, reply) => {
-      if (sessionOf(request).viewer.role !== 'admin')
-        return problemPage(reply, 403, 'Refused', 'Only the admin reviews templates.');
-      const verb = VERBS[request.params.verb ?? ''];
-      if (!verb)
-        throw new WirebirdError('NotFound', `no template operation ${request.params.verb}`);
-      const id = request.params.id ?? '';
-      const reason = verb === 'reject' ? param(request.body ?? {}, 'reason', 500) : undefined;
-      if (verb === 'reject' && !reason)
-        throw new WirebirdError('MissingParameter', 'reason is required to reject a template');
-      const t = await reviewById(store, id, verb, ctx.clock.now(), reason);
-      return reply.redirect(
-        `/console/templates?${new URLSearchParams({ done: PAST[verb] ?? verb, id: t.templateId })}`,
-        303,
-      );
-    }),
-  );
+  for (const [path, review] of [
+    [
+      'templates',
+      (id: string, verb: ReviewAction, now: number, reason?: string) =>
+        reviewById(store, id, verb, now, reason).then((t) => t.templateId),
+    ],
+    [
+      'signatures',
+      (id: string, verb: ReviewAction, now: number, reason?: string) =>
+        reviewSignatureById(store, id, verb, now, reason).then((s) => s.sigId),
+    ],
+  ] as const) {
+    app.post(
+      `/console/${path}/:id/:verb`,
+      guarded(async (request, reply) => {
+        if (sessionOf(request).viewer.role !== 'admin')
+          return problemPage(reply, 403, 'Refused', `Only the admin reviews ${path}.`);
+        const verb = VERBS[request.params.verb ?? ''];
+        if (!verb)
+          throw new WirebirdError('NotFound', `no review operation ${request.params.verb}`);
+        const reason = verb === 'reject' ? param(request.body ?? {}, 'reason', 500) : undefined;
+        if (verb === 'reject' && !reason)
+          throw new WirebirdError(
+            'MissingParameter',
+            `reason is required to reject a ${path.slice(0, -1)}`,
+          );
+        const id = await review(request.params.id ?? '', verb, ctx.clock.now(), reason);
+        const done = new URLSearchParams({ done: PAST[verb] ?? verb, id });
+        return reply.redirect(`/console/templates?${done}`, 303);
+      }),
+    );
+  }
 
   app.get(
     '/console/sessions',

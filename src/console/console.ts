@@ -6,6 +6,7 @@ import type { ConsoleDeps } from './console-deps.js';
 import { registerConsolePages } from './console-pages.js';
 import { SessionSigner } from './console-session.js';
 import { registerInboxEvents } from './inbox-events.js';
+import { registerKeysPage } from './keys-page.js';
 
 // The hand-written client script and stylesheet, read once from the source tree (the build
 // compiles TypeScript only; these are served as written).
@@ -38,6 +39,7 @@ export function registerConsole(app: FastifyInstance, deps: ConsoleDeps): void {
       return reply.type(file.type).header('cache-control', 'no-cache').send(file.body);
     });
     registerConsolePages(scoped, ctx);
+    registerKeysPage(scoped, ctx);
     registerInboxEvents(scoped, ctx);
   });
 }

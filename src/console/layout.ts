@@ -1,12 +1,13 @@
 import type { Viewer } from './console-session.js';
 import { html, type Html } from './html.js';
 
-export type PageName = 'inbox' | 'templates' | 'sessions' | 'health';
+export type PageName = 'inbox' | 'templates' | 'sessions' | 'keys' | 'health';
 
 const NAV: readonly [PageName, string, boolean][] = [
   ['inbox', 'Inbox', false],
   ['templates', 'Templates', false],
   ['sessions', 'Sessions', false],
+  ['keys', 'Keys', false],
   ['health', 'Health', true],
 ];
 

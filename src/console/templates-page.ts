@@ -1,14 +1,19 @@
 import { STATUS_LABEL } from '../domain/templates/template-review.js';
+import type { Signature } from '../domain/signatures/signature.js';
 import { TemplateStatus, type Template } from '../domain/templates/template.js';
 import { html, type Html } from './html.js';
 import { csrfField, page, utc, type PageContext } from './layout.js';
 
 export function templatesPage(
   ctx: PageContext,
-  list: readonly Template[],
-  status: TemplateStatus | undefined,
-  notice?: string,
+  view: {
+    list: readonly Template[];
+    signatures: readonly Signature[];
+    status: TemplateStatus | undefined;
+    notice?: string;
+  },
 ): Html {
+  const { list, signatures, status, notice } = view;
   const filters = [undefined, ...Object.values(TemplateStatus)].map((s) => {
     const label = s === undefined ? 'all' : (STATUS_LABEL[s] ?? String(s));
     const href = s === undefined ? '/console/templates' : `/console/templates?status=${s}`;
@@ -38,8 +43,50 @@ export function templatesPage(
           ${list.map((t) => row(t, ctx, admin))}
         </tbody>
       </table>
-      ${list.length === 0 ? html`<p class="empty">No templates${status === undefined ? '' : ' in this status'}.</p>` : ''}`,
+      ${list.length === 0 ? html`<p class="empty">No templates${status === undefined ? '' : ' in this status'}.</p>` : ''}
+      ${signaturesTable(signatures, ctx, admin)}`,
   );
+}
+
+/** Signatures (UCloud dialect, docs/ucloud-sdk.md) are reviewed here like templates. */
+function signaturesTable(list: readonly Signature[], ctx: PageContext, admin: boolean): Html {
+  if (list.length === 0) return html``;
+  return html`<h2>Signatures</h2>
+    <table class="signatures">
+      <thead>
+        <tr>
+          <th>SigId</th>
+          <th>Account</th>
+          <th>Signature</th>
+          <th>Status</th>
+          <th>Updated (UTC)</th>
+          ${admin ? html`<th>Review</th>` : ''}
+        </tr>
+      </thead>
+      <tbody>
+        ${list.map(
+          (s) =>
+            html`<tr id="signature-${s.sigId}" data-status="${s.status}">
+              <td><code>${s.sigId}</code></td>
+              <td>${s.accountId}</td>
+              <td>${s.sigContent}</td>
+              <td>
+                <span class="status s${s.status}"
+                  >${STATUS_LABEL[s.status] ?? String(s.status)}</span
+                >${s.errDesc ? html`<div class="reason">${s.errDesc}</div>` : ''}
+              </td>
+              <td>${utc(s.updatedAt)}</td>
+              ${
+                admin
+                  ? html`<td class="actions">
+                      ${reviewForms({ id: s.sigId, status: s.status, path: '/console/signatures' }, ctx.csrf)}
+                    </td>`
+                  : ''
+              }
+            </tr>`,
+        )}
+      </tbody>
+    </table>`;
 }
 
 function row(t: Template, ctx: PageContext, admin: boolean): Html {
@@ -54,13 +101,20 @@ function row(t: Template, ctx: PageContext, admin: boolean): Html {
       >${t.errDesc ? html`<div class="reason">${t.errDesc}</div>` : ''}
     </td>
     <td>${utc(t.updatedAt)}</td>
-    ${admin ? html`<td class="actions">${reviewForms(t, ctx.csrf)}</td>` : ''}
+    ${
+      admin
+        ? html`<td class="actions">
+            ${reviewForms({ id: t.templateId, status: t.status, path: '/console/templates' }, ctx.csrf)}
+          </td>`
+        : ''
+    }
   </tr>`;
 }
 
-function reviewForms(t: Template, csrf: string): Html {
+/** Approve, reject (with a reason) and disable forms for a template or a signature. */
+function reviewForms(t: { id: string; status: TemplateStatus; path: string }, csrf: string): Html {
   const inReview = t.status === TemplateStatus.Pending || t.status === TemplateStatus.UnderReview;
-  const action = (verb: string) => `/console/templates/${encodeURIComponent(t.templateId)}/${verb}`;
+  const action = (verb: string) => `${t.path}/${encodeURIComponent(t.id)}/${verb}`;
   return html`${
     inReview
       ? html`<form method="post" action="${action('approve')}">
@@ -73,7 +127,7 @@ function reviewForms(t: Template, csrf: string): Html {
               placeholder="Reason"
               required
               maxlength="500"
-              aria-label="Reason for rejecting ${t.templateId}"
+              aria-label="Reason for rejecting ${t.id}"
             />
             <button type="submit">Reject</button>
           </form>`
@@ -81,11 +135,7 @@ function reviewForms(t: Template, csrf: string): Html {
   }
   ${
     t.status !== TemplateStatus.Disabled
-      ? html`<form
-          method="post"
-          action="${action('disable')}"
-          data-confirm="Disable ${t.templateId}?"
-        >
+      ? html`<form method="post" action="${action('disable')}" data-confirm="Disable ${t.id}?">
           ${csrfField(csrf)}<button type="submit" class="danger">Disable</button>
         </form>`
       : ''

@@ -1,0 +1,23 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { RetCode, WirebirdError } from '../domain/errors.js';
+import { problemPage } from './console-auth.js';
+import type { Html } from './html.js';
+
+export type Query = Record<string, string | undefined>;
+export type PageRequest = FastifyRequest<{ Querystring: Query; Params: Query; Body: Query }>;
+
+export const sendPage = (reply: FastifyReply, page: Html, status = 200) =>
+  reply.code(status).type('text/html; charset=utf-8').send(page.text);
+
+/** A page route whose refusals (WirebirdError) are shown as a page, 404 for what is not there. */
+export const guardedRoute =
+  (run: (request: PageRequest, reply: FastifyReply) => Promise<unknown>) =>
+  async (request: PageRequest, reply: FastifyReply) => {
+    try {
+      return await run(request, reply);
+    } catch (err) {
+      if (!(err instanceof WirebirdError)) throw err;
+      const status = err.retCode === RetCode.NotFound ? 404 : 400;
+      return problemPage(reply, status, 'Cannot do that', err.message);
+    }
+  };

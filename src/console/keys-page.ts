@@ -1,0 +1,124 @@
+import type { FastifyInstance } from 'fastify';
+import { createKeyPair, deleteKeyPair } from '../api/ucloud/key-pair.js';
+import type { UcloudKey } from '../domain/accounts/ucloud-key.js';
+import { invalid } from '../domain/errors.js';
+import { accountScope, pageContext, type ConsoleContext } from './console-deps.js';
+import { guardedRoute, sendPage, type PageRequest, type Query } from './console-routes.js';
+import { html, type Html } from './html.js';
+import { csrfField, page, utc, type PageContext } from './layout.js';
+
+/** The account the page is about: the viewer's own, or for the admin the one asked (1 by default). */
+function accountOf(request: PageRequest, from: Query | undefined): number {
+  const own = accountScope(request);
+  if (own !== undefined) return own;
+  const raw = (from?.account ?? '1').trim();
+  const n = /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1) throw invalid('account', 'must be a positive integer');
+  return n;
+}
+
+/** UCloud SDK key pairs (docs/ucloud-sdk.md): listed, created (private key shown once), deleted. */
+export function registerKeysPage(app: FastifyInstance, ctx: ConsoleContext): void {
+  const show = async (request: PageRequest, accountId: number, created?: Created) => {
+    const keys = await ctx.store.listUcloudKeys(accountId);
+    return keysPage(pageContext(ctx, request), { accountId, keys, created });
+  };
+  app.get(
+    '/console/keys',
+    guardedRoute(async (request, reply) =>
+      sendPage(reply, await show(request, accountOf(request, request.query))),
+    ),
+  );
+  app.post(
+    '/console/keys',
+    guardedRoute(async (request, reply) => {
+      const accountId = accountOf(request, request.body);
+      const pair = await createKeyPair(ctx.store, ctx.box, accountId, ctx.clock.now());
+      // Answered as a page, not a redirect: the private key must not travel in a URL.
+      return sendPage(
+        reply.header('cache-control', 'no-store'),
+        await show(request, accountId, pair),
+      );
+    }),
+  );
+  app.post(
+    '/console/keys/delete',
+    guardedRoute(async (request, reply) => {
+      const accountId = accountOf(request, request.body);
+      await deleteKeyPair(ctx.store, accountId, (request.body?.publicKey ?? '').trim());
+      return reply.redirect(`/console/keys?account=${accountId}`, 303);
+    }),
+  );
+}
+
+type Created = { publicKey: string; privateKey: string };
+
+function keysPage(
+  ctx: PageContext,
+  view: { accountId: number; keys: readonly UcloudKey[]; created?: Created },
+): Html {
+  const { accountId, keys, created } = view;
+  const admin = ctx.viewer.role === 'admin';
+  return page(
+    ctx,
+    'keys',
+    'Keys',
+    html`<h1>UCloud SDK key pairs</h1>
+      <p>
+        The official UCloud SDKs sign their requests with a key pair; set the SDK's
+        <code>base_url</code> to this gateway's <code>/api</code> (docs/ucloud-sdk.md).
+      </p>
+      ${
+        admin
+          ? html`<form method="get" action="/console/keys" class="account">
+              <label>Account <input name="account" value="${accountId}" size="6" /></label>
+              <button type="submit">Show</button>
+            </form>`
+          : ''
+      }
+      ${created ? createdNotice(created) : ''}
+      <table class="keys">
+        <thead>
+          <tr>
+            <th>PublicKey</th>
+            <th>Created (UTC)</th>
+            <th></th>
+          </tr>
+        </thead>
+        <tbody>
+          ${keys.map((k) => keyRow(k, accountId, ctx.csrf))}
+        </tbody>
+      </table>
+      ${keys.length === 0 ? html`<p class="empty">Account ${accountId} has no key pairs.</p>` : ''}
+      <form method="post" action="/console/keys">
+        ${csrfField(ctx.csrf)}<input type="hidden" name="account" value="${accountId}" />
+        <button type="submit">Create a key pair for account ${accountId}</button>
+      </form>`,
+  );
+}
+
+function createdNotice(created: Created): Html {
+  return html`<div class="notice" role="status" id="created-key">
+    <p>Copy the private key now: Wirebird keeps it sealed and never shows it again.</p>
+    <p>PublicKey <code class="public-key">${created.publicKey}</code></p>
+    <p>PrivateKey <code class="private-key">${created.privateKey}</code></p>
+  </div>`;
+}
+
+function keyRow(k: UcloudKey, accountId: number, csrf: string): Html {
+  return html`<tr>
+    <td><code>${k.publicKey}</code></td>
+    <td>${utc(k.createdAt)}</td>
+    <td>
+      <form
+        method="post"
+        action="/console/keys/delete"
+        data-confirm="Delete ${k.publicKey}? Requests signed with it are refused from then on."
+      >
+        ${csrfField(csrf)}<input type="hidden" name="account" value="${accountId}" />
+        <input type="hidden" name="publicKey" value="${k.publicKey}" />
+        <button type="submit" class="danger">Delete</button>
+      </form>
+    </td>
+  </tr>`;
+}

@@ -1,0 +1,81 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { RetCode } from '../src/domain/errors.js';
+import { TemplateStatus } from '../src/domain/templates/template.js';
+import { consoleLogin, type ConsoleClient } from './helpers/console-client.js';
+import { startTestGateway, type TestGateway } from './helpers/gateway.js';
+import { accountKey } from './helpers/sending.js';
+import { keyPair, postForm, signedForm } from './helpers/ucloud.js';
+
+describe('console: UCloud key pairs and signature review', () => {
+  let gw: TestGateway;
+  let admin: ConsoleClient;
+  before(async () => {
+    gw = await startTestGateway();
+    admin = await consoleLogin(gw.url, gw.adminKey);
+  });
+  after(() => gw.close());
+
+  it('creates a key pair, shows its private key once, and the pair signs requests', async () => {
+    await admin.get('/console/keys?account=1');
+    const created = await admin.post('/console/keys', { account: '1' });
+    assert.equal(created.status, 200);
+    const publicKey = /class="public-key">([^<]+)</.exec(created.text)?.[1];
+    const privateKey = /class="private-key">([^<]+)</.exec(created.text)?.[1];
+    assert.ok(publicKey && privateKey, 'the new pair is shown');
+    const query = { Action: 'QueryUSMSTemplate', TemplateId: 'UTA-none' };
+    const signed = await postForm(gw, signedForm(query, { publicKey, privateKey }));
+    assert.equal(signed.json.RetCode, RetCode.NotFound, 'authenticated, then not found');
+    const listed = await admin.get('/console/keys?account=1');
+    assert.ok(listed.text.includes(publicKey));
+    assert.ok(!listed.text.includes(privateKey), 'never shown again');
+  });
+
+  it('deletes a key pair: requests signed with it are refused from then on', async () => {
+    const created = await admin.post('/console/keys', { account: '1' });
+    const publicKey = /class="public-key">([^<]+)</.exec(created.text)?.[1] as string;
+    const privateKey = /class="private-key">([^<]+)</.exec(created.text)?.[1] as string;
+    await admin.get('/console/keys?account=1');
+    const gone = await admin.post('/console/keys/delete', { account: '1', publicKey });
+    assert.equal(gone.status, 303);
+    const form = signedForm(
+      { Action: 'QueryUSMSTemplate', TemplateId: 'x' },
+      { publicKey, privateKey },
+    );
+    assert.equal((await postForm(gw, form)).json.RetCode, RetCode.UnknownPublicKey);
+  });
+
+  it("an account's viewer sees and makes only its own account's key pairs", async () => {
+    const viewer = await consoleLogin(gw.url, await accountKey(gw, 7));
+    await viewer.get('/console/keys?account=1');
+    const page = await viewer.post('/console/keys', { account: '1' });
+    const publicKey = /class="public-key">([^<]+)</.exec(page.text)?.[1] as string;
+    assert.equal(
+      (await gw.store.getUcloudKey(publicKey))?.accountId,
+      7,
+      'made for its own account',
+    );
+    const mine = await viewer.get('/console/keys?account=1');
+    assert.ok(mine.text.includes('Create a key pair for account 7'));
+  });
+
+  it('lists signatures on the Templates page, and the admin approves one there', async () => {
+    const pair = await keyPair(gw, 1);
+    const create = {
+      Action: 'CreateUSMSSignature',
+      SigContent: 'Acme',
+      SigType: 0,
+      SigPurpose: 0,
+      CertificateType: 0,
+      Description: 'our company',
+    };
+    const { json } = await postForm(gw, signedForm(create, pair));
+    assert.equal(json.RetCode, 0, json.Message);
+    const sigId = json.SigId as string;
+    const templates = await admin.get('/console/templates');
+    assert.match(templates.text, new RegExp(`id="signature-${sigId}" data-status="0"`));
+    const approved = await admin.post(`/console/signatures/${sigId}/approve`);
+    assert.equal(approved.status, 303);
+    assert.equal((await gw.store.getSignatureById(sigId))?.status, TemplateStatus.Approved);
+  });
+});
