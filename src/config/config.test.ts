@@ -225,3 +225,19 @@ describe('loadConfig', () => {
     refused({}, /database\/host/, configFile('{"database": {"host": "db"}}'));
   });
 });
+
+it('WIREBIRD_UCLOUD_KEYS reads AccountId:PublicKey:PrivateKey triples, and refuses other forms', () => {
+  const config = loadConfig({
+    WIREBIRD_UCLOUD_KEYS:
+      '1:wbpk_one_public:private-key-one-0123, 2:wbpk_two_public:private-key-two-0123',
+    WIREBIRD_SECRET: 'a-gateway-secret-0123456789',
+  });
+  assert.deepEqual(config.ucloudKeys, [
+    { accountId: 1, publicKey: 'wbpk_one_public', privateKey: 'private-key-one-0123' },
+    { accountId: 2, publicKey: 'wbpk_two_public', privateKey: 'private-key-two-0123' },
+  ]);
+  assert.equal(config.secret, 'a-gateway-secret-0123456789');
+  for (const bad of ['1:only-two', '1:a:b:c', 'x:wbpk_one_public:private-key-one-0123']) {
+    assert.throws(() => loadConfig({ WIREBIRD_UCLOUD_KEYS: bad }), ConfigError, bad);
+  }
+});

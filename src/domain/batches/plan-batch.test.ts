@@ -1,0 +1,51 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { TemplateStatus, type Template } from '../templates/template.js';
+import { planBatch, type BatchContext } from './plan-batch.js';
+
+const template: Template = {
+  templateId: 'UTA1',
+  accountId: 1,
+  purpose: 2,
+  templateName: 'code',
+  template: 'Your code is {1}',
+  status: TemplateStatus.Approved,
+  remark: '',
+  errDesc: '',
+  instruction: '',
+  international: false,
+  unsubscribeInfo: '',
+  createdAt: 0,
+  updatedAt: 0,
+  version: 0,
+};
+
+const ctx = (senderIds: string[]): BatchContext => ({
+  templates: new Map([[template.templateId, template]]),
+  senderIds: new Set(senderIds),
+  defaultRegion: 'CN',
+  route: () => 'simulator',
+});
+
+const one = (SenderId: string) => [
+  { TemplateId: 'UTA1', SenderId, Target: [{ Phone: '+8613800000013', TemplateParams: ['1234'] }] },
+];
+
+test('a sender that can be a source address is sent as one, the text left alone', () => {
+  const [m] = planBatch(one('Acme'), ctx(['Acme'])).accepted;
+  assert.equal(m?.senderId, 'Acme');
+  assert.equal(m?.text, 'Your code is 1234');
+});
+
+test('a signature that cannot be a source address heads the text as 【signature】, counted', () => {
+  const [m] = planBatch(one('优刻得'), ctx(['优刻得'])).accepted;
+  assert.equal(m?.senderId, '', "sent from the route's default sender");
+  assert.equal(m?.text, '【优刻得】Your code is 1234');
+  assert.equal(m?.costCount, 1);
+});
+
+test('a sender the account does not have fails the group, signature or not', () => {
+  const plan = planBatch(one('优刻得'), ctx([]));
+  assert.equal(plan.accepted.length, 0);
+  assert.match(plan.failContent[0]?.FailureDetails ?? '', /SenderId 优刻得 is not registered/);
+});
