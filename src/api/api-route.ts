@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
-import { RetCode, WirebirdError, missing } from '../domain/errors.js';
+import { RetCode, WirebirdError } from '../domain/errors.js';
 import { errorAnswer, httpStatusOf, internalError, successAnswer } from './answer.js';
 import type { ActionOffload, ApiDeps, ApiOutcome, OffloadedRequest } from './context.js';
 import { OFFLOADED_ACTIONS } from './offload/protocol.js';
@@ -102,7 +102,7 @@ async function ucloudRequest(
       action = call.body.Action;
       // Unsigned, a dialect request may still carry an API key; with neither, the key pair's
       // parameter is what is missing.
-      if (!isSigned(call) && !headers.authorization) throw missing(PUBLIC_KEY_PARAM);
+      if (!isSigned(call) && !headers.authorization) throw unsignedForm();
       const signedAccount = isSigned(call) ? await accountOfSignature(call, deps) : undefined;
       const asked = { ...headers, dialect: 'ucloud' as const, signedAccount };
       if (deps.offload && typeof action === 'string' && OFFLOADED_ACTIONS.has(action)) {
@@ -115,6 +115,14 @@ async function ucloudRequest(
     })(),
   );
   return answer(deps, request, reply, action, outcome, UCLOUD_STATUS);
+}
+
+/** A form body with no credential: most often a JSON client that forgot its Content-Type. */
+function unsignedForm(): WirebirdError {
+  return new WirebirdError(
+    'MissingParameter',
+    `${PUBLIC_KEY_PARAM} is required: a form body is read as the UCloud SDKs' dialect (PublicKey and Signature, docs/ucloud-sdk.md); for the JSON API send Content-Type: application/json and Authorization: Bearer <API key>`,
+  );
 }
 
 /** UCloud answers every call with HTTP 200 and the RetCode in the body; its SDKs expect that. */
