@@ -36,6 +36,7 @@ export interface Gateway {
   metrics: Metrics;
   /** The acceptance threads (SQLite with acceptThreads > 0). */
   acceptPool: AcceptPool | undefined;
+  logger: Logger;
   stop(): Promise<void>;
 }
 
@@ -129,9 +130,13 @@ async function startOnStore(
   history.start();
   const stopWork = async () => {
     history.stop();
+    logger.info('shutting down: refusing new connections, answering the requests in hand');
     await app.close();
+    logger.info('HTTP server closed');
     await offload?.stop();
     await reviewer.stop();
+    // The dispatcher finishes its claimed messages; anything a crash would leave claimed comes
+    // back by its lease, so a stop hands nothing back by hand.
     await pipeline.stop();
   };
   const url = await app.listen({ port: config.port, host: config.host }).catch(async (err) => {
@@ -147,9 +152,12 @@ async function startOnStore(
     pipeline,
     metrics,
     acceptPool: offload,
+    logger,
     async stop() {
+      const started = clock.now();
       await stopWork();
       await store.close();
+      logger.info({ ms: clock.now() - started }, 'stopped');
     },
   };
 }

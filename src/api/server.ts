@@ -15,6 +15,7 @@ import { registerMediaRoute } from './media-route.js';
 import { registerMetricsRoute } from './metrics-route.js';
 import type { ApiDeps } from './context.js';
 import { isFormRequest } from './ucloud/form-body.js';
+import { answerClientError, limitConnections, serverOptions } from './http-limits.js';
 
 export function buildServer(deps: ApiDeps, logger: Logger): FastifyInstance {
   const app = Fastify({
@@ -23,7 +24,10 @@ export function buildServer(deps: ApiDeps, logger: Logger): FastifyInstance {
     bodyLimit: deps.config.bodyLimitBytes,
     genReqId: () => randomUUID(),
     requestIdHeader: false,
+    ...serverOptions(deps.config.http),
+    clientErrorHandler: answerClientError,
   });
+  limitConnections(app.server, deps.config.http);
   // The envelope is JSON only; Fastify would otherwise hand a text/plain body to the handler.
   app.removeContentTypeParser('text/plain');
   app.addHook('onResponse', async (request, reply) => logRequest(deps, request, reply));

@@ -35,10 +35,14 @@ export function registerServe(program: Command): void {
       } else if (existsSync(join(config.dataDir, 'dev-account.key'))) {
         console.log(`Development account key: ${join(config.dataDir, 'dev-account.key')}`);
       }
-      const stop = () => {
+      const stop = (signal: NodeJS.Signals) => {
+        gw.logger.info({ signal }, `${signal} received: stopping`);
         gw.stop().then(
           () => process.exit(0),
-          () => process.exit(1),
+          (err: unknown) => {
+            gw.logger.error({ err }, 'the stop failed; what was in hand comes back by its lease');
+            process.exit(1);
+          },
         );
       };
       process.once('SIGINT', stop);

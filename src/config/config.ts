@@ -41,6 +41,21 @@ export const ConfigSchema = Type.Object(
     receiptTimeoutS: Type.Integer({ minimum: 1, default: 43200 }),
     simDelayMs: Type.Integer({ minimum: 0, default: 200 }),
     bodyLimitBytes: Type.Integer({ minimum: 1024, default: 1048576 }),
+    /**
+     * What a client may hold of the HTTP server: time to send its headers and its whole request,
+     * an idle keep-alive socket's life, and connections in total and per address.
+     */
+    http: Type.Object(
+      {
+        headersTimeoutMs: Type.Integer({ minimum: 100, default: 10000 }),
+        requestTimeoutMs: Type.Integer({ minimum: 100, default: 30000 }),
+        keepAliveTimeoutMs: Type.Integer({ minimum: 100, default: 5000 }),
+        idleTimeoutMs: Type.Integer({ minimum: 100, default: 60000 }),
+        maxConnections: Type.Integer({ minimum: 1, default: 10000 }),
+        maxConnectionsPerAddress: Type.Integer({ minimum: 1, default: 256 }),
+      },
+      { default: {}, additionalProperties: false },
+    ),
     sqliteSynchronous: Type.Union([Type.Literal('FULL'), Type.Literal('NORMAL')], {
       default: 'FULL',
     }),
@@ -96,6 +111,11 @@ const ENV: Record<string, (v: string, name: string) => [string, unknown]> = {
   WIREBIRD_SIM_DELAY_MS: (v, name) => ['simDelayMs', integer(v, name)],
   WIREBIRD_SQLITE_SYNCHRONOUS: (v) => ['sqliteSynchronous', v.toUpperCase()],
   WIREBIRD_LOG_LEVEL: (v) => ['logLevel', v],
+  WIREBIRD_HTTP_REQUEST_TIMEOUT_MS: (v, name) => ['http.requestTimeoutMs', integer(v, name)],
+  WIREBIRD_HTTP_MAX_CONNECTIONS_PER_ADDRESS: (v, name) => [
+    'http.maxConnectionsPerAddress',
+    integer(v, name),
+  ],
   WIREBIRD_ACCEPT_THREADS: (v, name) => ['acceptThreads', integer(v, name)],
   WIREBIRD_SMSC: (v) => ['smpp', smppFromUrl(v, (m) => new ConfigError(m))],
   DATABASE_URL: (v) => ['database.url', v],

@@ -49,6 +49,8 @@ export class Dispatcher {
   readonly counters: DispatchCounters = { claimed: 0, submitted: 0, retried: 0, failed: 0 };
   private readonly limiters = new Map<string, RateLimiter | SharedRateLimiter>();
   private running = false;
+  /** Messages claimed by a pass that has not recorded them yet: what a stop waits for. */
+  private inHand = 0;
   private loops: Promise<void>[] = [];
   private wake: (() => void) | undefined;
   private wakeup: Promise<void> | undefined;
@@ -79,10 +81,13 @@ export class Dispatcher {
     this.wake?.();
   }
 
+  /** Stops claiming; the messages in hand are submitted and recorded before it returns. */
   async stop(): Promise<void> {
     this.running = false;
     this.nudge();
+    this.log.info({ inFlight: this.inHand }, 'dispatcher stopping: finishing the messages in hand');
     await Promise.all(this.loops);
+    this.log.info({ submitted: this.counters.submitted }, 'dispatcher stopped');
   }
 
   private async loop(): Promise<void> {
@@ -99,9 +104,14 @@ export class Dispatcher {
           continue;
         }
         this.counters.claimed += claimed.length;
-        const outcomes = await this.whileLeased(claimed, () => this.submitAll(claimed));
-        await this.storage.record(outcomes, this.clock.now());
-        this.tellRecorded(claimed, outcomes);
+        this.inHand += claimed.length;
+        try {
+          const outcomes = await this.whileLeased(claimed, () => this.submitAll(claimed));
+          await this.storage.record(outcomes, this.clock.now());
+          this.tellRecorded(claimed, outcomes);
+        } finally {
+          this.inHand -= claimed.length;
+        }
       } catch (err) {
         // The lease brings anything claimed here back; pause so a broken store is not spun on.
         this.log.error({ err }, 'dispatch pass failed');
