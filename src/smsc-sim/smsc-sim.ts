@@ -62,6 +62,8 @@ export class SmscSim {
     drops: 0,
     receiptsSent: 0,
     receiptsAcked: 0,
+    /** Receipts sent again because the bind they went to closed before its deliver_sm_resp. */
+    receiptsRedelivered: 0,
     /** The most submit_sm one bind had unanswered at once: the client's window, as seen here. */
     maxOutstanding: 0,
     /** Epoch ms (sub-ms precision, 0 before the first) of the first and last accepted submit_sm
@@ -77,6 +79,8 @@ export class SmscSim {
   private submitsSinceDropSet = 0;
   private readonly receivers = new Map<string, Session[]>();
   private held: Pending[] = [];
+  /** deliver_sm sent on each bind and not answered yet, by sequence number: sent again if it drops. */
+  private readonly unacked = new Map<Session, Map<number, Pending>>();
   private readonly queue: DueQueue<Pending>;
   private readonly opts: Required<
     Omit<SmscSimOptions, 'faults' | 'systemId' | 'password' | 'onSubmit'>
@@ -164,16 +168,37 @@ export class SmscSim {
       const list = this.receivers.get(state.systemId) ?? [];
       list.push(session);
       this.receivers.set(state.systemId, list);
-      const held = this.held;
-      this.held = [];
-      held.forEach((p) => this.sendReceipt(p));
+      this.unacked.set(session, new Map());
+      this.sendHeld();
     }
   }
 
+  private sendHeld(): void {
+    const held = this.held;
+    this.held = [];
+    held.forEach((p) => this.sendReceipt(p));
+  }
+
+  /**
+   * A bind that closes takes nothing with it: receipts it did not acknowledge are held and sent
+   * again on the next receiving bind (now, if another is up), as an SMSC redelivers them.
+   */
   private forget(session: Session, state: SessionState): void {
     if (!state.systemId) return;
     const list = this.receivers.get(state.systemId)?.filter((s) => s !== session) ?? [];
     this.receivers.set(state.systemId, list);
+    const pending = new Set(this.unacked.get(session)?.values() ?? []);
+    this.unacked.delete(session);
+    this.stats.receiptsRedelivered += pending.size;
+    this.held.push(...pending);
+    if (pending.size > 0 && list.length > 0) this.sendHeld();
+  }
+
+  /** A deliver_sm_resp: done with, or (an error status) sent again a second later. */
+  private acked(session: Session, sequence: number, resp: PDU): void {
+    const p = this.unacked.get(session)?.get(sequence);
+    this.unacked.get(session)?.delete(sequence);
+    if (p && Number(resp.command_status ?? 0) !== 0) this.queue.add(Date.now() + 1000, p);
   }
 
   private submit(session: Session, state: SessionState, pdu: PDU): void {
@@ -276,8 +301,14 @@ export class SmscSim {
     list.push(session);
     const copies = this.faults.duplicateReceipts ? 2 : 1;
     for (let i = 0; i < copies; i++) {
-      if (session.send(new smpp.PDU('deliver_sm', p.fields))) this.stats.receiptsSent++;
-      else this.held.push(p);
+      const pdu = new smpp.PDU('deliver_sm', p.fields);
+      const sent = session.send(pdu, (resp: PDU) => this.acked(session, pdu.sequence_number, resp));
+      if (!sent) {
+        this.held.push(p);
+        continue;
+      }
+      this.stats.receiptsSent++;
+      this.unacked.get(session)?.set(pdu.sequence_number, p);
     }
   }
 }
