@@ -16,11 +16,23 @@ function findTests(dir) {
   return found;
 }
 
-function run(files, env) {
+// Compact by default (scripts/compact-reporter.js); WIREBIRD_TEST_REPORTER=tap or spec for the
+// runner's own full output.
+const REPORTER =
+  process.env.WIREBIRD_TEST_REPORTER || join(import.meta.dirname, 'compact-reporter.js');
+
+function run(files, env, label) {
   const result = spawnSync(
     process.execPath,
-    ['--enable-source-maps', '--test', '--test-concurrency=2', ...files],
-    { stdio: 'inherit', env },
+    [
+      '--enable-source-maps',
+      '--test',
+      '--test-concurrency=2',
+      `--test-reporter=${REPORTER}`,
+      '--test-reporter-destination=stdout',
+      ...files,
+    ],
+    { stdio: 'inherit', env: { ...env, WIREBIRD_TEST_LABEL: label } },
   );
   return result.status ?? 1;
 }
@@ -39,14 +51,16 @@ const databaseUrl = process.env.WIREBIRD_TEST_DATABASE_URL;
 if (!databaseUrl) {
   console.log('NOTICE: WIREBIRD_TEST_DATABASE_URL is not set; PostgreSQL tests are skipped.');
 }
-const status = run(files, process.env);
+const status = run(files, process.env, 'tests');
 // Gateways in their own processes (kill -9, cluster) choose their store themselves.
 const onPostgres = files.filter(
-  (f) => f.startsWith(join('dist', 'test')) && !/restart-safety|cluster|postgres-start/.test(f),
+  (f) =>
+    f.startsWith(join('dist', 'test')) &&
+    !/restart-safety|crash-receipts|cluster|postgres-start|shutdown/.test(f),
 );
 if (!databaseUrl || onPostgres.length === 0 || process.env.WIREBIRD_TEST_STORE) {
   process.exit(status);
 }
 console.log('== the end-to-end tests again, on PostgreSQL (WIREBIRD_TEST_STORE=postgres)');
-const again = run(onPostgres, { ...process.env, WIREBIRD_TEST_STORE: 'postgres' });
+const again = run(onPostgres, { ...process.env, WIREBIRD_TEST_STORE: 'postgres' }, 'postgres');
 process.exit(status || again);

@@ -8,7 +8,7 @@ import { freePort } from './helpers/process-gateway.js';
 
 const CLI = join(import.meta.dirname, '..', 'src', 'cli', 'main.js');
 
-test('SIGTERM is logged: the signal, the drain of the dispatcher and the stop', async () => {
+test('the start banner shows the console and a first call; SIGTERM is logged step by step', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'wirebird-stop-'));
   const port = await freePort();
   const child = spawn(process.execPath, [CLI, 'serve'], {

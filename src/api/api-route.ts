@@ -4,6 +4,7 @@ import { RetCode, WirebirdError } from '../domain/errors.js';
 import { errorAnswer, httpStatusOf, internalError, successAnswer } from './answer.js';
 import type { ActionOffload, ApiDeps, ApiOutcome, OffloadedRequest } from './context.js';
 import { OFFLOADED_ACTIONS } from './offload/protocol.js';
+import { utf8Text } from './text-check.js';
 import { runEnvelope, type ApiHeaders } from './run-envelope.js';
 import {
   PUBLIC_KEY_PARAM,
@@ -30,7 +31,21 @@ export function registerApiRoute(app: FastifyInstance, deps: ApiDeps): void {
 function apiRoute(app: FastifyInstance, deps: ApiDeps): void {
   const offload = deps.offload;
   const handedOver = new WeakMap<FastifyRequest, { text: string; action: string }>();
-  const parse = app.getDefaultJsonParser('error', 'error');
+  const parseSafely = app.getDefaultJsonParser('error', 'error');
+  // Fastify's parser drops JSON.parse's "at position N"; that is what a person needs to fix the
+  // body, so a refusal is parsed again, only to say where it stopped.
+  const parse: typeof parseSafely = (request, text, done) =>
+    parseSafely(request, text, (err, value) => {
+      if ((err as { code?: string } | null)?.code !== 'FST_ERR_CTP_INVALID_JSON_BODY') {
+        return done(err, value);
+      }
+      try {
+        JSON.parse(text as string);
+      } catch (e) {
+        return done(Object.assign(e as SyntaxError, { statusCode: 400 }), undefined);
+      }
+      done(err, value);
+    });
   app.addContentTypeParser(FORM_TYPE, { parseAs: 'string' }, (_request, body, done) => {
     try {
       done(null, parseForm(body as string));
@@ -38,19 +53,22 @@ function apiRoute(app: FastifyInstance, deps: ApiDeps): void {
       done(err as Error, undefined);
     }
   });
-  if (offload) {
-    // A body the acceptance threads take is not parsed here: they read the text themselves.
-    // A signed (UCloud dialect) JSON body is checked here first, so it is parsed here too.
-    app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-      const text = body as string;
-      const action = text.includes(`"${PUBLIC_KEY_PARAM}"`) ? undefined : offload.actionIn(text);
-      if (action === undefined) parse(request, text, done);
-      else {
-        handedOver.set(request, { text, action });
-        done(null, undefined);
-      }
-    });
-  }
+  // Bodies are read as bytes so that bytes which are not UTF-8 are refused, not replaced. A body
+  // the acceptance threads take is not parsed here: they read the text themselves. A signed
+  // (UCloud dialect) JSON body is checked here first, so it is parsed here too.
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, bytes, done) => {
+    let text: string;
+    try {
+      text = utf8Text(bytes as Buffer);
+    } catch (err) {
+      return done(Object.assign(err as Error, { statusCode: 400 }), undefined);
+    }
+    const signed = text.includes(`"${PUBLIC_KEY_PARAM}"`);
+    const action = offload && !signed ? offload.actionIn(text) : undefined;
+    if (action === undefined) return parse(request, text, done);
+    handedOver.set(request, { text, action });
+    done(null, undefined);
+  });
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const headers = apiHeaders(request);
     const handed = handedOver.get(request);

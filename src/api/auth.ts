@@ -26,9 +26,19 @@ export async function authenticate(
     throw new WirebirdError('Unauthenticated', 'Authorization: Bearer <API key> is required');
   }
   const accountId = await store.accountForKeyHash(hashKey(key));
-  if (accountId === undefined)
-    throw new WirebirdError('Unauthenticated', 'the API key is not valid');
+  if (accountId === undefined) throw new WirebirdError('Unauthenticated', unknownKeyMessage(key));
   return accountId;
+}
+
+/** What a person most often sent instead of an API key, and what to send. */
+function unknownKeyMessage(key: string): string {
+  if (/^\d+:wb_/.test(key)) {
+    return 'the API key is not valid: that is the whole line of dev-account.key; send only the key after the colon (cut -d: -f2 data/dev-account.key)';
+  }
+  if (key.startsWith('wba_')) {
+    return "the API key is not valid: that is the admin key, which /admin takes; /api takes an account's API key (data/dev-account.key, or POST /admin/accounts/{AccountId}/keys)";
+  }
+  return 'the API key is not valid';
 }
 
 /** Constant-time comparison of the admin key, through hashes of equal length. */

@@ -4,6 +4,8 @@ import { actions } from './actions/index.js';
 import { authenticate } from './auth.js';
 import type { ActionDeps } from './context.js';
 import { accountIdOf, actionOf, asBody } from './envelope.js';
+import { unknownActionMessage } from './nearest-action.js';
+import { checkText } from './text-check.js';
 
 /** The headers an Action reads, and what the request's reading already established. */
 export interface ApiHeaders {
@@ -26,15 +28,12 @@ export async function runEnvelope(
   log: FastifyBaseLogger,
 ): Promise<{ name: string; fields: Record<string, unknown> }> {
   const body = asBody(parsed);
+  checkText(body);
   const keyAccount =
     headers.signedAccount ?? (await authenticate(deps.store, headers.authorization));
   const name = actionOf(body);
   const def = actions.get(name);
-  if (!def)
-    throw new WirebirdError(
-      'UnknownAction',
-      `Action ${JSON.stringify(name).slice(0, 80)} is not supported`,
-    );
+  if (!def) throw new WirebirdError('UnknownAction', unknownActionMessage(name));
   const dialect = headers.dialect ?? 'json';
   // The UCloud dialect sends no AccountId: its account is the key's (ProjectId is not an account).
   const named = body.AccountId !== undefined || body.accountId !== undefined;

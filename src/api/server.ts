@@ -53,6 +53,21 @@ export function buildServer(deps: ApiDeps, logger: Logger): FastifyInstance {
       ),
   );
   app.get('/healthz', async () => ({ status: 'ok' }));
+  // A browser or a curl without -d asks with GET: say how to call rather than "no route".
+  app.get('/api', async (_request, reply) =>
+    reply
+      .code(405)
+      .header('allow', 'POST')
+      .send(
+        errorAnswer(
+          undefined,
+          new WirebirdError(
+            'MalformedRequest',
+            'use POST /api with a JSON body naming an Action (docs/api.md); GET is not served here',
+          ),
+        ),
+      ),
+  );
   registerApiRoute(app, deps);
   registerMediaRoute(app, deps);
   registerAdminRoutes(app, deps);
@@ -77,7 +92,12 @@ function fromFastifyError(err: FastifyError): unknown {
       return new WirebirdError('MalformedRequest', 'Content-Length does not match the body');
   }
   if (err instanceof SyntaxError || err.statusCode === 400) {
-    return new WirebirdError('MalformedRequest', 'the request body is not valid JSON');
+    // JSON.parse says where it stopped ("… in JSON at position 7"): that is what to fix.
+    const where = /at position \d+(?: \(line \d+ column \d+\))?/.exec(err.message)?.[0];
+    const what =
+      err instanceof SyntaxError ? err.message.replace(/ in JSON at position.*$/, '') : '';
+    const detail = where ? `: ${what.toLowerCase()} ${where}` : '';
+    return new WirebirdError('MalformedRequest', `the request body is not valid JSON${detail}`);
   }
   return err;
 }

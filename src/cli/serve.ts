@@ -35,6 +35,7 @@ export function registerServe(program: Command): void {
       } else if (existsSync(join(config.dataDir, 'dev-account.key'))) {
         console.log(`Development account key: ${join(config.dataDir, 'dev-account.key')}`);
       }
+      console.log(banner(gw.url, config));
       const stop = (signal: NodeJS.Signals) => {
         gw.logger.info({ signal }, `${signal} received: stopping`);
         gw.stop().then(
@@ -48,6 +49,24 @@ export function registerServe(program: Command): void {
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
     });
+}
+
+/** Where to go next: the console, and the README's first call, ready to paste. */
+function banner(url: string, config: Config): string {
+  const keyFile = join(config.dataDir, 'dev-account.key');
+  const lines = [
+    `Wirebird is serving on ${url}`,
+    `  Console: ${url}/console (admin key in ${join(config.dataDir, 'admin.key')})`,
+  ];
+  if (existsSync(keyFile)) {
+    lines.push(
+      '  First call (creates a template; the README goes on from there):',
+      `    KEY=$(cut -d: -f2 ${keyFile})`,
+      `    curl -s ${url}/api -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' \\`,
+      `      -d '{"Action":"CreateUSMSTemplate","AccountId":1,"Purpose":2,"TemplateName":"hello","Template":"Hi {1}"}'`,
+    );
+  }
+  return lines.join('\n') + '\n';
 }
 
 /** What a person can act on, rather than a stack trace. */

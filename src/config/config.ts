@@ -39,6 +39,12 @@ export const ConfigSchema = Type.Object(
     /** Region for national numbers (no + or country code), as ISO 3166 alpha-2. */
     defaultRegion: Type.String({ minLength: 2, maxLength: 2, default: 'CN' }),
     receiptTimeoutS: Type.Integer({ minimum: 1, default: 43200 }),
+    /**
+     * The most segments one SMS may be rendered into; longer ones are refused per number. A
+     * concatenated SMS counts its parts in one octet, so never more than 255; 10 (1,530 GSM-7
+     * characters) is where carriers and hosted APIs commonly stop.
+     */
+    maxSegments: Type.Integer({ minimum: 1, maximum: 255, default: 10 }),
     simDelayMs: Type.Integer({ minimum: 0, default: 200 }),
     bodyLimitBytes: Type.Integer({ minimum: 1024, default: 1048576 }),
     /**
@@ -109,6 +115,7 @@ const ENV: Record<string, (v: string, name: string) => [string, unknown]> = {
   WIREBIRD_DEFAULT_REGION: (v) => ['defaultRegion', v.toUpperCase()],
   WIREBIRD_RECEIPT_TIMEOUT_S: (v, name) => ['receiptTimeoutS', integer(v, name)],
   WIREBIRD_SIM_DELAY_MS: (v, name) => ['simDelayMs', integer(v, name)],
+  WIREBIRD_MAX_SEGMENTS: (v, name) => ['maxSegments', integer(v, name)],
   WIREBIRD_SQLITE_SYNCHRONOUS: (v) => ['sqliteSynchronous', v.toUpperCase()],
   WIREBIRD_LOG_LEVEL: (v) => ['logLevel', v],
   WIREBIRD_HTTP_REQUEST_TIMEOUT_MS: (v, name) => ['http.requestTimeoutMs', integer(v, name)],

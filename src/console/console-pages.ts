@@ -42,6 +42,7 @@ export function registerConsolePages(app: FastifyInstance, ctx: ConsoleContext):
   const guarded = guardedRoute;
 
   app.get('/console', async (_request, reply) => reply.redirect('/console/inbox', 303));
+  app.get('/console/', async (_request, reply) => reply.redirect('/console/inbox', 303));
   app.get(
     '/console/inbox',
     guarded(async (request, reply) => {

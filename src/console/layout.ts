@@ -74,6 +74,11 @@ export function loginPage(problem?: string): Html {
           ${problem ? html`<p class="problem" role="alert">${problem}</p>` : ''}
           <button type="submit">Log in</button>
         </form>
+        <p class="hint">
+          The admin key is in <code>data/admin.key</code> (or <code>WIREBIRD_ADMIN_KEY</code>); the
+          development account's API key is the part after the colon in
+          <code>data/dev-account.key</code>.
+        </p>
       </main>
     </body>`,
   );

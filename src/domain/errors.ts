@@ -22,6 +22,8 @@ export const RetCode = {
   NotFound: 18010,
   LimitExceeded: 18019,
   StateConflict: 18020,
+  /** A rendered SMS longer than the configured number of segments (maxSegments). */
+  MessageTooLong: 18021,
   NothingAccepted: 18046,
 } as const;
 

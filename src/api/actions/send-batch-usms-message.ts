@@ -18,7 +18,8 @@ const Params = Type.Array(Type.Union([Type.String(), Type.Number()], { descripti
   maxItems: 100,
 });
 const Target = Type.Object({
-  Phone: Type.String({ minLength: 1, maxLength: 64 }),
+  // An empty Phone fails its own row (FailContent) like any unreadable number, not the request.
+  Phone: Type.String({ maxLength: 64 }),
   TemplateParams: Type.Optional(
     Type.Union([Params, Type.Null()], { description: 'an array of strings' }),
   ),
@@ -100,6 +101,11 @@ export interface BatchAnswer {
 }
 
 function nothingAccepted(total: number, failContent: BatchInfo[]): string {
+  const groupReasons = [...new Set(failContent.map((g) => g.FailureDetails ?? ''))];
+  // Every group failed for one reason of its own (an unknown TemplateId, say): that is the answer.
+  if (groupReasons.length === 1 && groupReasons[0]) {
+    return `no message was accepted: ${groupReasons[0]}; see FailContent`;
+  }
   if (total !== 1) return `no message was accepted: all ${total} numbers failed; see FailContent`;
   // One number: its reason is the answer, as a client of a single send reads only Message.
   const info = failContent[0];
@@ -132,6 +138,7 @@ async function batchContext(ctx: ActionContext, groups: TaskCountModal[]) {
     templates: new Map(templates.map((t) => [t.templateId, t])),
     senderIds: await store.hasSenderIds(ctx.accountId, senderIds),
     defaultRegion: config.defaultRegion,
+    maxSegments: config.maxSegments,
     route: (e164: string, senderId: string) => routing.smsRoute(e164, senderId),
   };
 }

@@ -24,6 +24,7 @@ const ctx = (senderIds: string[]): BatchContext => ({
   templates: new Map([[template.templateId, template]]),
   senderIds: new Set(senderIds),
   defaultRegion: 'CN',
+  maxSegments: 3,
   route: () => 'simulator',
 });
 
@@ -48,4 +49,24 @@ test('a sender the account does not have fails the group, signature or not', () 
   const plan = planBatch(one('优刻得'), ctx([]));
   assert.equal(plan.accepted.length, 0);
   assert.match(plan.failContent[0]?.FailureDetails ?? '', /SenderId 优刻得 is not registered/);
+});
+
+test('a message rendered into more segments than maxSegments fails its number only, with its RetCode', () => {
+  const groups = [
+    {
+      TemplateId: 'UTA1',
+      Target: [
+        { Phone: '+8613800000013', TemplateParams: ['x'.repeat(153 * 3 - 13)] },
+        { Phone: '+8613800000014', TemplateParams: ['x'.repeat(153 * 3 - 12)] },
+      ],
+    },
+  ];
+  const plan = planBatch(groups, ctx([]));
+  assert.equal(plan.accepted.length, 1);
+  assert.equal(plan.accepted[0]?.costCount, 3);
+  const reason = plan.failContent[0]?.Target[0]?.FailureDetails ?? '';
+  assert.match(
+    reason,
+    /^message too long \(RetCode 18021\): the rendered text needs 4 segments; at most 3/,
+  );
 });

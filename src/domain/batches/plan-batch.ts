@@ -1,4 +1,5 @@
 import { senderIdKind } from '../accounts/sender-id.js';
+import { RetCode } from '../errors.js';
 import type { AcceptedSms } from '../messages/message.js';
 import { normalizePhone } from '../phones/phones.js';
 import { costCount } from '../segments/segments.js';
@@ -18,6 +19,8 @@ export interface BatchContext {
   /** The sender ids the request names that are registered for the account. */
   senderIds: ReadonlySet<string>;
   defaultRegion: string;
+  /** The most segments one message may have (a concatenated SMS has at most 255 parts). */
+  maxSegments: number;
   route(e164: string, senderId: string): string;
 }
 
@@ -92,6 +95,11 @@ function planTargets(
     }
     const named = isGiven(target.SenderId) ? target.SenderId : (group.SenderId ?? '');
     const { senderId, text } = signed(named, renderTemplate(template.template, params));
+    const segments = costCount(text);
+    if (segments > ctx.maxSegments) {
+      failed.push(failDetail(target, tooLong(segments, ctx.maxSegments)));
+      continue;
+    }
     out.push({
       phone: target.Phone,
       e164: phone.e164,
@@ -102,7 +110,7 @@ function planTargets(
       extendCode: target.ExtendCode ?? '',
       userId: target.UserId ?? '',
       text,
-      costCount: costCount(text),
+      costCount: segments,
     });
   }
   return failed;
@@ -116,6 +124,10 @@ function planTargets(
 function signed(senderId: string, text: string): { senderId: string; text: string } {
   if (senderId === '' || senderIdKind(senderId) !== undefined) return { senderId, text };
   return { senderId: '', text: `【${senderId}】${text}` };
+}
+
+function tooLong(segments: number, max: number): string {
+  return `message too long (RetCode ${RetCode.MessageTooLong}): the rendered text needs ${segments} segments; at most ${max} are sent per message`;
 }
 
 function checkTarget(t: TargetModal, params: string[], paramCount: number): string | undefined {

@@ -8,7 +8,7 @@ export const Reason = {
   NotAString: 'must be a string',
   Invalid: 'is not a valid phone number',
   BadCharacters: 'may only contain digits, spaces, dashes, dots, parentheses and a leading +',
-  TooShort: 'is too short',
+  TooShort: 'is too short; write it as +<country code><number>, such as +8613800000000',
   TooLong: 'is too long',
   UnknownCountryCode: 'has an unknown country code',
   NoCountryCode: 'has no country code and no default region applies',

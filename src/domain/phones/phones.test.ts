@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isKnownRegion, normalizePhone, smppDigits, type PhoneResult } from './phones.js';
+import { Reason } from './phone-result.js';
 
 const accepted = (e164: string, country: string | undefined): PhoneResult => ({
   ok: true,
@@ -79,9 +80,9 @@ test('invalid input is refused with a reason', () => {
   assertRefused('+86 138 1234 5678 ext. 5', 'CN');
   assertRefused('+86+13812345678', 'CN');
   assertRefused('１３８１２３４５６７８', 'CN'); // full-width digits
-  assertRefused('12', 'CN', 'is too short');
-  assertRefused('+86', 'CN', 'is too short');
-  assertRefused('(86)', 'CN', 'is too short');
+  assertRefused('12', 'CN', Reason.TooShort);
+  assertRefused('+86', 'CN', Reason.TooShort);
+  assertRefused('(86)', 'CN', Reason.TooShort);
   assertRefused('+999 1234 5678', 'CN', 'has an unknown country code');
   assertRefused('1234567890123456789', 'CN', 'is too long');
   assertRefused('+1234567890123456789', 'CN', 'is too long');
