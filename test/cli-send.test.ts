@@ -54,7 +54,7 @@ describe('wirebird send and receipts', () => {
     writeCsv(csv, 50_000, bad);
     const before = await storedMessages(gw);
     const run = await cli(gw, ['send', '--template', tpl, '--csv', csv, '--json']);
-    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.code, 2, `some rows failed: exit code 2\n${run.stderr}`);
     const s = JSON.parse(run.stdout) as Summary;
     assert.deepEqual(
       [s.rows, s.accepted, s.failed, s.requests, s.resumedChunks],
@@ -112,6 +112,14 @@ describe('wirebird send and receipts', () => {
     assert.deepEqual([a.requests, a.accepted], [1, 20_000]);
     assert.deepEqual(a.sessionNos, s.sessionNos);
     assert.equal((await storedMessages(gw)) - before, 20_000);
+  });
+
+  it('exits 3 when no row was accepted', async () => {
+    const csv = join(dir, 'all-bad.csv');
+    writeCsv(csv, 3, new Set([0, 1, 2]));
+    const run = await cli(gw, ['send', '-t', tpl, '--csv', csv]);
+    assert.equal(run.code, 3, run.stderr);
+    assert.match(run.stdout, /^3 rows: 0 accepted, 3 failed$/m);
   });
 
   it('refuses a changed CSV, an unknown column and a bad chunk size with one line each', async () => {

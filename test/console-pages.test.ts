@@ -179,6 +179,21 @@ describe('console pages', () => {
       /data-channel="simulator"><td>simulator<\/td><td><span class="state up">up<\/span>/,
     );
     assert.match(page.text, /Queue depth <b id="queue-depth">0<\/b>/);
+    // No WhatsApp phone nor webhook secret is configured here: not shown as bound to Meta.
+    assert.match(
+      page.text,
+      /data-channel="whatsapp"><td>whatsapp<\/td><td><span class="state up">up<\/span><\/td><td colspan="4">not configured/,
+    );
+    // The y axis labels end left of the axis with room for "100%" (x ≥ its width, 4 characters).
+    const labels = [
+      ...page.text.matchAll(/<text x="(\d+)" y="\d+" text-anchor="end">([^<]+)<\/text>/g),
+    ];
+    assert.ok(
+      labels.some(([, , t]) => t === '100%'),
+      'the delivery rate axis tops at 100%',
+    );
+    for (const [, x, t] of labels)
+      assert.ok(Number(x) >= 8 * (t as string).length, `"${t}" at x=${x}`);
   });
 
   it('streams new deliveries to an open inbox as server-sent events', async () => {

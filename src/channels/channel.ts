@@ -35,6 +35,8 @@ export interface ChannelStatus {
   /** up: every bind bound; degraded: some; down: none (a channel without binds is up). */
   state: 'up' | 'degraded' | 'down';
   binds: readonly BindStatus[];
+  /** Said instead of the binds when there are none (a channel nothing is configured for). */
+  note?: string;
 }
 
 /** The dispatcher knows only this: where a message goes is the channel's business. */

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { hashKey, newApiKey } from '../api/auth.js';
-import { invalid } from '../domain/errors.js';
-import { failOnError, withStore } from './open-store.js';
+import { accountOption, failOnError, withStore } from './open-store.js';
 import { registerUcloudKeys } from './ucloud-keys.js';
 
 export function registerKeys(program: Command): void {
@@ -17,9 +16,7 @@ export function registerKeys(program: Command): void {
     .addHelpText('after', '\nExample:\n  wirebird keys create --account 42')
     .action(async (opts: { account: string; config?: string }) => {
       await withStore(opts.config, async (store) => {
-        const accountId = Number(opts.account);
-        if (!Number.isSafeInteger(accountId) || accountId < 1)
-          throw invalid('--account', 'must be a positive integer');
+        const accountId = accountOption(opts.account);
         const key = newApiKey();
         await store.ensureAccount(accountId, Date.now());
         await store.addApiKey(accountId, hashKey(key), Date.now());

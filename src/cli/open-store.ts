@@ -18,6 +18,15 @@ export async function withStore<T>(
   }
 }
 
+/** `--account <AccountId>`: a whole number ≥ 1, refused naming the flag otherwise. */
+export function accountOption(raw: string): number {
+  const accountId = Number(raw);
+  if (!/^\d{1,15}$/.test(raw.trim()) || !Number.isSafeInteger(accountId) || accountId < 1) {
+    throw new WirebirdError('InvalidParameter', '--account must be a positive integer');
+  }
+  return accountId;
+}
+
 /** CLI commands print what went wrong in one line and exit 1, never a stack trace. */
 export function failOnError(err: unknown): never {
   const message =

@@ -51,6 +51,9 @@ recorded in FILE.progress: run the same command again after an interruption and 
 never sending a recorded request again (an unrecorded one is resent with its Idempotency-Key, so
 the gateway answers it without sending twice). Remove FILE.progress to send the file again.
 
+Exit codes: 0 every row accepted; 2 some rows failed (listed); 3 no row accepted; 1 an error
+(the gateway unreachable, a bad option, a changed CSV).
+
 Examples:
   printf 'phone,name,code\\n+8613800001234,Ada,1234\\n' > numbers.csv
   wirebird send --template UTA9LZM7NVM4F --csv numbers.csv
@@ -80,10 +83,19 @@ Examples:
           process.stderr,
         );
         console.log(opts.json ? JSON.stringify(summary, null, 2) : describe(summary));
+        process.exitCode = exitCodeOf(summary);
       } catch (err) {
         failOnError(err);
       }
     });
+}
+
+/** The exit codes `wirebird send --help` documents: scripts tell a partial send from a full one. */
+export const SEND_EXIT = { allAccepted: 0, someFailed: 2, nothingSent: 3 } as const;
+
+function exitCodeOf(s: SendSummary): number {
+  if (s.failed === 0) return SEND_EXIT.allAccepted;
+  return s.accepted > 0 ? SEND_EXIT.someFailed : SEND_EXIT.nothingSent;
 }
 
 const SHOWN_FAILURES = 20;

@@ -2,16 +2,7 @@ import type { Command } from 'commander';
 import { createKeyPair, deleteKeyPair } from '../api/ucloud/key-pair.js';
 import { secretBox } from '../api/ucloud/secret-box.js';
 import { resolveGatewaySecret } from '../bootstrap/first-start.js';
-import { invalid } from '../domain/errors.js';
-import { failOnError, withStore } from './open-store.js';
-
-function accountOf(raw: string): number {
-  const accountId = Number(raw);
-  if (!Number.isSafeInteger(accountId) || accountId < 1) {
-    throw invalid('--account', 'must be a positive integer');
-  }
-  return accountId;
-}
+import { accountOption, failOnError, withStore } from './open-store.js';
 
 /** `wirebird keys ucloud create|list|delete`: the key pairs the UCloud SDKs sign with. */
 export function registerUcloudKeys(keys: Command): void {
@@ -27,7 +18,7 @@ export function registerUcloudKeys(keys: Command): void {
     .action(async (opts: { account: string; config?: string }) => {
       await withStore(opts.config, async (store, config) => {
         const box = secretBox(resolveGatewaySecret(config));
-        const accountId = accountOf(opts.account);
+        const accountId = accountOption(opts.account);
         const pair = await createKeyPair(store, box, accountId, Date.now());
         console.log(
           `AccountId   ${accountId}\nPublicKey   ${pair.publicKey}\nPrivateKey  ${pair.privateKey}\n` +
@@ -42,7 +33,7 @@ export function registerUcloudKeys(keys: Command): void {
     .option('-c, --config <file>', 'a JSON config file')
     .action(async (opts: { account: string; config?: string }) => {
       await withStore(opts.config, async (store) => {
-        const keys = await store.listUcloudKeys(accountOf(opts.account));
+        const keys = await store.listUcloudKeys(accountOption(opts.account));
         if (keys.length === 0) console.log('no key pairs');
         for (const k of keys)
           console.log(`${k.publicKey}  created ${new Date(k.createdAt).toISOString()}`);
@@ -56,7 +47,7 @@ export function registerUcloudKeys(keys: Command): void {
     .option('-c, --config <file>', 'a JSON config file')
     .action(async (opts: { account: string; publicKey: string; config?: string }) => {
       await withStore(opts.config, async (store) => {
-        await deleteKeyPair(store, accountOf(opts.account), opts.publicKey);
+        await deleteKeyPair(store, accountOption(opts.account), opts.publicKey);
         console.log(`deleted ${opts.publicKey}`);
       }).catch(failOnError);
     });

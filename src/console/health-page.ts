@@ -80,7 +80,7 @@ function channelRows(c: ChannelStatus): Html {
     return html`<tr data-channel="${c.name}">
       <td>${c.name}</td>
       <td>${state}</td>
-      <td colspan="4">no binds</td>
+      <td colspan="4">${c.note ?? 'no binds'}</td>
     </tr>`;
   return html`${c.binds.map(
     (b) =>

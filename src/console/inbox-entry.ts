@@ -30,11 +30,20 @@ function receiptLine(e: InboxView): Html {
   if (e.receiptResult && e.receiptTime !== undefined) {
     const cls = e.receiptResult === 'Success' ? 'ok' : 'bad';
     return html`<span class="result ${cls}">${e.receiptResult}</span> · ${delivered} · receipt
-      ${since(e.acceptedAt, e.receiptTime * 1000)} after`;
+      ${receiptDelay(e.acceptedAt, e.receiptTime)}`;
   }
   if (e.reportStatus === 'none')
     return html`<span class="result">no report will come</span> · ${delivered}`;
   return html`<span class="result pending">awaiting report</span> · ${delivered}`;
+}
+
+/**
+ * Receipts carry their time in whole seconds, acceptance in milliseconds: compared to the second,
+ * so a receipt within the second of acceptance is not shown as "0 ms after".
+ */
+export function receiptDelay(acceptedAtMs: number, receiptTimeS: number): string {
+  const seconds = Math.max(0, receiptTimeS - Math.floor(acceptedAtMs / 1000));
+  return seconds === 0 ? 'within the second of acceptance' : `${seconds} s after acceptance`;
 }
 
 function since(from: number, to: number): string {

@@ -10,6 +10,8 @@ export interface Series {
 const W = 600;
 const H = 160;
 const PAD = 28;
+/** Room left of the y axis for its labels: "100%" or "12,345/s" must not be clipped. */
+const LEFT = 64;
 
 /**
  * A line chart as inline SVG: no script and no library, so it renders offline and in any
@@ -27,7 +29,7 @@ export function lineChart(
   );
   const top = yMax ?? Math.max(1, ...values);
   const x = (at: number) =>
-    PAD + ((at - range.from) / Math.max(1, range.to - range.from)) * (W - 2 * PAD);
+    LEFT + ((at - range.from) / Math.max(1, range.to - range.from)) * (W - LEFT - PAD);
   const y = (v: number) => H - PAD - (v / top) * (H - 2 * PAD);
   const lines = series.map((s) => {
     const runs: string[][] = [[]];
@@ -43,11 +45,11 @@ export function lineChart(
   return html`<figure class="chart">
     <figcaption>${title} ${legend}</figcaption>
     <svg viewBox="0 0 ${W} ${H}" role="img" aria-label="${title}">
-      <line class="axis" x1="${PAD}" y1="${H - PAD}" x2="${W - PAD}" y2="${H - PAD}" />
-      <line class="axis" x1="${PAD}" y1="${PAD}" x2="${PAD}" y2="${H - PAD}" />
-      <text x="${PAD - 4}" y="${PAD + 4}" text-anchor="end">${format(top)}</text>
-      <text x="${PAD - 4}" y="${H - PAD}" text-anchor="end">0</text>
-      <text x="${PAD}" y="${H - 8}">-60 min</text>
+      <line class="axis" x1="${LEFT}" y1="${H - PAD}" x2="${W - PAD}" y2="${H - PAD}" />
+      <line class="axis" x1="${LEFT}" y1="${PAD}" x2="${LEFT}" y2="${H - PAD}" />
+      <text x="${LEFT - 4}" y="${PAD + 4}" text-anchor="end">${format(top)}</text>
+      <text x="${LEFT - 4}" y="${H - PAD}" text-anchor="end">0</text>
+      <text x="${LEFT}" y="${H - 8}">-60 min</text>
       <text x="${W - PAD}" y="${H - 8}" text-anchor="end">now</text>
       ${lines}
     </svg>

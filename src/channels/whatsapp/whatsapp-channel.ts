@@ -29,6 +29,8 @@ export class WhatsAppChannel implements Channel {
   private readonly limiters = new Map<string, RateLimiter | SharedRateLimiter>();
   private readonly apiUrl: string;
   private inFlight = 0;
+  /** Whether any message has gone through it: a phone registered later counts from then. */
+  private used = false;
 
   constructor(
     store: Pick<AccountStore, 'getBusinessPhone'>,
@@ -53,6 +55,7 @@ export class WhatsAppChannel implements Channel {
    * phones do not wait for each other, and requests overlap while their answers are awaited.
    */
   async submit(messages: readonly ClaimedMessage[]): Promise<SubmitResult[]> {
+    this.used = true;
     const byPhone = new Map<string, number[]>();
     messages.forEach((m, i) => {
       const key = `${m.accountId}:${m.businessPhone}`;
@@ -70,6 +73,11 @@ export class WhatsAppChannel implements Channel {
   }
 
   status(): ChannelStatus {
+    const { phones, appSecret, verifyToken } = this.config;
+    if (!this.used && phones.length === 0 && !appSecret && !verifyToken) {
+      // Nothing configured and nothing sent: "bound" to the Graph API would be a claim.
+      return { name: WHATSAPP, state: 'up', binds: [], note: 'not configured (docs/whatsapp.md)' };
+    }
     // No connection is held between calls: the channel is up; failures show in the outcomes.
     return {
       name: WHATSAPP,
