@@ -169,6 +169,23 @@ describe('console pages', () => {
     assert.match((await admin.get('/console/sessions?id=nope')).text, /No session or message nope/);
   });
 
+  it('lists recent sessions, newest first, with totals per result, and counts on a session', async () => {
+    const session = await delivered(cn(77), 'listed');
+    const page = await admin.get('/console/sessions');
+    assert.equal(page.status, 200);
+    const rows = [...page.text.matchAll(/<tr data-session="([^"]+)">/g)].map((m) => m[1]);
+    assert.equal(rows[0], session, 'the newest session first');
+    assert.match(
+      page.text,
+      new RegExp(
+        `data-session="${session}">.*?<td class="count Success">1</td><td class="count Fail">0</td>`,
+      ),
+    );
+    const one = await admin.get(`/console/sessions?id=${session}`);
+    assert.match(one.text, /<span class="count Success">Success <b>1<\/b><\/span>/);
+    assert.match(one.text, /<span class="count pending">pending <b>0<\/b><\/span>/);
+  });
+
   it('shows health: graphs as inline SVG, channel state and the queue', async () => {
     const page = await admin.get('/console/health');
     assert.equal(page.status, 200);

@@ -9,7 +9,12 @@ import { accountScope, pageContext, sessionOf, type ConsoleContext } from './con
 import { healthPage } from './health-page.js';
 import { guardedRoute, sendPage as send, type Query } from './console-routes.js';
 import { inboxPage } from './inbox-page.js';
-import { SESSION_MESSAGES_SHOWN, sessionsPage, type Lookup } from './sessions-page.js';
+import {
+  RECENT_SESSIONS_SHOWN,
+  SESSION_MESSAGES_SHOWN,
+  sessionsPage,
+  type Lookup,
+} from './sessions-page.js';
 import { templatesPage } from './templates-page.js';
 
 const CONVERSATIONS_SHOWN = 200;
@@ -162,7 +167,12 @@ async function lookup(
   id: string,
   accountId: number | undefined,
 ): Promise<Lookup> {
-  if (!id) return { kind: 'none' };
+  if (!id) {
+    return {
+      kind: 'none',
+      recent: await ctx.store.recentSessions({ accountId, limit: RECENT_SESSIONS_SHOWN }),
+    };
+  }
   const session = await ctx.store.sessionView(id, accountId, SESSION_MESSAGES_SHOWN);
   if (session) return { kind: 'session', session };
   const message = await ctx.store.getBusinessMessage(id);

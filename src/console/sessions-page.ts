@@ -1,13 +1,60 @@
 import type { BusinessMessageView } from '../domain/messages/message.js';
-import type { SessionMessage, SessionView } from '../domain/views/views.js';
+import type {
+  SessionMessage,
+  SessionResults,
+  SessionSummary,
+  SessionView,
+} from '../domain/views/views.js';
 import { html, type Html } from './html.js';
 import { page, utc, type PageContext } from './layout.js';
 
 export type Lookup =
-  | { kind: 'none' }
+  | { kind: 'none'; recent: readonly SessionSummary[] }
   | { kind: 'missing'; id: string }
   | { kind: 'session'; session: SessionView }
   | { kind: 'business'; message: BusinessMessageView };
+
+/** Recent sessions listed when none is asked for. */
+export const RECENT_SESSIONS_SHOWN = 50;
+
+const RESULT_COLUMNS = ['Success', 'Fail', 'SubmitFail', 'Unknow', 'pending'] as const;
+
+function totals(r: SessionResults): Html {
+  return html`${RESULT_COLUMNS.map((k) => html`<td class="count ${k}">${r[k]}</td>`)}`;
+}
+
+/** The newest sessions first, each with how its messages ended so far. */
+function recentTable(list: readonly SessionSummary[]): Html {
+  if (list.length === 0) return html`<p class="empty">No sessions yet: send a batch (README).</p>`;
+  return html`<h2>Recent sessions</h2>
+    <table class="recent">
+      <thead>
+        <tr>
+          <th>SessionNo</th>
+          <th>Account</th>
+          <th>Accepted (UTC)</th>
+          <th>Messages</th>
+          ${RESULT_COLUMNS.map((k) => html`<th>${k}</th>`)}
+        </tr>
+      </thead>
+      <tbody>
+        ${list.map(
+          (s) =>
+            html`<tr data-session="${s.sessionNo}">
+              <td>
+                <a href="/console/sessions?id=${encodeURIComponent(s.sessionNo)}"
+                  ><code>${s.sessionNo}</code></a
+                >
+              </td>
+              <td>${s.accountId}</td>
+              <td>${utc(s.createdAt)}</td>
+              <td>${s.acceptedCount}</td>
+              ${totals(s.results)}
+            </tr>`,
+        )}
+      </tbody>
+    </table>`;
+}
 
 /** Shown per session; the rest is one GetUSMSSendReceipt (or `wirebird receipts`) away. */
 export const SESSION_MESSAGES_SHOWN = 500;
@@ -29,7 +76,7 @@ export function sessionsPage(ctx: PageContext, id: string, found: Lookup): Html 
 function result(found: Lookup): Html {
   switch (found.kind) {
     case 'none':
-      return html``;
+      return recentTable(found.recent);
     case 'missing':
       return html`<p class="problem" role="alert">
         No session or message ${found.id} for this login.
@@ -49,6 +96,11 @@ function sessionTable(s: SessionView): Html {
     <p>
       Account ${s.accountId} · ${s.acceptedCount} messages accepted at ${utc(s.createdAt)}
       UTC${shown}
+    </p>
+    <p class="results">
+      ${RESULT_COLUMNS.map(
+        (k) => html`<span class="count ${k}">${k} <b>${s.results[k]}</b></span> `,
+      )}
     </p>
     <table>
       <thead>

@@ -24,6 +24,7 @@ import type {
   InboxSearch,
   InboxView,
   QueueStats,
+  SessionSummary,
   SessionView,
 } from './views/views.js';
 
@@ -175,6 +176,8 @@ export interface OperatorStore {
    */
   clearInbox(accountId?: number): Promise<number>;
   queueStats(now: number): Promise<QueueStats>;
+  /** The newest sessions first (one account's, or every account's), with their results so far. */
+  recentSessions(filter: { accountId?: number; limit: number }): Promise<SessionSummary[]>;
   /** A session with its first `limit` messages; undefined if unknown or another account's. */
   sessionView(
     sessionNo: string,

@@ -63,11 +63,22 @@ export interface SessionMessage {
   userId: string;
 }
 
-export interface SessionView {
+/** How many of a session's messages ended each way; `pending` are not final yet. */
+export type SessionResults = Record<
+  'Success' | 'Fail' | 'SubmitFail' | 'Unknow' | 'pending',
+  number
+>;
+
+/** A session as the console lists it: when, how many, and how they ended so far. */
+export interface SessionSummary {
   sessionNo: string;
   accountId: number;
   acceptedCount: number;
   createdAt: number;
+  results: SessionResults;
+}
+
+export interface SessionView extends SessionSummary {
   /** The first messages of the session, in the order they were accepted. */
   messages: SessionMessage[];
 }

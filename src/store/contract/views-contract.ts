@@ -218,9 +218,41 @@ export function viewsContract(open: OpenStore): void {
         [m2.text, m2.state, m2.receiptResult, m2.costCount],
         ['second', 'submitting', undefined, 1],
       );
+      assert.deepEqual(view.results, { Success: 0, Fail: 0, SubmitFail: 1, Unknow: 0, pending: 1 });
       assert.equal((await store.sessionView(b.sessionNo, undefined, 1))?.messages.length, 1);
       assert.equal(await store.sessionView(b.sessionNo, OTHER_ACCOUNT, 10), undefined);
       assert.equal(await store.sessionView('no-such-session', undefined, 10), undefined);
+    });
+
+    test('recentSessions lists the newest first, one account or all, with results so far', async (store) => {
+      const old = batch([sms(), sms()], { acceptedAt: NOW });
+      const mid = batch([sms()], { acceptedAt: NOW + SECOND, accountId: OTHER_ACCOUNT });
+      const fresh = batch([sms()], { acceptedAt: NOW + 2 * SECOND });
+      for (const b of [old, mid, fresh]) await store.acceptBatch(b);
+      const all = await store.recentSessions({ limit: 10 });
+      assert.deepEqual(
+        all.map((s) => s.sessionNo),
+        [fresh.sessionNo, mid.sessionNo, old.sessionNo],
+      );
+      const mine = await store.recentSessions({ accountId: ACCOUNT, limit: 1 });
+      assert.deepEqual(
+        mine.map((s) => [
+          s.sessionNo,
+          s.accountId,
+          s.acceptedCount,
+          s.createdAt,
+          s.results.pending,
+        ]),
+        [[fresh.sessionNo, ACCOUNT, 1, NOW + 2 * SECOND, 1]],
+      );
+      const oldest = (await store.recentSessions({ accountId: ACCOUNT, limit: 5 }))[1];
+      assert.deepEqual(oldest?.results, {
+        Success: 0,
+        Fail: 0,
+        SubmitFail: 0,
+        Unknow: 0,
+        pending: 2,
+      });
     });
   });
 }

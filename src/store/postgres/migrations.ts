@@ -207,7 +207,7 @@ export const postgresMigrations: readonly Migration[] = [
   },
   {
     version: 6,
-    name: 'UCloud dialect: key pairs, signatures, template fields International and UnsubscribeInfo',
+    name: 'UCloud dialect: key pairs, signatures, template fields; recent sessions by time',
     sql: `
       ALTER TABLE templates ADD COLUMN international INTEGER NOT NULL DEFAULT 0;
       ALTER TABLE templates ADD COLUMN unsubscribe_info TEXT NOT NULL DEFAULT '';
@@ -240,6 +240,9 @@ export const postgresMigrations: readonly Migration[] = [
       );
       CREATE INDEX signatures_account ON signatures (account_id, sig_content);
       CREATE INDEX signatures_status ON signatures (status);
+      -- The console's list of recent sessions, the admin's (all) and an account's.
+      CREATE INDEX sessions_recent ON sessions (created_at);
+      CREATE INDEX sessions_account_recent ON sessions (account_id, created_at);
     `,
   },
 ];

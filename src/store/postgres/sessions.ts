@@ -1,7 +1,10 @@
 import type { QueueStats, SessionView } from '../../domain/views/views.js';
 import {
+  RESULT_COUNTS_SQL,
   SESSION_MESSAGE_COLUMNS,
+  toSessionSummary,
   toSessionView,
+  type ResultCountRow,
   type SessionMessageRow,
   type SessionRow,
 } from '../rows/views.js';
@@ -9,6 +12,13 @@ import type { Pool } from './database.js';
 
 /** Sessions and the dispatch queue as operators see them. */
 export function postgresSessions(pool: Pool) {
+  const countsOf = async (sessionNo: string) =>
+    (
+      await pool.query<ResultCountRow>(
+        `${RESULT_COUNTS_SQL} WHERE session_no = $1 GROUP BY receipt_result`,
+        [sessionNo],
+      )
+    ).rows;
   return {
     async queueStats(now: number): Promise<QueueStats> {
       // Both read the partial index on due_at: queued messages and claims under a lease.
@@ -36,7 +46,18 @@ export function postgresSessions(pool: Pool) {
         `SELECT ${SESSION_MESSAGE_COLUMNS} FROM messages WHERE session_no = $1 ORDER BY id LIMIT $2`,
         [sessionNo, limit],
       );
-      return toSessionView(session, m.rows);
+      return toSessionView(session, await countsOf(sessionNo), m.rows);
+    },
+    async recentSessions({ accountId, limit }: { accountId?: number; limit: number }) {
+      const s = await pool.query<SessionRow>(
+        `SELECT session_no, account_id, accepted_count, created_at FROM sessions
+         WHERE ($1::bigint IS NULL OR account_id = $1)
+         ORDER BY created_at DESC, session_no LIMIT $2`,
+        [accountId ?? null, limit],
+      );
+      return Promise.all(
+        s.rows.map(async (row) => toSessionSummary(row, await countsOf(row.session_no))),
+      );
     },
   };
 }

@@ -4,6 +4,8 @@ import type {
   Conversation,
   InboxView,
   SessionMessage,
+  SessionResults,
+  SessionSummary,
   SessionView,
 } from '../../domain/views/views.js';
 import { INBOX_COLUMNS, fromRow, type InboxRow } from './inbox.js';
@@ -73,14 +75,35 @@ export interface SessionMessageRow {
   user_id: string;
 }
 
-export function toSessionView(s: SessionRow, rows: readonly SessionMessageRow[]): SessionView {
+/** Counts per receipt result, as both stores read them (a NULL result: not final yet). */
+export interface ResultCountRow {
+  result: string | null;
+  n: number | string;
+}
+
+export const RESULT_COUNTS_SQL = 'SELECT receipt_result AS result, count(*) AS n FROM messages';
+
+export function toSessionSummary(s: SessionRow, counts: readonly ResultCountRow[]): SessionSummary {
+  const results: SessionResults = { Success: 0, Fail: 0, SubmitFail: 0, Unknow: 0, pending: 0 };
+  for (const c of counts) {
+    const key = (c.result ?? 'pending') as keyof SessionResults;
+    if (key in results) results[key] += Number(c.n);
+  }
   return {
     sessionNo: s.session_no,
-    accountId: s.account_id,
+    accountId: Number(s.account_id),
     acceptedCount: s.accepted_count,
-    createdAt: s.created_at,
-    messages: rows.map(toSessionMessage),
+    createdAt: Number(s.created_at),
+    results,
   };
+}
+
+export function toSessionView(
+  s: SessionRow,
+  counts: readonly ResultCountRow[],
+  rows: readonly SessionMessageRow[],
+): SessionView {
+  return { ...toSessionSummary(s, counts), messages: rows.map(toSessionMessage) };
 }
 
 function toSessionMessage(r: SessionMessageRow): SessionMessage {

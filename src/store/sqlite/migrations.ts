@@ -205,7 +205,7 @@ export const sqliteMigrations: readonly Migration[] = [
   },
   {
     version: 8,
-    name: 'UCloud dialect: key pairs, signatures, template fields International and UnsubscribeInfo',
+    name: 'UCloud dialect: key pairs, signatures, template fields; recent sessions by time',
     sql: `
       ALTER TABLE templates ADD COLUMN international INTEGER NOT NULL DEFAULT 0;
       ALTER TABLE templates ADD COLUMN unsubscribe_info TEXT NOT NULL DEFAULT '';
@@ -238,6 +238,9 @@ export const sqliteMigrations: readonly Migration[] = [
       );
       CREATE INDEX signatures_account ON signatures (account_id, sig_content);
       CREATE INDEX signatures_status ON signatures (status);
+      -- The console's list of recent sessions, the admin's (all) and an account's.
+      CREATE INDEX sessions_recent ON sessions (created_at);
+      CREATE INDEX sessions_account_recent ON sessions (account_id, created_at);
     `,
   },
 ];

@@ -1,7 +1,10 @@
 import type { QueueStats, SessionView } from '../../domain/views/views.js';
 import {
+  RESULT_COUNTS_SQL,
   SESSION_MESSAGE_COLUMNS,
+  toSessionSummary,
   toSessionView,
+  type ResultCountRow,
   type SessionMessageRow,
   type SessionRow,
 } from '../rows/views.js';
@@ -12,6 +15,17 @@ export function sqliteSessions(db: Db) {
   const session = db.prepare(
     'SELECT session_no, account_id, accepted_count, created_at FROM sessions WHERE session_no = ?',
   );
+  const counts = db.prepare(`${RESULT_COUNTS_SQL} WHERE session_no = ? GROUP BY receipt_result`);
+  const SESSION_COLUMNS = 'session_no, account_id, accepted_count, created_at';
+  const recentAll = db.prepare(
+    `SELECT ${SESSION_COLUMNS} FROM sessions ORDER BY created_at DESC, session_no LIMIT ?`,
+  );
+  const recentOfAccount = db.prepare(
+    `SELECT ${SESSION_COLUMNS} FROM sessions WHERE account_id = ?
+     ORDER BY created_at DESC, session_no LIMIT ?`,
+  );
+  const summary = (s: SessionRow) =>
+    toSessionSummary(s, counts.all(s.session_no) as ResultCountRow[]);
   const messages = db.prepare(
     `SELECT ${SESSION_MESSAGE_COLUMNS} FROM messages WHERE session_no = ? ORDER BY id LIMIT ?`,
   );
@@ -31,7 +45,13 @@ export function sqliteSessions(db: Db) {
     ): Promise<SessionView | undefined> {
       const s = session.get(sessionNo) as SessionRow | undefined;
       if (!s || (accountId !== undefined && s.account_id !== accountId)) return undefined;
-      return toSessionView(s, messages.all(sessionNo, limit) as SessionMessageRow[]);
+      const rows = messages.all(sessionNo, limit) as SessionMessageRow[];
+      return toSessionView(s, counts.all(sessionNo) as ResultCountRow[], rows);
+    },
+    async recentSessions({ accountId, limit }: { accountId?: number; limit: number }) {
+      const rows =
+        accountId === undefined ? recentAll.all(limit) : recentOfAccount.all(accountId, limit);
+      return (rows as SessionRow[]).map(summary);
     },
   };
 }
