@@ -56,6 +56,16 @@ export async function startGateway(
   }
 }
 
+/** What start-up registers and reads before serving: keys, phones, the secrets it seals with. */
+async function credentials(store: Store, config: Config, now: number) {
+  await importConfiguredKeys(store, config, now);
+  await importConfiguredPhones(store, config, now);
+  const box = secretBox(resolveGatewaySecret(config));
+  await importConfiguredUcloudKeys(store, config, box, now);
+  const devAccount = await createDevAccountIfNone(store, config, now);
+  return { box, devAccount, admin: resolveAdminKey(config) };
+}
+
 async function startOnStore(
   config: Config,
   store: Store,
@@ -63,12 +73,7 @@ async function startOnStore(
   logger: Logger,
   lock: WriteLock | undefined,
 ): Promise<Gateway> {
-  await importConfiguredKeys(store, config, clock.now());
-  await importConfiguredPhones(store, config, clock.now());
-  const box = secretBox(resolveGatewaySecret(config));
-  await importConfiguredUcloudKeys(store, config, box, clock.now());
-  const devAccount = await createDevAccountIfNone(store, config, clock.now());
-  const admin = resolveAdminKey(config);
+  const { box, devAccount, admin } = await credentials(store, config, clock.now());
   const effective = { ...config, adminKey: admin.key };
 
   const reviewer = new AutoReviewer(

@@ -130,10 +130,11 @@ describe('the UCloud dialect over HTTP', () => {
       pair,
     );
     const body = new URLSearchParams(form).toString();
+    assert.ok(body.length < 1_048_576, 'under the body limit: the list rule is what refuses it');
     const { status, json } = await postForm(gw, body);
     assert.equal(status, 200);
-    // Over the body limit (1 MiB) or over the list limit: either way a limit, never a 413.
     assert.equal(json.RetCode, RetCode.LimitExceeded, json.Message);
+    assert.match(json.Message, /^PhoneNumbers has 10000 entries; at most 1000 are allowed/);
   });
 
   it("an account's key pair never reaches another account's data", async () => {
@@ -203,6 +204,15 @@ describe('the UCloud dialect over HTTP', () => {
     const { status, json } = await postForm(gw, form);
     assert.equal(status, 200);
     assert.equal(json.RetCode, RetCode.LimitExceeded);
+  });
+
+  it("the console's own form posts are not the dialect: their refusals keep their status", async () => {
+    const res = await fetch(`${gw.url}/console/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: gw.url },
+      body: `key=${'k'.repeat(20_000)}`,
+    });
+    assert.equal(res.status, 413, "over the console form limit: 413, not the dialect's 200");
   });
 
   it('an Action the SDK has and Wirebird does not offer gets the not-supported RetCode', async () => {

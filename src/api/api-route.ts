@@ -8,7 +8,9 @@ import { utf8Text } from './text-check.js';
 import { runEnvelope, type ApiHeaders } from './run-envelope.js';
 import {
   PUBLIC_KEY_PARAM,
+  UCLOUD_PATHS,
   isSigned,
+  isUcloudBody,
   signedAccount as accountOfSignature,
   ucloudCallOf,
   type UcloudCall,
@@ -28,24 +30,50 @@ export function registerApiRoute(app: FastifyInstance, deps: ApiDeps): void {
   void app.register(async (scope) => apiRoute(scope, deps));
 }
 
+type HandedOver = WeakMap<FastifyRequest, { text: string; action: string }>;
+type JsonParser = ReturnType<FastifyInstance['getDefaultJsonParser']>;
+
 function apiRoute(app: FastifyInstance, deps: ApiDeps): void {
-  const offload = deps.offload;
-  const handedOver = new WeakMap<FastifyRequest, { text: string; action: string }>();
-  const parseSafely = app.getDefaultJsonParser('error', 'error');
-  // Fastify's parser drops JSON.parse's "at position N"; that is what a person needs to fix the
-  // body, so a refusal is parsed again, only to say where it stopped.
-  const parse: typeof parseSafely = (request, text, done) =>
-    parseSafely(request, text, (err, value) => {
-      if ((err as { code?: string } | null)?.code !== 'FST_ERR_CTP_INVALID_JSON_BODY') {
-        return done(err, value);
-      }
-      try {
-        JSON.parse(text as string);
-      } catch (e) {
-        return done(Object.assign(e as SyntaxError, { statusCode: 400 }), undefined);
-      }
-      done(err, value);
-    });
+  const { offload } = deps;
+  const handedOver: HandedOver = new WeakMap();
+  const parse = registerBodyParsers(app, offload, handedOver);
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+    const headers = apiHeaders(request);
+    const handed = handedOver.get(request);
+    if (offload && handed !== undefined) {
+      const done = await runOffloaded(offload, { body: handed.text, ...headers }, handed.action);
+      if (done) return answer(deps, request, reply, done.action, done.outcome);
+      // Not one the threads answer after all: parsed here, where a bad body is refused as usual.
+      request.body = await new Promise((resolve, reject) =>
+        parse(request, handed.text, (err, value) => (err ? reject(err) : resolve(value))),
+      );
+    }
+    if (isUcloudBody(request.body)) {
+      const outcome = await settled(runUcloud(deps, request, headers));
+      return answer(deps, request, reply, actionNamed(request.body), outcome, UCLOUD_STATUS);
+    }
+    const action = actionNamed(request.body);
+    const outcome = runEnvelope(request.body, headers, deps, request.log).then(({ name, fields }) =>
+      successAnswer(name, fields),
+    );
+    return answer(deps, request, reply, action, await settled(outcome));
+  };
+  // The UCloud SDKs post to their base_url as it is given: the host's root, or /api.
+  for (const path of UCLOUD_PATHS) app.post(path, handler);
+}
+
+/**
+ * Form bodies (the UCloud dialect) and JSON bodies, read as bytes so that bytes which are not
+ * UTF-8 are refused, not replaced. A body the acceptance threads take is not parsed here: they
+ * read the text themselves. A signed (UCloud dialect) JSON body is checked here first, so it is
+ * parsed here too. Answers the JSON parser, for bodies handed back by the threads.
+ */
+function registerBodyParsers(
+  app: FastifyInstance,
+  offload: ActionOffload | undefined,
+  handedOver: HandedOver,
+): JsonParser {
+  const parse = jsonParserWithPosition(app);
   app.addContentTypeParser(FORM_TYPE, { parseAs: 'string' }, (_request, body, done) => {
     try {
       done(null, parseForm(body as string));
@@ -53,9 +81,6 @@ function apiRoute(app: FastifyInstance, deps: ApiDeps): void {
       done(err as Error, undefined);
     }
   });
-  // Bodies are read as bytes so that bytes which are not UTF-8 are refused, not replaced. A body
-  // the acceptance threads take is not parsed here: they read the text themselves. A signed
-  // (UCloud dialect) JSON body is checked here first, so it is parsed here too.
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, bytes, done) => {
     let text: string;
     try {
@@ -69,29 +94,28 @@ function apiRoute(app: FastifyInstance, deps: ApiDeps): void {
     handedOver.set(request, { text, action });
     done(null, undefined);
   });
-  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
-    const headers = apiHeaders(request);
-    const handed = handedOver.get(request);
-    if (offload && handed !== undefined) {
-      const done = await runOffloaded(offload, { body: handed.text, ...headers }, handed.action);
-      if (done) return answer(deps, request, reply, done.action, done.outcome);
-      // Not one the threads answer after all: parsed here, where a bad body is refused as usual.
-      request.body = await new Promise((resolve, reject) =>
-        parse(request, handed.text, (err, value) => (err ? reject(err) : resolve(value))),
-      );
-    }
-    if (request.body instanceof FormParams || ucloudCallOf(request.body) !== undefined) {
-      return ucloudRequest(deps, request, reply, headers);
-    }
-    const action = (request.body as { Action?: unknown } | null)?.Action;
-    const outcome = runEnvelope(request.body, headers, deps, request.log).then(({ name, fields }) =>
-      successAnswer(name, fields),
-    );
-    return answer(deps, request, reply, action, await settled(outcome));
-  };
-  // The UCloud SDKs post to their base_url as it is given: the host's root, or /api.
-  app.post('/api', handler);
-  app.post('/', handler);
+  return parse;
+}
+
+/**
+ * Fastify's own JSON parser (it refuses __proto__ and constructor keys), except that a refusal
+ * says where JSON.parse stopped ("at position N"): what a person needs to fix the body. Only a
+ * refused body is parsed a second time.
+ */
+function jsonParserWithPosition(app: FastifyInstance): JsonParser {
+  const parseSafely = app.getDefaultJsonParser('error', 'error');
+  return (request, text, done) =>
+    parseSafely(request, text, (err, value) => {
+      if ((err as { code?: string } | null)?.code !== 'FST_ERR_CTP_INVALID_JSON_BODY') {
+        return done(err, value);
+      }
+      try {
+        JSON.parse(text as string);
+      } catch (e) {
+        return done(Object.assign(e as SyntaxError, { statusCode: 400 }), undefined);
+      }
+      done(err, value);
+    });
 }
 
 function runOffloaded(offload: ActionOffload, job: OffloadedRequest, action: string) {
@@ -102,37 +126,36 @@ function runOffloaded(offload: ActionOffload, job: OffloadedRequest, action: str
   }));
 }
 
+/** The Action a body names, for the answer's echo, whatever reading the body gets. */
+function actionNamed(body: unknown): unknown {
+  if (body instanceof FormParams) return body.params.Action;
+  return (body as { Action?: unknown } | null)?.Action;
+}
+
 /**
  * The UCloud dialect: read and authenticated here, then run as the same Action the JSON API
- * runs (on an acceptance thread where the JSON API's would be); always HTTP 200, as UCloud does.
+ * runs (on an acceptance thread where the JSON API's would be).
  */
-async function ucloudRequest(
+async function runUcloud(
   deps: ApiDeps,
   request: FastifyRequest,
-  reply: FastifyReply,
   headers: ApiHeaders,
-) {
-  const params = request.body instanceof FormParams ? request.body.params : undefined;
-  let action: unknown = params ? params.Action : (request.body as { Action?: unknown }).Action;
-  const outcome = await settled(
-    (async () => {
-      const call = ucloudCallOf(request.body) as UcloudCall;
-      action = call.body.Action;
-      // Unsigned, a dialect request may still carry an API key; with neither, the key pair's
-      // parameter is what is missing.
-      if (!isSigned(call) && !headers.authorization) throw unsignedForm();
-      const signedAccount = isSigned(call) ? await accountOfSignature(call, deps) : undefined;
-      const asked = { ...headers, dialect: 'ucloud' as const, signedAccount };
-      if (deps.offload && typeof action === 'string' && OFFLOADED_ACTIONS.has(action)) {
-        const job = { body: JSON.stringify(call.body), ...asked };
-        const done = await runOffloaded(deps.offload, job, action);
-        if (done) return done.outcome.ok ? done.outcome.answer : Promise.reject(done.outcome.err);
-      }
-      const { name, fields } = await runEnvelope(call.body, asked, deps, request.log);
-      return successAnswer(name, fields);
-    })(),
-  );
-  return answer(deps, request, reply, action, outcome, UCLOUD_STATUS);
+): Promise<Record<string, unknown>> {
+  const call = ucloudCallOf(request.body) as UcloudCall;
+  // Unsigned, a dialect request may still carry an API key; with neither, the key pair's
+  // parameter is what is missing.
+  if (!isSigned(call) && !headers.authorization) throw unsignedForm();
+  const signedAccount = isSigned(call) ? await accountOfSignature(call, deps) : undefined;
+  const asked = { ...headers, dialect: 'ucloud' as const, signedAccount };
+  const action = call.body.Action;
+  if (deps.offload && typeof action === 'string' && OFFLOADED_ACTIONS.has(action)) {
+    const job = { body: JSON.stringify(call.body), ...asked };
+    const outcome = (await runOffloaded(deps.offload, job, action))?.outcome;
+    if (outcome?.ok === true) return outcome.answer;
+    if (outcome?.ok === false) throw outcome.err;
+  }
+  const { name, fields } = await runEnvelope(call.body, asked, deps, request.log);
+  return successAnswer(name, fields);
 }
 
 /** A form body with no credential: most often a JSON client that forgot its Content-Type. */

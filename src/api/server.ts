@@ -14,6 +14,7 @@ import { logRequest } from './request-log.js';
 import { registerMediaRoute } from './media-route.js';
 import { registerMetricsRoute } from './metrics-route.js';
 import type { ApiDeps } from './context.js';
+import { UCLOUD_PATHS } from './ucloud/dialect.js';
 import { isFormRequest } from './ucloud/form-body.js';
 import { answerClientError, limitConnections, serverOptions } from './http-limits.js';
 
@@ -35,7 +36,7 @@ export function buildServer(deps: ApiDeps, logger: Logger): FastifyInstance {
     const action = (request.body as { Action?: unknown } | null | undefined)?.Action;
     // Problems with the request as a whole keep Fastify's 4xx (400, 413, 415), but for the UCloud
     // dialect, whose SDKs read the RetCode only from an HTTP 200 answer.
-    const status = isFormRequest(request)
+    const status = isFormRequest(request, UCLOUD_PATHS)
       ? 200
       : err.statusCode && err.statusCode < 500
         ? err.statusCode

@@ -26,6 +26,23 @@ export function gatewayOptions(cmd: Command): Command {
     .option('--account <AccountId>', 'the key’s account (WIREBIRD_ACCOUNT_ID)');
 }
 
+const SEND_HELP = `
+The CSV's rows are sent in requests of --chunk-size numbers. Progress (rows, accepted, failed,
+rate, ETA) goes to stderr; the summary and the SessionNos to stdout. Each answered request is
+recorded in FILE.progress: run the same command again after an interruption and it resumes,
+never sending a recorded request again (an unrecorded one is resent with its Idempotency-Key, so
+the gateway answers it without sending twice). Remove FILE.progress to send the file again.
+
+Exit codes: 0 every row accepted; 2 some rows failed (listed); 3 no row accepted; 1 an error
+(the gateway unreachable, a bad option, a changed CSV).
+
+Examples:
+  printf 'phone,name,code\\n+8613800001234,Ada,1234\\n' > numbers.csv
+  wirebird send --template UTA9LZM7NVM4F --csv numbers.csv
+  wirebird send -t UTA9LZM7NVM4F --csv numbers.csv --sender SHOP --params-column name code
+  WIREBIRD_URL=http://10.0.0.5:8080 WIREBIRD_API_KEY=wb_… WIREBIRD_ACCOUNT_ID=42 \\
+    wirebird send -t UTA9LZM7NVM4F --csv numbers.csv --json`;
+
 export function registerSend(program: Command): void {
   const cmd = program
     .command('send')
@@ -42,25 +59,7 @@ export function registerSend(program: Command): void {
     .option('--chunk-size <n>', `numbers per request, 1 to ${MAX_NUMBERS_PER_REQUEST}`, '1000')
     .option('--json', 'print the summary as JSON');
   gatewayOptions(cmd)
-    .addHelpText(
-      'after',
-      `
-The CSV's rows are sent in requests of --chunk-size numbers. Progress (rows, accepted, failed,
-rate, ETA) goes to stderr; the summary and the SessionNos to stdout. Each answered request is
-recorded in FILE.progress: run the same command again after an interruption and it resumes,
-never sending a recorded request again (an unrecorded one is resent with its Idempotency-Key, so
-the gateway answers it without sending twice). Remove FILE.progress to send the file again.
-
-Exit codes: 0 every row accepted; 2 some rows failed (listed); 3 no row accepted; 1 an error
-(the gateway unreachable, a bad option, a changed CSV).
-
-Examples:
-  printf 'phone,name,code\\n+8613800001234,Ada,1234\\n' > numbers.csv
-  wirebird send --template UTA9LZM7NVM4F --csv numbers.csv
-  wirebird send -t UTA9LZM7NVM4F --csv numbers.csv --sender SHOP --params-column name code
-  WIREBIRD_URL=http://10.0.0.5:8080 WIREBIRD_API_KEY=wb_… WIREBIRD_ACCOUNT_ID=42 \\
-    wirebird send -t UTA9LZM7NVM4F --csv numbers.csv --json`,
-    )
+    .addHelpText('after', SEND_HELP)
     .action(async (opts: SendOptions) => {
       try {
         const chunkSize = Number(opts.chunkSize);

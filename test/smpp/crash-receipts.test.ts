@@ -78,7 +78,6 @@ describe('SMPP: SIGKILL mid-dispatch, then every receipt arrives', () => {
       `crash: ${sentBefore - ackedBefore} receipts unacknowledged at the kill, ` +
         `${sim.stats.receiptsRedelivered} redelivered; ${duplicates} submits resubmitted`,
     );
-    assert.ok(sim.stats.receiptsRedelivered >= 0);
     assert.ok(
       duplicates <= 2 * 100 + 1000,
       `resubmissions bounded by the window and a claim (${duplicates})`,

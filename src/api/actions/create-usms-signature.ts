@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { WirebirdError } from '../../domain/errors.js';
-import { newSignature } from '../../domain/signatures/signature-rules.js';
+import { checkNewSignature, newSignature } from '../../domain/signatures/signature-rules.js';
 import { TemplateStatus } from '../../domain/templates/template.js';
 import { defineAction, type ActionContext } from '../context.js';
 import { storeBase64File } from '../ucloud/uploaded-file.js';
@@ -63,10 +63,10 @@ export const createUsmsSignature = defineAction(Input, async (ctx, input) => {
     international: toBoolean(input.International) ?? false,
     qualificationId: input.QualificationId ?? '',
     fileMediaId: '',
-    proxyFileMediaId: input.ProxyFile ? 'pending' : '',
+    proxyFileMediaId: '',
   };
   // Checked before any file is stored, so a refused request leaves nothing behind.
-  newSignature(fields, { sigId: 'check', accountId }, deps.clock.now());
+  checkNewSignature(fields, Boolean(input.ProxyFile));
   const files = await signatureFiles(ctx, input, { fileMediaId: '', proxyFileMediaId: '' });
   const sig = newSignature(
     { ...fields, ...files },

@@ -1,6 +1,11 @@
 import { Type } from '@sinclair/typebox';
 import { WirebirdError } from '../../domain/errors.js';
-import { updateSignature } from '../../domain/signatures/signature-rules.js';
+import {
+  checkProxyDocument,
+  checkSignatureFields,
+  checkUpdatable,
+  updateSignature,
+} from '../../domain/signatures/signature-rules.js';
 import { defineAction } from '../context.js';
 import { signatureFiles } from './create-usms-signature.js';
 import { IntegerLike } from './schema-types.js';
@@ -31,10 +36,14 @@ export const updateUsmsSignature = defineAction(Input, async (ctx, input) => {
     certificateType:
       input.CertificateType === undefined ? current.certificateType : Number(input.CertificateType),
     sceneDesc: input.SceneDesc ?? current.sceneDesc,
-    proxyFileMediaId: input.ProxyFile ? 'pending' : current.proxyFileMediaId,
   };
   // Checked before any file is stored, so a refused request leaves nothing behind.
-  updateSignature(current, fields, deps.clock.now());
+  checkSignatureFields(fields);
+  checkProxyDocument(
+    fields.sigPurpose,
+    Boolean(input.ProxyFile) || current.proxyFileMediaId !== '',
+  );
+  checkUpdatable(current);
   const files = await signatureFiles(ctx, input, current);
   const next = updateSignature(current, { ...fields, ...files }, deps.clock.now());
   if (!(await deps.store.replaceSignature(next))) {

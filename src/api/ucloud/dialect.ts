@@ -19,6 +19,16 @@ export interface UcloudCall {
 
 export const PUBLIC_KEY_PARAM = 'PublicKey';
 
+/** Where the dialect is read: the SDKs post to their base_url, the host's root or /api. */
+export const UCLOUD_PATHS: readonly string[] = ['/api', '/'];
+
+/** A quick look, before any reading: a form body, or a JSON object that carries a PublicKey. */
+export function isUcloudBody(parsed: unknown): boolean {
+  if (parsed instanceof FormParams) return true;
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return false;
+  return (parsed as Record<string, unknown>)[PUBLIC_KEY_PARAM] !== undefined;
+}
+
 /** The call, when the body is in the dialect; undefined for a plain JSON body. */
 export function ucloudCallOf(parsed: unknown): UcloudCall | undefined {
   if (parsed instanceof FormParams) return callOf(parsed.params, unflatten(parsed.params));

@@ -8,10 +8,19 @@ export class FormParams {
 
 export const FORM_TYPE = 'application/x-www-form-urlencoded';
 
-/** True for a form-encoded request: the UCloud dialect, answered with HTTP 200 whatever befalls. */
-export function isFormRequest(request: FastifyRequest): boolean {
+/**
+ * True for a form-encoded request to a route that reads the UCloud dialect (`paths`), which is
+ * answered with HTTP 200 whatever befalls; the console's own forms are not the dialect.
+ */
+export function isFormRequest(request: FastifyRequest, paths: readonly string[]): boolean {
   const type = request.headers['content-type'];
-  return typeof type === 'string' && type.toLowerCase().startsWith(FORM_TYPE);
+  const route = request.routeOptions.url;
+  return (
+    typeof type === 'string' &&
+    type.toLowerCase().startsWith(FORM_TYPE) &&
+    route !== undefined &&
+    paths.includes(route)
+  );
 }
 
 /** Reads `a=1&b.0=x` into its parameters; a name given twice is refused, not guessed at. */

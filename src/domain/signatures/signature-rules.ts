@@ -44,9 +44,23 @@ export function checkSignatureFields(f: SignatureFields): void {
       throw invalid(field, `must be at most ${SignatureLimits.text} characters (it has ${n})`);
     }
   }
-  if (f.sigPurpose === 1 && f.proxyFileMediaId === '') {
+}
+
+/**
+ * A signature used on behalf of another (SigPurpose 1) needs the proxy document. Apart from the
+ * other rules so that a request can be checked before its files are stored.
+ */
+export function checkProxyDocument(sigPurpose: number, hasProxyDocument: boolean): void {
+  if (sigPurpose === 1 && !hasProxyDocument) {
     throw missing('ProxyFile (a signature used on behalf of another, SigPurpose 1, needs one)');
   }
+}
+
+/** CreateUSMSSignature's rules; `hasProxyDocument` so that they hold before files are stored. */
+export function checkNewSignature(fields: SignatureFields, hasProxyDocument: boolean): void {
+  if (fields.description.trim() === '') throw missing('Description');
+  checkSignatureFields(fields);
+  checkProxyDocument(fields.sigPurpose, hasProxyDocument);
 }
 
 export function newSignature(
@@ -54,8 +68,7 @@ export function newSignature(
   ids: { sigId: string; accountId: number },
   now: number,
 ): Signature {
-  if (fields.description.trim() === '') throw missing('Description');
-  checkSignatureFields(fields);
+  checkNewSignature(fields, fields.proxyFileMediaId !== '');
   return {
     ...fields,
     ...ids,
@@ -65,6 +78,16 @@ export function newSignature(
     updatedAt: now,
     version: 0,
   };
+}
+
+/** An approved signature is final: it changes only by being disabled. */
+export function checkUpdatable(current: Signature): void {
+  if (current.status === TemplateStatus.Approved) {
+    throw new WirebirdError(
+      'StateConflict',
+      `signature ${current.sigId} is approved and cannot be updated`,
+    );
+  }
 }
 
 /**

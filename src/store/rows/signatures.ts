@@ -22,29 +22,54 @@ export interface SignatureRow {
   version: number;
 }
 
-export const SIGNATURE_COLUMNS =
-  'sig_id, account_id, sig_content, sig_type, sig_purpose, certificate_type, description, scene_desc, international, qualification_id, file_media_id, proxy_file_media_id, status, err_desc, created_at, updated_at, version';
+/** A signature's value per column: toRow and the compare-and-set save both read from it. */
+function columnValues(s: Signature): Record<string, unknown> {
+  return {
+    sig_id: s.sigId,
+    account_id: s.accountId,
+    sig_content: s.sigContent,
+    sig_type: s.sigType,
+    sig_purpose: s.sigPurpose,
+    certificate_type: s.certificateType,
+    description: s.description,
+    scene_desc: s.sceneDesc,
+    international: s.international ? 1 : 0,
+    qualification_id: s.qualificationId,
+    file_media_id: s.fileMediaId,
+    proxy_file_media_id: s.proxyFileMediaId,
+    status: s.status,
+    err_desc: s.errDesc,
+    created_at: s.createdAt,
+    updated_at: s.updatedAt,
+    version: s.version,
+  };
+}
+
+const COLUMN_LIST = [
+  'sig_id',
+  'account_id',
+  'sig_content',
+  'sig_type',
+  'sig_purpose',
+  'certificate_type',
+  'description',
+  'scene_desc',
+  'international',
+  'qualification_id',
+  'file_media_id',
+  'proxy_file_media_id',
+  'status',
+  'err_desc',
+  'created_at',
+  'updated_at',
+  'version',
+] as const;
+
+export const SIGNATURE_COLUMNS = COLUMN_LIST.join(', ');
 
 export function signatureToRow(s: Signature): unknown[] {
-  return [
-    s.sigId,
-    s.accountId,
-    s.sigContent,
-    s.sigType,
-    s.sigPurpose,
-    s.certificateType,
-    s.description,
-    s.sceneDesc,
-    s.international ? 1 : 0,
-    s.qualificationId,
-    s.fileMediaId,
-    s.proxyFileMediaId,
-    s.status,
-    s.errDesc,
-    s.createdAt,
-    s.updatedAt,
-    s.version,
-  ];
+  const values = columnValues(s);
+  return COLUMN_LIST.map((c) => values[c]);
 }
 
 export function signatureFromRow(r: SignatureRow): Signature {
@@ -69,26 +94,13 @@ export function signatureFromRow(r: SignatureRow): Signature {
   };
 }
 
-/** The compare-and-set save's SET list and its parameters (the row's id and version last). */
-export const SIGNATURE_UPDATABLE = [
-  'sig_content',
-  'sig_type',
-  'sig_purpose',
-  'certificate_type',
-  'description',
-  'scene_desc',
-  'international',
-  'qualification_id',
-  'file_media_id',
-  'proxy_file_media_id',
-  'status',
-  'err_desc',
-  'updated_at',
-] as const;
+/** What a save may change: everything but the id, the account, the creation and the version. */
+export const SIGNATURE_UPDATABLE = COLUMN_LIST.filter(
+  (c) => !['sig_id', 'account_id', 'created_at', 'version'].includes(c),
+);
 
+/** The compare-and-set save's parameters: the SET values in SIGNATURE_UPDATABLE's order, then id and version. */
 export function signatureReplaceArgs(s: Signature): unknown[] {
-  const row = signatureToRow(s);
-  // signatureToRow's order: id, account, then the updatable columns, then created/updated/version.
-  const updatable = [...row.slice(2, 14), s.updatedAt];
-  return [...updatable, s.sigId, s.version];
+  const values = columnValues(s);
+  return [...SIGNATURE_UPDATABLE.map((c) => values[c]), s.sigId, s.version];
 }
