@@ -5,7 +5,13 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { cli, runCli } from './helpers/cli.js';
 import { eventually, startTestGateway, type TestGateway } from './helpers/gateway.js';
-import { approvedTemplate, cn, finalReceipts, storedMessages } from './helpers/sending.js';
+import {
+  approvedTemplate,
+  cn,
+  finalReceipts,
+  storedMessages,
+  templateAt,
+} from './helpers/sending.js';
 
 interface Summary {
   rows: number;
@@ -14,7 +20,8 @@ interface Summary {
   requests: number;
   resumedChunks: number;
   sessionNos: string[];
-  failures: { phone: string; reason: string }[];
+  resumedRows: number;
+  failures: { phone: string; reason: string; line: number }[];
 }
 
 /** A CSV of `rows` numbers; every row in `bad` has a number that cannot be valid. */
@@ -69,6 +76,11 @@ describe('wirebird send and receipts', () => {
       s.failures.every((f) => /Phone/.test(f.reason)),
       JSON.stringify(s.failures[0]),
     );
+    // Each failure names its CSV line: the header is line 1, row i is line i + 2.
+    assert.deepEqual(
+      s.failures.map((f) => [f.phone, f.line]),
+      [...bad].map((i) => [`not-a-number-${i}`, i + 2]),
+    );
     assert.equal((await storedMessages(gw)) - before, 49_995);
     // The progress line ends at 100% with the final counts.
     assert.match(run.stderr, /50000\/50000 \(100%\)\s+accepted 49995\s+failed 5\s+\d+\/s\s+ETA/);
@@ -99,6 +111,7 @@ describe('wirebird send and receipts', () => {
     const s = JSON.parse(rerun.stdout) as Summary;
     assert.deepEqual([s.rows, s.accepted, s.failed], [20_000, 20_000, 0]);
     assert.equal(s.resumedChunks, recorded);
+    assert.equal(s.resumedRows, recorded * 100);
     assert.equal(s.requests, 200 - recorded);
     assert.equal(new Set(s.sessionNos).size, 200);
     assert.equal((await storedMessages(gw)) - before, 20_000);
@@ -146,17 +159,51 @@ describe('wirebird send and receipts', () => {
     assert.match(size.stderr, /^wirebird: --chunk-size must be 1 to 1000$/m);
     const missing = await cli(gw, ['send', '-t', tpl, '--csv', join(dir, 'none.csv')]);
     assert.match(missing.stderr, /^wirebird: --csv: .*none\.csv does not exist$/m);
-    const unapproved = await cli(gw, ['send', '-t', 'UTANOSUCHTEMPLATE', '--csv', csv]);
-    assert.equal(unapproved.code, 1);
+    const unknown = await cli(gw, ['send', '-t', 'UTANOSUCHTEMPLATE', '--csv', csv]);
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.stderr, /^wirebird: --template: .*UTANOSUCHTEMPLATE.*not found/m);
+    assert.equal(progressLines(csv).length, 0, 'nothing was sent');
+  });
+
+  it('checks the parameter columns against the template before sending a row', async () => {
+    const csv = join(dir, 'columns.csv');
+    writeFileSync(csv, `phone,name,code,extra\n${cn(7)},Bo,1,x\n`);
+    const before = await storedMessages(gw);
+    const extra = await cli(gw, ['send', '-t', tpl, '--csv', csv]);
+    assert.equal(extra.code, 1);
     assert.match(
-      unapproved.stderr,
-      /^wirebird: the gateway refused every number: .*UTANOSUCHTEMPLATE/m,
+      extra.stderr,
+      /^wirebird: --params-column: template \S+ takes 2 parameters but the CSV gives 3 \(name, code, extra\)/m,
+    );
+    const named = await cli(gw, ['send', '-t', tpl, '--csv', csv, '-p', 'name', 'code']);
+    assert.equal(named.code, 0, named.stderr);
+    const pending = await templateAt(gw, 0, 'Hi {1}');
+    const unapproved = await cli(gw, ['send', '-t', pending, '--csv', csv, '-p', 'name']);
+    assert.match(unapproved.stderr, /^wirebird: --template: \S+ is not approved \(Status 0\)/m);
+    assert.equal((await storedMessages(gw)) - before, 1);
+  });
+
+  it('names the CSV line of each failed row, and the rate of a resumed run is its own', async () => {
+    const csv = join(dir, 'lines.csv');
+    // A quoted field over two lines moves the rows after it down one line more.
+    const rows = [`${cn(8)},"two\nlines",1`, `,Al,2`, `12,Bo,3`, `${cn(9)},Cy,4`];
+    writeFileSync(csv, `phone,name,code\n${rows.join('\n')}\n`);
+    const run = await cli(gw, ['send', '-t', tpl, '--csv', csv]);
+    assert.equal(run.code, 2, run.stderr);
+    assert.match(run.stdout, /^ {2}line 4, "": Phone is empty$/m);
+    assert.match(run.stdout, /^ {2}line 5, "12": Phone is too short/m);
+    assert.match(run.stdout, /^1 requests \(4 rows\) in /m);
+    const again = await cli(gw, ['send', '-t', tpl, '--csv', csv]);
+    assert.match(
+      again.stdout,
+      /^0 requests \(0 rows\) in .* \(0 rows\/s\); 1 requests \(4 rows\) done by an earlier run$/m,
     );
   });
 
   it('prints receipts as a table or as JSON', async () => {
     const csv = join(dir, 'receipts.csv');
-    writeFileSync(csv, `phone,name,code\n${cn(1)},Bo,1\n${cn(5)},Al,2\n`);
+    // cn(3) ends in 0003: the simulator sends no report, so it waits.
+    writeFileSync(csv, `phone,name,code\n${cn(1)},Bo,1\n${cn(5)},Al,2\n${cn(3)},Cy,3\n`);
     const sent = JSON.parse(
       (await cli(gw, ['send', '-t', tpl, '--csv', csv, '--json'])).stdout,
     ) as Summary;
@@ -173,12 +220,17 @@ describe('wirebird send and receipts', () => {
       table.stdout,
       new RegExp(`^${session}\\s+\\${cn(5)}\\s+Success\\s+DELIVRD\\s`, 'm'),
     );
+    assert.match(table.stdout, new RegExp(`^${session}: 2 receipts, 1 still waiting$`, 'm'));
     const json = await cli(gw, ['receipts', session, 'no-such-session', '--json']);
     assert.equal(json.code, 1);
-    const data = JSON.parse(json.stdout) as { SessionNo: string; ReceiptSet: unknown[] }[];
+    const data = JSON.parse(json.stdout) as {
+      SessionNo: string;
+      ReceiptSet: unknown[];
+      Waiting: number;
+    }[];
     assert.deepEqual(
-      data.map((d) => [d.SessionNo, d.ReceiptSet.length]),
-      [[session, 2]],
+      data.map((d) => [d.SessionNo, d.ReceiptSet.length, d.Waiting]),
+      [[session, 2, 1]],
     );
     assert.match(json.stderr, /^not found: no-such-session$/m);
   });

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { RetCode } from '../src/domain/errors.js';
-import { startTestGateway, type TestGateway } from './helpers/gateway.js';
-import { approvedTemplate, cn } from './helpers/sending.js';
+import { eventually, startTestGateway, type TestGateway } from './helpers/gateway.js';
+import { approvedTemplate, cn, inbox } from './helpers/sending.js';
 
 /** The mistakes of a first hour (issue 20), each answered with what to do. */
 describe('errors that say what to do', () => {
@@ -33,6 +33,54 @@ describe('errors that say what to do', () => {
         ['12', 'Phone is too short; write it as +<country code><number>, such as +8613800000000'],
       ],
     );
+  });
+
+  it('a number without a country code must be a mobile of the default region, and says to write +', async () => {
+    const { json } = await gw.api(batch([{ Phone: '4155550123' }, { Phone: '13800001015' }]));
+    assert.equal(json.RetCode, 0, json.Message);
+    assert.equal(json.SuccessCount, 1, 'the CN mobile written nationally is accepted');
+    const rows = (json.FailContent as { Target: { Phone: string; FailureDetails: string }[] }[])[0]
+      ?.Target;
+    assert.equal(rows?.[0]?.Phone, '4155550123');
+    assert.match(rows?.[0]?.FailureDetails ?? '', /not a mobile number of the default region CN/);
+    assert.match(rows?.[0]?.FailureDetails ?? '', /\+<country code><number>/);
+  });
+
+  it("an account's own default region reads its national numbers, and only its own", async () => {
+    const key = (await gw.admin('POST', '/admin/accounts/7/keys')).json.Key as string;
+    const set = await gw.admin('PUT', '/admin/accounts/7/default-region', { DefaultRegion: 'us' });
+    assert.equal(set.status, 200, set.json.Message as string);
+    assert.deepEqual([set.json.DefaultRegion, set.json.EffectiveRegion], ['US', 'US']);
+    const us = await approvedTemplate(gw, 'Code {1}', { accountId: 7, key });
+    const send = (accountId: number, TemplateId: string, apiKey?: string) =>
+      gw.api(
+        { ...batch([{ Phone: '4155550123' }], TemplateId), AccountId: accountId },
+        { key: apiKey },
+      );
+    const own = await send(7, us, key);
+    assert.equal(own.json.SuccessCount, 1, JSON.stringify(own.json));
+    const delivered = await eventually(async () => {
+      const items = await inbox(gw, '+14155550123');
+      return items.length > 0 ? items : undefined;
+    }, 'the SMS to +14155550123 in the simulator inbox');
+    assert.equal(delivered[0]?.to, '+14155550123');
+    assert.equal((await send(1, tpl)).json.SuccessCount, 0, 'account 1 still reads it in CN');
+    const cleared = await gw.admin('PUT', '/admin/accounts/7/default-region', {
+      DefaultRegion: null,
+    });
+    assert.deepEqual([cleared.json.DefaultRegion, cleared.json.EffectiveRegion], [null, 'CN']);
+    assert.equal((await send(7, us, key)).json.SuccessCount, 0, 'back to the gateway region');
+  });
+
+  it('a default region that is no region, or an account that does not exist, is refused', async () => {
+    const bad = await gw.admin('PUT', '/admin/accounts/1/default-region', { DefaultRegion: 'XX' });
+    assert.equal(bad.status, 400);
+    assert.equal(bad.json.RetCode, RetCode.InvalidParameter);
+    assert.match(bad.json.Message as string, /DefaultRegion/);
+    const none = await gw.admin('PUT', '/admin/accounts/99/default-region', {
+      DefaultRegion: 'US',
+    });
+    assert.equal(none.status, 404);
   });
 
   it('an unknown TemplateId is said to be one, not "the number failed"', async () => {

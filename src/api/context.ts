@@ -71,6 +71,11 @@ export interface ActionContext {
   idempotencyKey: string | undefined;
   /** Which reading of the request this is: the JSON API's, or the UCloud SDKs' dialect. */
   dialect: 'json' | 'ucloud';
+  /**
+   * The region numbers without a country code are read in: the account's own, else the
+   * gateway's. Asked for by the Actions that read phone numbers only, so the rest pay nothing.
+   */
+  defaultRegion(): Promise<string>;
 }
 
 export interface ActionDef {

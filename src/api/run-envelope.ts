@@ -45,6 +45,8 @@ export async function runEnvelope(
     );
   }
   const { idempotencyKey } = headers;
-  const ctx = { accountId, deps, log, idempotencyKey, dialect };
+  const defaultRegion = async () =>
+    (await deps.store.accountRegion(accountId)) ?? deps.config.defaultRegion;
+  const ctx = { accountId, deps, log, idempotencyKey, dialect, defaultRegion };
   return { name, fields: await def.handle(ctx, def.validate(body)) };
 }

@@ -4,6 +4,7 @@ import { registerServe } from './serve.js';
 import { registerMigrate } from './migrate.js';
 import { registerTemplates } from './templates.js';
 import { registerKeys } from './keys.js';
+import { registerAccounts } from './accounts.js';
 import { registerReceipts } from './receipts.js';
 import { registerSend } from './send.js';
 import { registerSmscSim } from './smsc-sim.js';
@@ -17,6 +18,7 @@ const program = new Command()
 registerServe(program);
 registerMigrate(program);
 registerKeys(program);
+registerAccounts(program);
 registerTemplates(program);
 registerSend(program);
 registerReceipts(program);

@@ -12,18 +12,21 @@ const SESSIONS_PER_REQUEST = 100;
 interface ReceiptSession {
   SessionNo: string;
   ReceiptSet: ReceiptPerPhone[];
+  /** Messages of the session not in a final state yet (GetSessionSummary's Pending). */
+  Waiting: number;
 }
 
 export function registerReceipts(program: Command): void {
   const cmd = program
     .command('receipts <SessionNo...>')
     .description('print the receipts of sessions from a running gateway')
-    .option('--json', 'print GetUSMSSendReceipt’s Data as JSON');
+    .option('--json', 'print GetUSMSSendReceipt’s Data as JSON, each session with its Waiting');
   gatewayOptions(cmd)
     .addHelpText(
       'after',
       `
-Only messages in a final state have a receipt; a session of another account, or one that does
+Only messages in a final state have a receipt; the messages still on their way are counted as
+waiting (with --json, each session's Waiting). A session of another account, or one that does
 not exist, is reported as not found.
 
 Examples:
@@ -52,13 +55,30 @@ async function fetchReceipts(
   const unique = [...new Set(sessionNos)];
   const out: ReceiptSession[] = [];
   for (let i = 0; i < unique.length; i += SESSIONS_PER_REQUEST) {
-    const answer = await client.call('GetUSMSSendReceipt', {
-      SessionNoSet: unique.slice(i, i + SESSIONS_PER_REQUEST),
+    const SessionNoSet = unique.slice(i, i + SESSIONS_PER_REQUEST);
+    const receipts = await dataOf<Omit<ReceiptSession, 'Waiting'>>(client, 'GetUSMSSendReceipt', {
+      SessionNoSet,
     });
-    if (answer.RetCode !== 0) throw new CliError(`${answer.Message} (RetCode ${answer.RetCode})`);
-    out.push(...((answer.Data as ReceiptSession[] | undefined) ?? []));
+    const summaries = await dataOf<{ SessionNo: string; Pending: number }>(
+      client,
+      'GetSessionSummary',
+      { SessionNoSet },
+    );
+    const pending = new Map(summaries.map((s) => [s.SessionNo, s.Pending]));
+    out.push(...receipts.map((r) => ({ ...r, Waiting: pending.get(r.SessionNo) ?? 0 })));
   }
   return out;
+}
+
+async function dataOf<T>(
+  client: GatewayClient,
+  action: string,
+  fields: Record<string, unknown>,
+): Promise<T[]> {
+  const answer = await client.call(action, fields);
+  if (answer.RetCode !== 0) throw new CliError(`${answer.Message} (RetCode ${answer.RetCode})`);
+  // The gateway's own answer: Data is the array its docs/api.md describes.
+  return (answer.Data as T[] | undefined) ?? [];
 }
 
 const COLUMNS = ['SessionNo', 'Phone', 'Result', 'Code', 'Time (UTC)', 'Cost', 'UserId'];
@@ -81,6 +101,8 @@ function table(data: readonly ReceiptSession[]): string {
       .map((c, i) => c.padEnd(widths[i] ?? 0))
       .join('  ')
       .trimEnd();
-  const count = data.map((s) => `${s.SessionNo}: ${s.ReceiptSet.length} receipts`);
+  const count = data.map(
+    (s) => `${s.SessionNo}: ${s.ReceiptSet.length} receipts, ${s.Waiting} still waiting`,
+  );
   return [line(COLUMNS), ...rows.map(line), '', ...count].join('\n');
 }

@@ -100,15 +100,22 @@ function exitCodeOf(s: SendSummary): number {
 const SHOWN_FAILURES = 20;
 
 function describe(s: SendSummary): string {
-  const rate = s.seconds > 0 ? Math.round(s.rows / s.seconds) : 0;
+  // The rate is this run's: rows an earlier run sent took none of its seconds.
+  const sent = s.rows - s.resumedRows;
+  const rate = s.seconds > 0 ? Math.round(sent / s.seconds) : 0;
   const lines = [
     `${s.rows} rows: ${s.accepted} accepted, ${s.failed} failed`,
-    `${s.requests} requests in ${formatSeconds(s.seconds)} (${rate} rows/s)` +
-      (s.resumedChunks > 0 ? `; ${s.resumedChunks} requests done by an earlier run` : ''),
+    `${s.requests} requests (${sent} rows) in ${formatSeconds(s.seconds)} (${rate} rows/s)` +
+      (s.resumedChunks > 0
+        ? `; ${s.resumedChunks} requests (${s.resumedRows} rows) done by an earlier run`
+        : ''),
   ];
   if (s.failures.length > 0) {
-    lines.push(`failed numbers (first ${Math.min(SHOWN_FAILURES, s.failures.length)}):`);
-    for (const f of s.failures.slice(0, SHOWN_FAILURES)) lines.push(`  ${f.phone}: ${f.reason}`);
+    lines.push(`failed rows (first ${Math.min(SHOWN_FAILURES, s.failures.length)}):`);
+    for (const f of s.failures.slice(0, SHOWN_FAILURES)) {
+      const where = f.line === undefined ? '' : `line ${f.line}, `;
+      lines.push(`  ${where}${JSON.stringify(f.phone)}: ${f.reason}`);
+    }
   }
   lines.push(`SessionNos (${s.sessionNos.length}):`, ...s.sessionNos.map((n) => `  ${n}`));
   lines.push(`progress: ${s.progressFile} (remove it to send this file again)`);

@@ -21,6 +21,7 @@ import type { MediaFile, MediaInfo, MediaUpload } from './media/media-file.js';
 import type { ReceiptPerPhone } from './receipts/receipt.js';
 import type {
   Conversation,
+  ConversationSearch,
   InboxSearch,
   InboxView,
   QueueStats,
@@ -40,6 +41,10 @@ export interface Routing {
 export interface AccountStore {
   ensureAccount(accountId: number, now: number): Promise<boolean>;
   accountExists(accountId: number): Promise<boolean>;
+  /** The region an account's numbers without a country code are read in, if it set its own. */
+  accountRegion(accountId: number): Promise<string | undefined>;
+  /** Sets (or, with undefined, clears) the account's own region; false if no such account. */
+  setAccountRegion(accountId: number, region: string | undefined): Promise<boolean>;
   addApiKey(accountId: number, keyHash: string, now: number): Promise<void>;
   accountForKeyHash(keyHash: string): Promise<number | undefined>;
   countApiKeys(): Promise<number>;
@@ -169,7 +174,7 @@ export interface OperatorStore {
   /** Entries newest first, with their account and final receipt. */
   searchInbox(filter: InboxSearch): Promise<InboxView[]>;
   /** One conversation per recipient, the most recently delivered first. */
-  inboxConversations(filter: Omit<InboxSearch, 'phone' | 'ids'>): Promise<Conversation[]>;
+  inboxConversations(filter: ConversationSearch): Promise<Conversation[]>;
   /**
    * Removes entries already reported (all accounts', or one account's); entries whose report is
    * still due stay, so clearing never changes a delivery's outcome. Answers how many went.

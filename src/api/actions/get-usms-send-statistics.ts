@@ -67,15 +67,16 @@ function rangeOf(input: Input): { from: number; to: number } {
 
 /**
  * Counts per UTC day and destination country (BrevityCode, ISO 3166), paged from Page 0; a
- * country is domestic when it is the gateway's default region (docs/ucloud-sdk.md).
+ * country is domestic when it is the account's default region (docs/ucloud-sdk.md).
  */
-export const getUsmsSendStatistics = defineAction(Input, async ({ accountId, deps }, input) => {
+export const getUsmsSendStatistics = defineAction(Input, async (ctx, input) => {
+  const { accountId, deps } = ctx;
   const query = queryOf(input);
   const purpose = input.Purpose === undefined ? undefined : Number(input.Purpose);
   if (purpose !== undefined && ![1, 2, 3].includes(purpose))
     throw invalid('Purpose', 'must be 1, 2 or 3');
   const rows = await deps.store.sendStatistics({ accountId, ...rangeOf(input), purpose });
-  const { defaultRegion } = deps.config;
+  const defaultRegion = await ctx.defaultRegion();
   const regionOf = (e164: string) => {
     const phone = normalizePhone(e164, defaultRegion);
     return (phone.ok && phone.country) || 'ZZ';

@@ -1,6 +1,7 @@
 import type { ActionDef } from '../context.js';
 import { createUsmsTemplate } from './create-usms-template.js';
 import { getUsmsSendReceipt } from './get-usms-send-receipt.js';
+import { getSessionSummary } from './get-session-summary.js';
 import { sendBatchUsmsMessage } from './send-batch-usms-message.js';
 import { sendMessage } from './send-message.js';
 import { queryUsmsTemplate } from './query-usms-template.js';
@@ -17,7 +18,7 @@ import { uploadUsmsFile } from './upload-usms-file.js';
 
 /**
  * The Actions, by name: the spec's six, then the UCloud SDKs' other USMS Actions, which both the
- * JSON API and the UCloud dialect answer (docs/ucloud-sdk.md).
+ * JSON API and the UCloud dialect answer (docs/ucloud-sdk.md), then Wirebird's own.
  */
 export const actions: ReadonlyMap<string, ActionDef> = new Map<string, ActionDef>([
   ['SendMessage', sendMessage],
@@ -34,5 +35,7 @@ export const actions: ReadonlyMap<string, ActionDef> = new Map<string, ActionDef
   ['DeleteUSMSSignature', deleteUsmsSignature],
   ['GetUSMSSendStatistics', getUsmsSendStatistics],
   ['UploadUSMSFile', uploadUsmsFile],
+  // Wirebird's own, named in its own style (docs/api.md).
+  ['GetSessionSummary', getSessionSummary],
   ...NOT_SUPPORTED.map((name): [string, ActionDef] => [name, notSupported(name)]),
 ]);

@@ -130,6 +130,7 @@ function withoutNulls(groups: Static<typeof Input>['TaskContent']): TaskCountMod
 
 async function batchContext(ctx: ActionContext, groups: TaskCountModal[]) {
   const { store, config, routing } = ctx.deps;
+  const defaultRegion = await ctx.defaultRegion();
   const templateIds = [...new Set(groups.map((g) => g.TemplateId))];
   const named = groups.flatMap((g) => [g.SenderId, ...g.Target.map((t) => t.SenderId)]);
   const senderIds = [...new Set(named.filter((s): s is string => !!s))];
@@ -137,7 +138,7 @@ async function batchContext(ctx: ActionContext, groups: TaskCountModal[]) {
   return {
     templates: new Map(templates.map((t) => [t.templateId, t])),
     senderIds: await store.hasSenderIds(ctx.accountId, senderIds),
-    defaultRegion: config.defaultRegion,
+    defaultRegion,
     maxSegments: config.maxSegments,
     route: (e164: string, senderId: string) => routing.smsRoute(e164, senderId),
   };

@@ -14,10 +14,11 @@ const Input = Type.Object({
 });
 
 export const sendMessage = defineAction(Input, async (ctx, input) => {
-  const { store, config, clock, ids } = ctx.deps;
-  const to = normalizePhone(input.To, config.defaultRegion);
+  const { store, clock, ids } = ctx.deps;
+  const region = await ctx.defaultRegion();
+  const to = normalizePhone(input.To, region);
   if (!to.ok) throw invalid('To', to.reason);
-  const from = normalizePhone(input.BusinessPhone, config.defaultRegion);
+  const from = normalizePhone(input.BusinessPhone, region);
   if (!from.ok) throw invalid('BusinessPhone', from.reason);
   const parsed = parseBusinessContentAt(input.Type, input.Content);
   const content = await checkMediaIds(store, ctx.accountId, parsed.content, parsed.base);

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { checkSenderId } from '../../domain/accounts/sender-id.js';
-import { invalid, missing } from '../../domain/errors.js';
-import { normalizePhone } from '../../domain/phones/phones.js';
+import { WirebirdError, invalid, missing } from '../../domain/errors.js';
+import { isKnownRegion, normalizePhone } from '../../domain/phones/phones.js';
 import { hashKey, newApiKey } from '../auth.js';
 import type { ApiDeps } from '../context.js';
 import { accountIdParam, ok, sendAdminError } from './guard.js';
@@ -41,7 +41,8 @@ export function registerAccountAdmin(app: FastifyInstance, deps: ApiDeps): void 
   });
   route('/business-phones', async (accountId, body) => {
     const raw = requireString(body, 'BusinessPhone');
-    const phone = normalizePhone(raw, deps.config.defaultRegion);
+    const region = (await store.accountRegion(accountId)) ?? deps.config.defaultRegion;
+    const phone = normalizePhone(raw, region);
     if (!phone.ok) throw invalid('BusinessPhone', phone.reason);
     const channel = channelOf(body);
     await store.ensureAccount(accountId, clock.now());
@@ -58,6 +59,42 @@ export function registerAccountAdmin(app: FastifyInstance, deps: ApiDeps): void 
       ...(channel.phoneNumberId ? { PhoneNumberId: channel.phoneNumberId } : {}),
     };
   });
+  registerRegionAdmin(app, deps);
+}
+
+/**
+ * PUT /admin/accounts/:accountId/default-region: the region the account's numbers without a
+ * country code are read in. `DefaultRegion: null` goes back to the gateway's (config).
+ */
+function registerRegionAdmin(app: FastifyInstance, deps: ApiDeps): void {
+  app.put<AccountRoute>('/admin/accounts/:accountId/default-region', async (request, reply) => {
+    try {
+      const accountId = accountIdParam(request.params.accountId);
+      const region = regionOf(request.body ?? {});
+      if (!(await deps.store.setAccountRegion(accountId, region))) {
+        throw new WirebirdError('NotFound', `no account ${accountId}: create it with a key first`);
+      }
+      const effective = region ?? deps.config.defaultRegion;
+      return reply.send(
+        ok({ AccountId: accountId, DefaultRegion: region ?? null, EffectiveRegion: effective }),
+      );
+    } catch (err) {
+      return sendAdminError(reply, err);
+    }
+  });
+}
+
+function regionOf(body: Record<string, unknown>): string | undefined {
+  if (!('DefaultRegion' in body)) throw missing('DefaultRegion');
+  const value = body.DefaultRegion;
+  if (value === null) return undefined;
+  if (typeof value !== 'string' || !isKnownRegion(value.toUpperCase())) {
+    throw invalid(
+      'DefaultRegion',
+      'must be a two-letter region code such as "US" or "CN", or null for the gateway\'s default',
+    );
+  }
+  return value.toUpperCase();
 }
 
 const CHANNELS = ['simulator', 'whatsapp'];

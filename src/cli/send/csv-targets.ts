@@ -14,13 +14,26 @@ export interface ColumnPlan {
 export interface Chunk {
   index: number;
   targets: TargetModal[];
+  /** The CSV line each target's row ends on (1 is the header), as an editor numbers them. */
+  lines: number[];
+}
+
+interface Row {
+  record: Record<string, string>;
+  info: { lines: number };
 }
 
 function rows(path: string) {
-  const parser = parse({ columns: true, skip_empty_lines: true, bom: true, trim: true });
+  const parser = parse({
+    columns: true,
+    skip_empty_lines: true,
+    bom: true,
+    trim: true,
+    info: true,
+  });
   // pipe() does not pass on the file's errors (a missing file): the parser must end with them.
   const input = createReadStream(path).on('error', (err) => parser.destroy(err));
-  return input.pipe(parser) as AsyncIterable<Record<string, string>> & NodeJS.ReadableStream;
+  return input.pipe(parser) as AsyncIterable<Row> & NodeJS.ReadableStream;
 }
 
 /** The CSV's data rows, counted in one pass (quoted fields may hold line breaks). */
@@ -34,6 +47,16 @@ export async function countRows(path: string): Promise<number> {
   return n;
 }
 
+/** The column names of the CSV's header row ([] for a file without data rows). */
+export async function csvHeader(path: string): Promise<string[]> {
+  try {
+    for await (const row of rows(path)) return Object.keys(row.record);
+  } catch (err) {
+    throw csvProblem(path, err);
+  }
+  return [];
+}
+
 /** The rows as SendBatchUSMSMessage targets, `size` at a time, numbered from 0. */
 export async function* targetChunks(
   path: string,
@@ -41,21 +64,21 @@ export async function* targetChunks(
   size: number,
 ): AsyncGenerator<Chunk> {
   let toTarget: ((row: Record<string, string>) => TargetModal) | undefined;
-  let targets: TargetModal[] = [];
-  let index = 0;
+  let chunk: Chunk = { index: 0, targets: [], lines: [] };
   try {
-    for await (const row of rows(path)) {
-      toTarget ??= targetMaker(Object.keys(row), plan);
-      targets.push(toTarget(row));
-      if (targets.length === size) {
-        yield { index: index++, targets };
-        targets = [];
+    for await (const { record, info } of rows(path)) {
+      toTarget ??= targetMaker(Object.keys(record), plan);
+      chunk.targets.push(toTarget(record));
+      chunk.lines.push(info.lines);
+      if (chunk.targets.length === size) {
+        yield chunk;
+        chunk = { index: chunk.index + 1, targets: [], lines: [] };
       }
     }
   } catch (err) {
     throw err instanceof CliError ? err : csvProblem(path, err);
   }
-  if (targets.length > 0) yield { index, targets };
+  if (chunk.targets.length > 0) yield chunk;
 }
 
 /** Checks the header against the plan once, then maps each row. */

@@ -27,6 +27,8 @@ export interface RunHeader {
 export interface Failure {
   phone: string;
   reason: string;
+  /** The CSV line of the row (absent in progress files written before lines were kept). */
+  line?: number;
 }
 
 export interface ChunkRecord {

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { BatchInfo, TargetModal } from '../../domain/batches/batch.js';
+import type { BatchInfo } from '../../domain/batches/batch.js';
 import { CliError } from '../cli-error.js';
 import type { GatewayClient } from '../client/gateway-client.js';
-import { countRows, targetChunks, type ColumnPlan } from './csv-targets.js';
+import { countRows, csvHeader, targetChunks, type Chunk, type ColumnPlan } from './csv-targets.js';
+import { paramColumns, templateParamCount } from './template-check.js';
 import { ProgressBar, type Tally } from './progress-bar.js';
 import { ProgressFile, type ChunkRecord, type Failure } from './progress-file.js';
 
@@ -16,8 +17,9 @@ export interface SendPlan {
 
 export interface SendSummary extends Tally {
   requests: number;
-  /** Chunks done by an earlier, interrupted run and not sent again. */
+  /** Chunks done by an earlier, interrupted run and not sent again, and their rows. */
   resumedChunks: number;
+  resumedRows: number;
   seconds: number;
   sessionNos: string[];
   failures: Failure[];
@@ -40,6 +42,9 @@ export async function sendCsv(
 ): Promise<SendSummary> {
   const started = Date.now();
   const total = await countRows(plan.csv);
+  const paramCount = await templateParamCount(client, plan.templateId);
+  const params = paramColumns(plan.templateId, paramCount, await csvHeader(plan.csv), plan.columns);
+  const columns = { ...plan.columns, params };
   const file = ProgressFile.open(
     plan.csv,
     {
@@ -58,11 +63,12 @@ export async function sendCsv(
     tally.failed += c.failed;
   };
   for (const c of file.done.values()) add(c);
+  const resumedRows = tally.rows;
   const bar = new ProgressBar(total, progress, Date.now, tally.rows);
   let requests = 0;
-  for await (const chunk of targetChunks(plan.csv, plan.columns, plan.chunkSize)) {
+  for await (const chunk of targetChunks(plan.csv, columns, plan.chunkSize)) {
     if (file.done.has(chunk.index)) continue;
-    const record = await sendChunk(client, plan, chunk.targets, file.idempotencyKey(chunk.index));
+    const record = await sendChunk(client, plan, chunk, file.idempotencyKey(chunk.index));
     requests++;
     file.record({ index: chunk.index, ...record });
     add({ kind: 'chunk', index: chunk.index, ...record });
@@ -74,6 +80,7 @@ export async function sendCsv(
     ...tally,
     requests,
     resumedChunks: chunks.length - requests,
+    resumedRows,
     seconds: (Date.now() - started) / 1000,
     sessionNos: chunks.flatMap((c) => (c.sessionNo ? [c.sessionNo] : [])),
     failures: chunks.flatMap((c) => c.failures),
@@ -84,9 +91,10 @@ export async function sendCsv(
 async function sendChunk(
   client: GatewayClient,
   plan: SendPlan,
-  targets: TargetModal[],
+  chunk: Chunk,
   idempotencyKey: string,
 ): Promise<Omit<ChunkRecord, 'kind' | 'index'>> {
+  const { targets } = chunk;
   const group = {
     TemplateId: plan.templateId,
     ...(plan.senderId ? { SenderId: plan.senderId } : {}),
@@ -99,7 +107,7 @@ async function sendChunk(
   );
   if (answer.RetCode !== 0 && answer.RetCode !== NOTHING_ACCEPTED) {
     throw new CliError(
-      `the gateway refused the batch: ${answer.Message} (RetCode ${answer.RetCode})`,
+      `the gateway refused the batch: ${inCsvTerms(answer.Message, chunk)} (RetCode ${answer.RetCode})`,
     );
   }
   const content = answer.FailContent as BatchInfo[] | undefined;
@@ -107,7 +115,7 @@ async function sendChunk(
   // A refused template or sender id would fail every chunk alike: stop at the first.
   if (answer.RetCode === NOTHING_ACCEPTED && whole)
     throw new CliError(`the gateway refused every number: ${whole}`);
-  const failures = failuresOf(content);
+  const failures = failuresOf(content, chunk);
   const accepted = typeof answer.SuccessCount === 'number' ? answer.SuccessCount : 0;
   return {
     rows: targets.length,
@@ -118,11 +126,29 @@ async function sendChunk(
   };
 }
 
-function failuresOf(content: BatchInfo[] | undefined): Failure[] {
+/**
+ * The refused rows with their CSV lines. FailContent lists them in the order they were sent, so
+ * one forward pass over the chunk pairs each with its row, repeated phone numbers included.
+ */
+function failuresOf(content: BatchInfo[] | undefined, chunk: Chunk): Failure[] {
+  let next = 0;
+  const lineOf = (phone: string) => {
+    while (next < chunk.targets.length && chunk.targets[next]?.Phone !== phone) next++;
+    return chunk.lines[next++];
+  };
   return (content ?? []).flatMap((group) =>
     group.Target.map((t) => ({
       phone: t.Phone,
       reason: t.FailureDetails || group.FailureDetails || 'refused',
+      line: lineOf(t.Phone),
     })),
   );
+}
+
+/** The gateway names a row TaskContent[0].Target[i]; the person running this knows CSV lines. */
+function inCsvTerms(message: string, chunk: Chunk): string {
+  return message.replace(/TaskContent\[0\]\.Target\[(\d+)\]\.?/g, (whole, i: string) => {
+    const line = chunk.lines[Number(i)];
+    return line === undefined ? whole : `CSV line ${line}: `;
+  });
 }

@@ -7,7 +7,7 @@
  * country. Anything else, and metadata this code does not recognise, gets `isValid()` itself.
  */
 import type { CountryCode, PhoneNumber } from 'libphonenumber-js/max';
-import { numberingPlanOf } from './numbering-plan.js';
+import { numberingPlanOf, type NumberingPlan } from './numbering-plan.js';
 
 interface NumberType {
   pattern: RegExp;
@@ -16,6 +16,8 @@ interface NumberType {
 
 interface MobilePlan {
   general: RegExp;
+  /** The mobile type alone, when the metadata has one. */
+  mobile: NumberType | undefined;
   /** Mobile, then fixed line: where a region writes mobiles as fixed-line numbers (US), the latter. */
   types: readonly NumberType[];
 }
@@ -28,17 +30,20 @@ function whole(pattern: string): RegExp {
   return new RegExp(`^(?:${pattern})$`);
 }
 
+function numberTypeOf(numbering: NumberingPlan | undefined, name: string): NumberType | undefined {
+  const type = numbering?.type?.(name);
+  const pattern = type?.pattern();
+  return pattern ? { pattern: whole(pattern), lengths: type?.possibleLengths() } : undefined;
+}
+
 function mobilePlanOf(country: CountryCode): MobilePlan | null {
   let plan = plans.get(country);
   if (plan !== undefined) return plan;
   const numbering = numberingPlanOf(country);
   const general = numbering?.nationalNumberPattern?.();
-  const types = CHEAP_TYPES.flatMap((name): NumberType[] => {
-    const type = numbering?.type?.(name);
-    const pattern = type?.pattern();
-    return pattern ? [{ pattern: whole(pattern), lengths: type?.possibleLengths() }] : [];
-  });
-  plan = general && types.length > 0 ? { general: whole(general), types } : null;
+  const [mobile, fixedLine] = CHEAP_TYPES.map((name) => numberTypeOf(numbering, name));
+  const types = [mobile, fixedLine].filter((t) => t !== undefined);
+  plan = general && types.length > 0 ? { general: whole(general), mobile, types } : null;
   plans.set(country, plan);
   return plan;
 }
@@ -63,6 +68,19 @@ export function isValidPhone(phone: PhoneNumber): boolean {
   const { country, nationalNumber } = phone;
   if (country && isMobileOrFixedLine(country, nationalNumber as string)) return true;
   return phone.isValid();
+}
+
+/**
+ * True for a valid number that is a mobile, or that its region does not tell apart from one
+ * (the US and Canada write both alike): the mobile pattern first, libphonenumber's type
+ * otherwise.
+ */
+export function isMobilePhone(phone: PhoneNumber): boolean {
+  const { country, nationalNumber } = phone;
+  const mobile = country ? mobilePlanOf(country)?.mobile : undefined;
+  if (mobile && isOfType(nationalNumber as string, mobile)) return true;
+  const type = phone.getType();
+  return type === 'MOBILE' || type === 'FIXED_LINE_OR_MOBILE';
 }
 
 /** Whether the cheap path applies to a country's numbers (false would mean every check is slow). */

@@ -8,8 +8,8 @@ import {
   type CountryCode,
 } from 'libphonenumber-js/max';
 import metadata from 'libphonenumber-js/max/metadata';
-import { isValidPhone } from './mobile-check.js';
-import { accepted, Reason, refused, type PhoneResult } from './phone-result.js';
+import { isMobilePhone, isValidPhone } from './mobile-check.js';
+import { accepted, notMobileIn, Reason, refused, type PhoneResult } from './phone-result.js';
 import { readPlainE164 } from './plain-e164.js';
 
 // ITU-T E.164: a country code plus subscriber number is at most 15 digits.
@@ -39,6 +39,20 @@ export function parsePhone(text: string, region: CountryCode | undefined): Phone
   const phone = parsePhoneNumberFromString(text, { defaultCountry: region, extract: false });
   if (!phone || !isValidPhone(phone)) return refused(reasonForInvalid(text, region));
   if (phone.number.length - 1 > MAX_E164_DIGITS) return refused(Reason.TooLong);
+  return accepted(phone.number, phone.country);
+}
+
+/**
+ * Reads `text` as a national number of `region` and accepts it only if it is a mobile number
+ * there (or a number the region does not tell apart from one, as the US does not): a number
+ * written without its country code is a guess at the country, and a landline of the guessed one
+ * is far more often a foreign mobile whose '+' was forgotten than a number meant to get an SMS.
+ */
+export function readNationalMobile(text: string, region: CountryCode): PhoneResult {
+  const phone = parsePhoneNumberFromString(text, { defaultCountry: region, extract: false });
+  if (!phone || !isValidPhone(phone)) return refused(reasonForInvalid(text, region));
+  if (phone.number.length - 1 > MAX_E164_DIGITS) return refused(Reason.TooLong);
+  if (!isMobilePhone(phone)) return refused(notMobileIn(region));
   return accepted(phone.number, phone.country);
 }
 

@@ -11,7 +11,8 @@ export const Reason = {
   TooShort: 'is too short; write it as +<country code><number>, such as +8613800000000',
   TooLong: 'is too long',
   UnknownCountryCode: 'has an unknown country code',
-  NoCountryCode: 'has no country code and no default region applies',
+  NoCountryCode:
+    'has no country code and no default region applies; write it as +<country code><number>, such as +8613800000000',
   Ambiguous:
     'is ambiguous: the bracketed digits read as both a country code and an area code; write it as +<country code><number>',
 } as const;
@@ -23,3 +24,7 @@ export const accepted = (e164: string, country: string | undefined): PhoneResult
 });
 
 export const refused = (reason: string): PhoneResult => ({ ok: false, reason });
+
+/** A number written without a country code that is no mobile of the region it was read in. */
+export const notMobileIn = (region: string): string =>
+  `is not a mobile number of the default region ${region}, in which a number without a country code is read; write it as +<country code><number>, such as +14155552671`;

@@ -4,7 +4,12 @@
  */
 import { getCountryCallingCode, isSupportedCountry, type CountryCode } from 'libphonenumber-js/max';
 import { BoundedCache } from './bounded-cache.js';
-import { isCallingCode, readAsBracketedAreaCode, readPhone } from './phone-reading.js';
+import {
+  isCallingCode,
+  readAsBracketedAreaCode,
+  readNationalMobile,
+  readPhone,
+} from './phone-reading.js';
 import { Reason, refused, type PhoneResult } from './phone-result.js';
 import { readPlainE164 } from './plain-e164.js';
 
@@ -108,5 +113,5 @@ function readBracketed(
 }
 
 function readNational(raw: string, region: CountryCode | undefined): PhoneResult {
-  return region === undefined ? refused(Reason.NoCountryCode) : readPhone(raw, region);
+  return region === undefined ? refused(Reason.NoCountryCode) : readNationalMobile(raw, region);
 }

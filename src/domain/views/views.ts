@@ -27,6 +27,9 @@ export interface InboxSearch {
   limit: number;
 }
 
+/** A page of conversations: those whose newest entry is older than `before` (a lastId). */
+export type ConversationSearch = Omit<InboxSearch, 'phone' | 'ids'> & { before?: number };
+
 /** One handset's conversation: every entry delivered to one number. */
 export interface Conversation {
   phone: string;

@@ -24,6 +24,18 @@ export function accountsContract(open: OpenStore): void {
       assert.equal(await store.accountForKeyHash('hash-c'), undefined);
     });
 
+    test('an account keeps its own default region until it is cleared', async (store) => {
+      assert.equal(await store.setAccountRegion(ACCOUNT, 'US'), false, 'no such account yet');
+      await store.ensureAccount(ACCOUNT, NOW);
+      await store.ensureAccount(OTHER_ACCOUNT, NOW);
+      assert.equal(await store.accountRegion(ACCOUNT), undefined);
+      assert.equal(await store.setAccountRegion(ACCOUNT, 'US'), true);
+      assert.equal(await store.accountRegion(ACCOUNT), 'US');
+      assert.equal(await store.accountRegion(OTHER_ACCOUNT), undefined);
+      assert.equal(await store.setAccountRegion(ACCOUNT, undefined), true);
+      assert.equal(await store.accountRegion(ACCOUNT), undefined);
+    });
+
     test('countApiKeys counts the keys of every account', async (store) => {
       assert.equal(await store.countApiKeys(), 0);
       await store.ensureAccount(ACCOUNT, NOW);

@@ -21,6 +21,7 @@ import {
 
 const ALICE = '+447700900001';
 const BOB = '+447700900002';
+const CAROL = '+447700900003';
 
 /** Accepts one message per recipient (account, number, text), claims them and delivers each. */
 async function delivered(
@@ -139,6 +140,27 @@ export function viewsContract(open: OpenStore): void {
         [BOB],
       );
       assert.equal((await store.inboxConversations({ limit: 1 })).length, 1);
+    });
+
+    test('inboxConversations pages by the newest entry: before a lastId, never twice', async (store) => {
+      await delivered(store, [
+        [ACCOUNT, ALICE, 'a1'],
+        [ACCOUNT, BOB, 'b1'],
+        [ACCOUNT, CAROL, 'c1'],
+        [ACCOUNT, ALICE, 'a2'],
+      ]);
+      const first = await store.inboxConversations({ limit: 2 });
+      assert.deepEqual(
+        first.map((c) => c.phone),
+        [ALICE, CAROL],
+      );
+      const before = first.at(-1)?.lastId;
+      const second = await store.inboxConversations({ limit: 2, before });
+      assert.deepEqual(
+        second.map((c) => [c.phone, c.count]),
+        [[BOB, 1]],
+      );
+      assert.deepEqual(await store.inboxConversations({ limit: 2, before: second[0]?.lastId }), []);
     });
 
     test('clearInbox removes reported entries only, of one account when asked', async (store) => {

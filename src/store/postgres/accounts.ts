@@ -16,6 +16,20 @@ export function postgresAccounts(pool: Pool): AccountStore {
       const r = await pool.query('SELECT 1 FROM accounts WHERE account_id = $1', [accountId]);
       return r.rowCount === 1;
     },
+    async accountRegion(accountId) {
+      const r = await pool.query<{ default_region: string | null }>(
+        'SELECT default_region FROM accounts WHERE account_id = $1',
+        [accountId],
+      );
+      return r.rows[0]?.default_region ?? undefined;
+    },
+    async setAccountRegion(accountId, region) {
+      const r = await pool.query('UPDATE accounts SET default_region = $1 WHERE account_id = $2', [
+        region ?? null,
+        accountId,
+      ]);
+      return r.rowCount === 1;
+    },
     async addApiKey(accountId, keyHash, now) {
       await pool.query(
         'INSERT INTO api_keys (key_hash, account_id, created_at) VALUES ($1, $2, $3)',

@@ -1,4 +1,9 @@
-import type { Conversation, InboxSearch, InboxView } from '../../domain/views/views.js';
+import type {
+  Conversation,
+  ConversationSearch,
+  InboxSearch,
+  InboxView,
+} from '../../domain/views/views.js';
 import { inboxConditions, type Dialect } from '../inbox-search.js';
 import {
   VIEW_COLUMNS,
@@ -32,12 +37,14 @@ export function postgresInboxViews(pool: Pool) {
       );
       return r.rows.map(toView);
     },
-    async inboxConversations(filter: Omit<InboxSearch, 'phone' | 'ids'>): Promise<Conversation[]> {
+    async inboxConversations(filter: ConversationSearch): Promise<Conversation[]> {
       const { where, values } = inboxConditions(filter, POSTGRES);
+      if (filter.before !== undefined) values.push(filter.before);
+      const older = filter.before === undefined ? '' : `HAVING max(i.id) < $${values.length}`;
       const r = await pool.query<ConversationRow>(
         `SELECT i.to_addr AS phone, count(*) AS n, max(i.id) AS last_id, max(i.delivered_at) AS last_at
          FROM sim_inbox i JOIN messages m ON m.id = i.message_ref ${where}
-         GROUP BY i.to_addr ORDER BY last_id DESC LIMIT $${values.length + 1}`,
+         GROUP BY i.to_addr ${older} ORDER BY last_id DESC LIMIT $${values.length + 1}`,
         [...values, filter.limit],
       );
       return r.rows.map(toConversation);

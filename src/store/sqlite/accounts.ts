@@ -8,6 +8,10 @@ export function sqliteAccounts(db: Db): AccountStore {
     'INSERT INTO accounts (account_id, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING',
   );
   const selectAccount = db.prepare('SELECT 1 FROM accounts WHERE account_id = ?').pluck();
+  const selectRegion = db
+    .prepare('SELECT default_region FROM accounts WHERE account_id = ?')
+    .pluck();
+  const updateRegion = db.prepare('UPDATE accounts SET default_region = ? WHERE account_id = ?');
   const insertKey = db.prepare(
     'INSERT INTO api_keys (key_hash, account_id, created_at) VALUES (?, ?, ?)',
   );
@@ -38,6 +42,12 @@ export function sqliteAccounts(db: Db): AccountStore {
     },
     async accountExists(accountId) {
       return selectAccount.get(accountId) !== undefined;
+    },
+    async accountRegion(accountId) {
+      return (selectRegion.get(accountId) as string | null | undefined) ?? undefined;
+    },
+    async setAccountRegion(accountId, region) {
+      return updateRegion.run(region ?? null, accountId).changes > 0;
     },
     async addApiKey(accountId, keyHash, now) {
       insertKey.run(keyHash, accountId, now);

@@ -1,4 +1,9 @@
-import type { Conversation, InboxSearch, InboxView } from '../../domain/views/views.js';
+import type {
+  Conversation,
+  ConversationSearch,
+  InboxSearch,
+  InboxView,
+} from '../../domain/views/views.js';
 import { inboxConditions, type Dialect } from '../inbox-search.js';
 import {
   toConversation,
@@ -33,13 +38,15 @@ export function sqliteInboxViews(db: Db) {
         .all(...values, filter.limit) as ViewRow[];
       return rows.map(toView);
     },
-    async inboxConversations(filter: Omit<InboxSearch, 'phone' | 'ids'>): Promise<Conversation[]> {
+    async inboxConversations(filter: ConversationSearch): Promise<Conversation[]> {
       const { where, values } = inboxConditions(filter, SQLITE);
+      const older = filter.before === undefined ? '' : 'HAVING max(i.id) < ?';
+      if (filter.before !== undefined) values.push(filter.before);
       const rows = db
         .prepare(
           `SELECT i.to_addr AS phone, count(*) AS n, max(i.id) AS last_id, max(i.delivered_at) AS last_at
            FROM sim_inbox i JOIN messages m ON m.id = i.message_ref ${where}
-           GROUP BY i.to_addr ORDER BY last_id DESC LIMIT ?`,
+           GROUP BY i.to_addr ${older} ORDER BY last_id DESC LIMIT ?`,
         )
         .all(...values, filter.limit) as ConversationRow[];
       return rows.map(toConversation);

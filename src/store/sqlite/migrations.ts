@@ -243,4 +243,9 @@ export const sqliteMigrations: readonly Migration[] = [
       CREATE INDEX sessions_account_recent ON sessions (account_id, created_at);
     `,
   },
+  {
+    version: 9,
+    name: "an account's own default region for numbers written without a country code",
+    sql: `ALTER TABLE accounts ADD COLUMN default_region TEXT;`,
+  },
 ];
