@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { browserSkip, launchBrowser } from './helpers/browser.js';
-import { startTestGateway, type TestGateway } from './helpers/gateway.js';
+import { browserSkip, launchBrowser, withScreenshot } from './helpers/browser.js';
+import { eventually, startTestGateway, type TestGateway } from './helpers/gateway.js';
 import { approvedTemplate, cn, finalReceipts, sendAll, templateAt } from './helpers/sending.js';
 
 /** Bounded waits for the browser: conditions, never sleeps. */
@@ -13,6 +13,21 @@ describe('console in a real browser', { skip: browserSkip() }, () => {
   let browser: Awaited<ReturnType<typeof launchBrowser>>;
   let page: Page;
   const problems: string[] = [];
+  /** The session of two messages (one Success, one Fail) that a test below sends. */
+  let lastSession = '';
+
+  /** The conversations of the page shown, each new to `seen`; answers how many. */
+  async function pageOfConversations(seen: Set<string>): Promise<number> {
+    const items = await page.locator('#conversations li').all();
+    const phones = await Promise.all(
+      items.map(async (li) => (await li.getAttribute('data-phone')) ?? ''),
+    );
+    for (const phone of phones) {
+      assert.ok(!seen.has(phone), `${phone} was on an earlier page`);
+      seen.add(phone);
+    }
+    return phones.length;
+  }
   before(async () => {
     gw = await startTestGateway({ simDelayMs: 50 });
     browser = await launchBrowser();
@@ -26,78 +41,186 @@ describe('console in a real browser', { skip: browserSkip() }, () => {
     await gw?.close();
   });
 
-  it('logs in with the admin key', async () => {
-    await page.goto(`${gw.url}/console`);
-    assert.equal(new URL(page.url()).pathname, '/console/login');
-    await page.fill('input[name=key]', 'wb_wrong');
-    await page.click('button[type=submit]');
-    await page.getByText('That key is not valid.').waitFor(WAIT);
-    // That 401 was the point; anything after it is a problem.
-    problems.length = 0;
-    await page.fill('input[name=key]', gw.adminKey);
-    await page.click('button[type=submit]');
-    await page.waitForURL(/\/console\/inbox$/, WAIT);
-    assert.equal(await page.locator('.who').textContent(), 'admin');
-  });
+  it('logs in with the admin key', (t) =>
+    withScreenshot(t, page, async () => {
+      await page.goto(`${gw.url}/console`);
+      assert.equal(new URL(page.url()).pathname, '/console/login');
+      await page.fill('input[name=key]', 'wb_wrong');
+      await page.click('button[type=submit]');
+      await page.getByText('That key is not valid.').waitFor(WAIT);
+      // That 401 was the point; anything after it is a problem.
+      problems.length = 0;
+      await page.fill('input[name=key]', gw.adminKey);
+      await page.click('button[type=submit]');
+      await page.waitForURL(/\/console\/inbox$/, WAIT);
+      assert.equal(await page.locator('.who').textContent(), 'admin');
+    }));
 
-  it('shows a message in the inbox as it is delivered, then its receipt', async () => {
-    const tpl = await approvedTemplate(gw, 'Your code is {1}');
-    await page.goto(`${gw.url}/console/inbox`);
-    await page.locator('body[data-live=on]').waitFor(WAIT);
-    const session = await sendAll(gw, [
-      { TemplateId: tpl, Target: [{ Phone: cn(61), TemplateParams: ['<b>4321</b>'] }] },
-    ]);
-    const entry = page.locator('#entries li.entry', { hasText: 'Your code is <b>4321</b>' });
-    await entry.waitFor(WAIT);
-    await entry.locator('.result.ok', { hasText: 'Success' }).waitFor(WAIT);
-    assert.match((await entry.locator('.meta').innerText()) ?? '', /1 segment · GSM-7/);
-    await page.locator('#conversations li', { hasText: cn(61) }).waitFor(WAIT);
-    await finalReceipts(gw, session, 1);
-  });
+  it('shows a message in the inbox as it is delivered, then its receipt', (t) =>
+    withScreenshot(t, page, async () => {
+      const tpl = await approvedTemplate(gw, 'Your code is {1}');
+      await page.goto(`${gw.url}/console/inbox`);
+      await page.locator('body[data-live=on]').waitFor(WAIT);
+      const session = await sendAll(gw, [
+        { TemplateId: tpl, Target: [{ Phone: cn(61), TemplateParams: ['<b>4321</b>'] }] },
+      ]);
+      const entry = page.locator('#entries li.entry', { hasText: 'Your code is <b>4321</b>' });
+      await entry.waitFor(WAIT);
+      await entry.locator('.result.ok', { hasText: 'Success' }).waitFor(WAIT);
+      assert.match((await entry.locator('.meta').innerText()) ?? '', /1 segment · GSM-7/);
+      await page.locator('#conversations li', { hasText: cn(61) }).waitFor(WAIT);
+      await finalReceipts(gw, session, 1);
+    }));
 
-  it('approves a template and rejects another with a reason', async () => {
-    const first = await templateAt(gw, 0, 'First {1}');
-    const second = await templateAt(gw, 0, 'Second {1}');
-    await page.goto(`${gw.url}/console/templates?status=0`);
-    await page.locator(`#template-${first} button`, { hasText: 'Approve' }).click();
-    await page.getByText(`${first}: approved`).waitFor(WAIT);
-    assert.equal((await gw.store.getTemplateById(first))?.status, 2);
-    await page.goto(`${gw.url}/console/templates?status=0`);
-    await page.locator(`#template-${second} input[name=reason]`).fill('Promotions need an opt-out');
-    await page.locator(`#template-${second} button`, { hasText: 'Reject' }).click();
-    await page.getByText(`${second}: rejected`).waitFor(WAIT);
-    const row = page.locator(`#template-${second}`);
-    assert.equal(await row.locator('.status').textContent(), 'failed review');
-    assert.equal(await row.locator('.reason').textContent(), 'Promotions need an opt-out');
-  });
+  it('approves a template and rejects another with a reason', (t) =>
+    withScreenshot(t, page, async () => {
+      const first = await templateAt(gw, 0, 'First {1}');
+      const second = await templateAt(gw, 0, 'Second {1}');
+      await page.goto(`${gw.url}/console/templates?status=0`);
+      await page.locator(`#template-${first} button`, { hasText: 'Approve' }).click();
+      await page.getByText(`${first}: approved`).waitFor(WAIT);
+      assert.equal((await gw.store.getTemplateById(first))?.status, 2);
+      await page.goto(`${gw.url}/console/templates?status=0`);
+      await page
+        .locator(`#template-${second} input[name=reason]`)
+        .fill('Promotions need an opt-out');
+      await page.locator(`#template-${second} button`, { hasText: 'Reject' }).click();
+      await page.getByText(`${second}: rejected`).waitFor(WAIT);
+      const row = page.locator(`#template-${second}`);
+      assert.equal(await row.locator('.status').textContent(), 'failed review');
+      assert.equal(await row.locator('.reason').textContent(), 'Promotions need an opt-out');
+    }));
 
-  it('finds a session, and shows Health with its graphs', async () => {
-    const tpl = await approvedTemplate(gw, 'Order {1} shipped');
-    const session = await sendAll(gw, [
-      {
-        TemplateId: tpl,
-        Target: [
-          { Phone: cn(62), TemplateParams: ['A-1'] },
-          { Phone: cn(1), TemplateParams: ['A-2'] },
-        ],
-      },
-    ]);
-    await finalReceipts(gw, session, 2);
-    await page.goto(`${gw.url}/console/sessions`);
-    await page.fill('input[name=id]', session);
-    await page.click('form.search button');
-    await page.locator('section.session tbody tr').nth(1).waitFor(WAIT);
-    assert.deepEqual(await page.locator('section.session .result').allTextContents(), [
-      'Success',
-      'Fail',
-    ]);
-    await page.goto(`${gw.url}/console/health`);
-    assert.equal(await page.locator('figure.chart svg').count(), 2);
-    assert.equal(
-      await page.locator('tr[data-channel=simulator] .state').first().textContent(),
-      'up',
-    );
-  });
+  it('finds a session, and shows Health with its graphs', (t) =>
+    withScreenshot(t, page, async () => {
+      const tpl = await approvedTemplate(gw, 'Order {1} shipped');
+      const session = await sendAll(gw, [
+        {
+          TemplateId: tpl,
+          Target: [
+            { Phone: cn(62), TemplateParams: ['A-1'] },
+            { Phone: cn(1), TemplateParams: ['A-2'] },
+          ],
+        },
+      ]);
+      await finalReceipts(gw, session, 2);
+      lastSession = session;
+      await page.goto(`${gw.url}/console/sessions`);
+      await page.fill('input[name=id]', session);
+      await page.click('form.search button');
+      await page.locator('section.session tbody tr').nth(1).waitFor(WAIT);
+      assert.deepEqual(await page.locator('section.session .result').allTextContents(), [
+        'Success',
+        'Fail',
+      ]);
+      await page.goto(`${gw.url}/console/health`);
+      assert.equal(await page.locator('figure.chart svg').count(), 2);
+      assert.equal(
+        await page.locator('tr[data-channel=simulator] .state').first().textContent(),
+        'up',
+      );
+    }));
+
+  it('lists recent sessions with their totals, and times receipts in whole seconds', (t) =>
+    withScreenshot(t, page, async () => {
+      await page.goto(`${gw.url}/console/sessions`);
+      const row = page.locator(`table.recent tr[data-session="${lastSession}"]`);
+      await row.waitFor(WAIT);
+      const counts = async (k: string) => row.locator(`td.count.${k}`).textContent();
+      assert.deepEqual(
+        [await counts('Success'), await counts('Fail'), await counts('pending')],
+        ['1', '1', '0'],
+      );
+      await page.goto(`${gw.url}/console/inbox?phone=${encodeURIComponent(cn(62))}`);
+      const receipt = page.locator('#entries li.entry .receipt').first();
+      assert.match(
+        await receipt.innerText(),
+        /receipt (within the second of acceptance|\d+ s after acceptance)/,
+      );
+    }));
+
+  it('shows no WhatsApp bind where none is configured, and the whole rate axis', (t) =>
+    withScreenshot(t, page, async () => {
+      await page.goto(`${gw.url}/console/health`);
+      const whatsapp = page.locator('tr[data-channel=whatsapp]');
+      assert.match(await whatsapp.innerText(), /not configured/);
+      // Every axis label lies inside its chart: none is clipped at the left edge.
+      for (const chart of await page.locator('figure.chart svg').all()) {
+        const box = await chart.boundingBox();
+        for (const label of await chart.locator('text').all()) {
+          const b = await label.boundingBox();
+          assert.ok(box && b && b.x >= box.x - 0.5, `"${await label.textContent()}" is clipped`);
+        }
+      }
+      assert.ok(await page.locator('figure.chart text', { hasText: '100%' }).count());
+    }));
+
+  it('pages the inbox 50 conversations at a time, newest first', (t) =>
+    withScreenshot(t, page, async () => {
+      const tpl = await approvedTemplate(gw, 'Paging {1}');
+      const phones = Array.from({ length: 120 }, (_, i) => cn(3000 + i));
+      await sendAll(gw, [
+        { TemplateId: tpl, Target: phones.map((Phone) => ({ Phone, TemplateParams: ['x'] })) },
+      ]);
+      const total = await eventually(async () => {
+        const all = await gw.store.inboxConversations({ limit: 1000 });
+        return all.filter((c) => phones.includes(c.phone)).length === 120 ? all.length : undefined;
+      }, '120 conversations delivered');
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.goto(`${gw.url}/console/inbox`);
+      const seen = new Set<string>();
+      let shown = await pageOfConversations(seen);
+      assert.equal(shown, 50);
+      assert.equal(await page.locator('.pager a[rel=first]').count(), 0, 'first page: no Newest');
+      const height = Number(await page.evaluate('document.documentElement.scrollHeight'));
+      assert.ok(height < 4000, `the first page is ${height} px tall`);
+      while (await page.locator('.pager a[rel=next]').count()) {
+        const from = new URL(page.url()).searchParams.get('before');
+        await page.locator('.pager a[rel=next]').click();
+        await page.waitForURL((url) => url.searchParams.get('before') !== from, {
+          ...WAIT,
+          waitUntil: 'domcontentloaded',
+        });
+        shown += await pageOfConversations(seen);
+      }
+      assert.equal(shown, total, 'every conversation once over the pages');
+      assert.equal(seen.size, total);
+      await page.locator('.pager a[rel=first]').click();
+      await page.waitForURL(/\/console\/inbox$/, { ...WAIT, waitUntil: 'domcontentloaded' });
+      assert.equal(await page.locator('#conversations li').count(), 50);
+    }));
+
+  it('fits every page on a 390-px phone: nothing cut off at the right', (t) =>
+    withScreenshot(t, page, async () => {
+      await page.setViewportSize({ width: 390, height: 844 });
+      for (const path of [
+        'inbox',
+        'templates',
+        'sessions',
+        `sessions?id=${lastSession}`,
+        'health',
+      ]) {
+        await page.goto(`${gw.url}/console/${path}`);
+        const [scroll, client] = (await page.evaluate(
+          '[document.documentElement.scrollWidth, document.documentElement.clientWidth]',
+        )) as [number, number];
+        assert.ok(
+          scroll <= client,
+          `/console/${path} is ${scroll} px wide on a ${client}-px screen`,
+        );
+      }
+      await page.setViewportSize({ width: 1280, height: 800 });
+    }));
+
+  it('/console/ leads to the inbox, and the login page says where the keys are', (t) =>
+    withScreenshot(t, page, async () => {
+      await page.goto(`${gw.url}/console/`);
+      await page.waitForURL(/\/console\/inbox$/, WAIT);
+      await page.goto(`${gw.url}/console/login`);
+      const hint = await page.locator('.hint').innerText();
+      assert.match(hint, /data\/admin\.key/);
+      assert.match(hint, /data\/dev-account\.key/);
+    }));
 
   it('ran without script errors or blocked resources', () => {
     assert.deepEqual(problems, []);

@@ -21,3 +21,15 @@ export const guardedRoute =
       return problemPage(reply, status, 'Cannot do that', err.message);
     }
   };
+
+/** A query value, trimmed and bounded; a longer one is a mistake, answered as one. */
+export function param(query: Query, name: string, max = 200): string {
+  const raw: unknown = query[name];
+  // ?q=a&q=b arrives as an array: one value is expected, so two is a mistake.
+  if (raw !== undefined && typeof raw !== 'string')
+    throw new WirebirdError('InvalidParameter', `${name} must be given once`);
+  const v = (raw ?? '').trim();
+  if (v.length > max)
+    throw new WirebirdError('InvalidParameter', `${name} must be at most ${max} characters`);
+  return v;
+}

@@ -1,7 +1,7 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env.WIREBIRD_CHROMIUM ?? '/usr/bin/chromium';
 
@@ -45,4 +45,37 @@ export async function launchBrowser(): Promise<{
       rmSync(profile, { recursive: true, force: true });
     },
   };
+}
+
+/** Where a failing browser test leaves its screenshot (WIREBIRD_SCREENSHOTS to choose). */
+export const SCREENSHOTS =
+  process.env.WIREBIRD_SCREENSHOTS ?? join(tmpdir(), 'wirebird-screenshots');
+
+/**
+ * Runs a browser test's steps; when one fails, the page is photographed whole and the file named
+ * in the failure itself, so the test's output says where to look.
+ */
+export async function withScreenshot(
+  t: { name: string; diagnostic(message: string): void },
+  page: Page,
+  steps: () => Promise<void>,
+): Promise<void> {
+  try {
+    await steps();
+  } catch (err) {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    const file = join(SCREENSHOTS, `${t.name.replace(/[^\w-]+/g, '-').slice(0, 80)}.png`);
+    const taken = await page.screenshot({ path: file, fullPage: true }).then(
+      () => `screenshot: ${file}`,
+      (shotErr: unknown) => `no screenshot: ${String(shotErr)}`,
+    );
+    t.diagnostic(taken);
+    if (err instanceof Error) {
+      // The reporters print the stack, which holds the message as it was when thrown.
+      const note = `\n${taken} (page ${page.url()})`;
+      err.stack = err.stack?.replace(err.message, err.message + note);
+      err.message += note;
+    }
+    throw err;
+  }
 }

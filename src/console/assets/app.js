@@ -15,7 +15,10 @@ function confirmForms() {
   });
 }
 
+// Conversations come a page at a time, newest first: a new delivery belongs on the first page,
+// which keeps its length (the one pushed off is on the next page).
 function bumpConversation(list, data) {
+  if (list.dataset.firstPage !== 'yes') return;
   const existing = [...list.children].find((li) => li.dataset.phone === data.phone);
   const item = existing || fragment(data.conversation);
   if (existing) {
@@ -23,6 +26,8 @@ function bumpConversation(list, data) {
     count.textContent = String(Number(count.textContent) + 1);
   }
   list.prepend(item);
+  const full = Number(list.dataset.pageSize);
+  if (!existing && full > 0 && list.children.length > full) list.lastElementChild.remove();
   document.getElementById('no-conversations')?.remove();
 }
 

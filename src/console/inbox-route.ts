@@ -1,0 +1,70 @@
+import type { FastifyInstance } from 'fastify';
+import { WirebirdError } from '../domain/errors.js';
+import { normalizePhone } from '../domain/phones/phones.js';
+import { accountScope, pageContext, type ConsoleContext } from './console-deps.js';
+import {
+  guardedRoute as guarded,
+  param,
+  sendPage as send,
+  type PageRequest,
+} from './console-routes.js';
+import { CONVERSATIONS_PER_PAGE, inboxPage } from './inbox-page.js';
+
+const ENTRIES_SHOWN = 200;
+
+/** The simulator's Inbox: conversations a page at a time, the open one's entries, and Clear. */
+export function registerInboxRoutes(app: FastifyInstance, ctx: ConsoleContext): void {
+  const { store } = ctx;
+  app.get(
+    '/console/inbox',
+    guarded(async (request, reply) => {
+      const query = param(request.query, 'q');
+      const accountId = accountScope(request);
+      const before = cursorOf(param(request.query, 'before', 16));
+      const found = await store.inboxConversations({
+        accountId,
+        query,
+        before,
+        limit: CONVERSATIONS_PER_PAGE + 1,
+      });
+      const conversations = found.slice(0, CONVERSATIONS_PER_PAGE);
+      const older = found.length > conversations.length ? conversations.at(-1)?.lastId : undefined;
+      const phone = (await openPhone(ctx, request, accountId)) ?? conversations[0]?.phone;
+      const entries = phone
+        ? await store.searchInbox({ accountId, phone, query, limit: ENTRIES_SHOWN })
+        : [];
+      const cleared =
+        request.query.cleared === undefined ? undefined : Number(request.query.cleared) || 0;
+      const view = { query, phone, conversations, entries: entries.reverse(), cleared };
+      return send(reply, inboxPage(pageContext(ctx, request), { ...view, before, older }));
+    }),
+  );
+  app.post(
+    '/console/inbox/clear',
+    guarded(async (request, reply) => {
+      const n = await store.clearInbox(accountScope(request));
+      return reply.redirect(`/console/inbox?cleared=${n}`, 303);
+    }),
+  );
+}
+
+/** The conversation asked for, read in the viewer's region as the API reads the account's. */
+async function openPhone(
+  ctx: ConsoleContext,
+  request: PageRequest,
+  accountId: number | undefined,
+): Promise<string | undefined> {
+  const raw = param(request.query, 'phone', 64);
+  if (!raw) return undefined;
+  const own = accountId === undefined ? undefined : await ctx.store.accountRegion(accountId);
+  const parsed = normalizePhone(raw, own ?? ctx.defaultRegion);
+  return parsed.ok ? parsed.e164 : raw;
+}
+
+function cursorOf(raw: string): number | undefined {
+  if (raw === '') return undefined;
+  const n = Number(raw);
+  if (!/^\d{1,15}$/.test(raw) || !Number.isSafeInteger(n))
+    throw new WirebirdError('InvalidParameter', 'before must be a whole number from an Older link');
+  return n;
+}

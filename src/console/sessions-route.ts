@@ -1,0 +1,42 @@
+import type { FastifyInstance } from 'fastify';
+import { accountScope, pageContext, type ConsoleContext } from './console-deps.js';
+import { guardedRoute as guarded, param, sendPage as send } from './console-routes.js';
+import {
+  RECENT_SESSIONS_SHOWN,
+  SESSION_MESSAGES_SHOWN,
+  sessionsPage,
+  type Lookup,
+} from './sessions-page.js';
+
+/** The Sessions page: recent sessions, or the session (or business message) asked for. */
+export function registerSessionsRoutes(app: FastifyInstance, ctx: ConsoleContext): void {
+  app.get(
+    '/console/sessions',
+    guarded(async (request, reply) => {
+      const id = param(request.query, 'id', 100);
+      return send(
+        reply,
+        sessionsPage(pageContext(ctx, request), id, await lookup(ctx, id, accountScope(request))),
+      );
+    }),
+  );
+}
+
+async function lookup(
+  ctx: ConsoleContext,
+  id: string,
+  accountId: number | undefined,
+): Promise<Lookup> {
+  if (!id) {
+    return {
+      kind: 'none',
+      recent: await ctx.store.recentSessions({ accountId, limit: RECENT_SESSIONS_SHOWN }),
+    };
+  }
+  const session = await ctx.store.sessionView(id, accountId, SESSION_MESSAGES_SHOWN);
+  if (session) return { kind: 'session', session };
+  const message = await ctx.store.getBusinessMessage(id);
+  if (message && (accountId === undefined || message.accountId === accountId))
+    return { kind: 'business', message };
+  return { kind: 'missing', id };
+}

@@ -1,0 +1,81 @@
+import type { FastifyInstance } from 'fastify';
+import { WirebirdError } from '../domain/errors.js';
+import { TemplateStatus } from '../domain/templates/template.js';
+import type { ReviewAction } from '../domain/templates/template-review.js';
+import { reviewById, reviewSignatureById } from '../review/review-by-id.js';
+import { problemPage } from './console-auth.js';
+import { accountScope, pageContext, sessionOf, type ConsoleContext } from './console-deps.js';
+import { guardedRoute as guarded, param, sendPage as send } from './console-routes.js';
+import { templatesPage } from './templates-page.js';
+
+const PAST: Partial<Record<ReviewAction, string>> = {
+  approve: 'approved',
+  reject: 'rejected',
+  disable: 'disabled',
+};
+const VERBS: Record<string, ReviewAction> = {
+  approve: 'approve',
+  reject: 'reject',
+  disable: 'disable',
+};
+
+type Review = (id: string, verb: ReviewAction, now: number, reason?: string) => Promise<string>;
+
+/** The Templates page (templates and signatures), and the admin's review buttons on it. */
+export function registerTemplatesRoutes(app: FastifyInstance, ctx: ConsoleContext): void {
+  const { store } = ctx;
+  app.get(
+    '/console/templates',
+    guarded(async (request, reply) => {
+      const raw = param(request.query, 'status', 1);
+      const status = raw === '' ? undefined : parseStatus(raw);
+      const filter = { status, accountId: accountScope(request) };
+      const list = await store.listTemplates(filter);
+      const signatures = await store.listSignatures(filter);
+      const done = param(request.query, 'done', 20);
+      const id = param(request.query, 'id', 64);
+      const notice = done && id ? `${id}: ${done}` : undefined;
+      const view = { list, signatures, status, notice };
+      return send(reply, templatesPage(pageContext(ctx, request), view));
+    }),
+  );
+  registerReview(app, ctx, 'templates', (id, verb, now, reason) =>
+    reviewById(store, id, verb, now, reason).then((t) => t.templateId),
+  );
+  registerReview(app, ctx, 'signatures', (id, verb, now, reason) =>
+    reviewSignatureById(store, id, verb, now, reason).then((s) => s.sigId),
+  );
+}
+
+function registerReview(
+  app: FastifyInstance,
+  ctx: ConsoleContext,
+  path: 'templates' | 'signatures',
+  review: Review,
+): void {
+  app.post(
+    `/console/${path}/:id/:verb`,
+    guarded(async (request, reply) => {
+      if (sessionOf(request).viewer.role !== 'admin')
+        return problemPage(reply, 403, 'Refused', `Only the admin reviews ${path}.`);
+      const verb = VERBS[request.params.verb ?? ''];
+      if (!verb) throw new WirebirdError('NotFound', `no review operation ${request.params.verb}`);
+      const reason = verb === 'reject' ? param(request.body ?? {}, 'reason', 500) : undefined;
+      if (verb === 'reject' && !reason)
+        throw new WirebirdError(
+          'MissingParameter',
+          `reason is required to reject a ${path.slice(0, -1)}`,
+        );
+      const id = await review(request.params.id ?? '', verb, ctx.clock.now(), reason);
+      const done = new URLSearchParams({ done: PAST[verb] ?? verb, id });
+      return reply.redirect(`/console/templates?${done}`, 303);
+    }),
+  );
+}
+
+function parseStatus(raw: string): TemplateStatus {
+  const n = Number(raw);
+  if (!(Object.values(TemplateStatus) as number[]).includes(n))
+    throw new WirebirdError('InvalidParameter', 'status must be 0 to 4');
+  return n as TemplateStatus;
+}
