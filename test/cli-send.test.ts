@@ -192,11 +192,11 @@ describe('wirebird send and receipts', () => {
     assert.equal(run.code, 2, run.stderr);
     assert.match(run.stdout, /^ {2}line 4, "": Phone is empty$/m);
     assert.match(run.stdout, /^ {2}line 5, "12": Phone is too short/m);
-    assert.match(run.stdout, /^1 requests \(4 rows\) in /m);
+    assert.match(run.stdout, /^1 request \(4 rows\) in /m);
     const again = await cli(gw, ['send', '-t', tpl, '--csv', csv]);
     assert.match(
       again.stdout,
-      /^0 requests \(0 rows\) in .* \(0 rows\/s\); 1 requests \(4 rows\) done by an earlier run$/m,
+      /^0 requests \(0 rows\) in .* \(0 rows\/s\); 1 request \(4 rows\) done by an earlier run$/m,
     );
   });
 

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { ReceiptPerPhone } from '../domain/receipts/receipt.js';
-import { CliError } from './cli-error.js';
+import { CliError, counted } from './cli-error.js';
 import { resolveCredentials, type CredentialOptions } from './client/credentials.js';
 import { GatewayClient } from './client/gateway-client.js';
 import { failOnError } from './open-store.js';
@@ -102,7 +102,7 @@ function table(data: readonly ReceiptSession[]): string {
       .join('  ')
       .trimEnd();
   const count = data.map(
-    (s) => `${s.SessionNo}: ${s.ReceiptSet.length} receipts, ${s.Waiting} still waiting`,
+    (s) => `${s.SessionNo}: ${counted(s.ReceiptSet.length, 'receipt')}, ${s.Waiting} still waiting`,
   );
   return [line(COLUMNS), ...rows.map(line), '', ...count].join('\n');
 }

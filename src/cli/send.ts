@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { MAX_NUMBERS_PER_REQUEST } from '../domain/batches/batch.js';
-import { CliError } from './cli-error.js';
+import { CliError, counted } from './cli-error.js';
 import { resolveCredentials, type CredentialOptions } from './client/credentials.js';
 import { GatewayClient } from './client/gateway-client.js';
 import { failOnError } from './open-store.js';
@@ -104,10 +104,10 @@ function describe(s: SendSummary): string {
   const sent = s.rows - s.resumedRows;
   const rate = s.seconds > 0 ? Math.round(sent / s.seconds) : 0;
   const lines = [
-    `${s.rows} rows: ${s.accepted} accepted, ${s.failed} failed`,
-    `${s.requests} requests (${sent} rows) in ${formatSeconds(s.seconds)} (${rate} rows/s)` +
+    `${counted(s.rows, 'row')}: ${s.accepted} accepted, ${s.failed} failed`,
+    `${counted(s.requests, 'request')} (${counted(sent, 'row')}) in ${formatSeconds(s.seconds)} (${rate} rows/s)` +
       (s.resumedChunks > 0
-        ? `; ${s.resumedChunks} requests (${s.resumedRows} rows) done by an earlier run`
+        ? `; ${counted(s.resumedChunks, 'request')} (${counted(s.resumedRows, 'row')}) done by an earlier run`
         : ''),
   ];
   if (s.failures.length > 0) {
