@@ -80,7 +80,17 @@ describe(
       for (let i = 0; i < 500 && count(await receipts(a, sessions)) < 300; i++) await pause(20);
       const before = count(await receipts(a, sessions));
       assert.ok(before > 0 && before < TOTAL / 2, `killed mid-dispatch (${before} final)`);
-      await kill((nodes[2] as GatewayProcess).child, 'SIGKILL');
+      // A node holds claims while it submits: kill the third one while its count still rises,
+      // so that what it held must come back to the others.
+      const victim = nodes[2] as GatewayProcess;
+      let last = await submittedBy(victim);
+      for (let i = 0; i < 200; i++) {
+        await pause(10);
+        const now = await submittedBy(victim);
+        if (now > last && now > 0) break;
+        last = now;
+      }
+      await kill(victim.child, 'SIGKILL');
       nodes[2] = undefined;
       for (let i = BATCHES / 2; i < (3 * BATCHES) / 4; i++) await send(i);
       await start(2);
@@ -96,6 +106,18 @@ describe(
       }
       await checkSubmissions();
     });
+
+    /** The messages a node's channels accepted so far, from its /metrics. */
+    async function submittedBy(node: GatewayProcess): Promise<number> {
+      const r = await fetch(`${node.url}/metrics`, {
+        headers: { authorization: `Bearer ${node.adminKey}` },
+      });
+      const text = await r.text();
+      const lines = text
+        .split('\n')
+        .filter((l) => l.startsWith('wirebird_messages_submitted_total'));
+      return lines.reduce((n, l) => n + Number(l.split(' ').at(-1)), 0);
+    }
 
     /** Polls the nodes in turn (bounded) until every message of every session is final. */
     async function allFinal(alive: GatewayProcess[], sessions: string[]): Promise<Receipts> {
