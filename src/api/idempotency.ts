@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import { WirebirdError, invalid } from '../domain/errors.js';
+import { idempotencyWindowStart } from '../domain/messages/idempotency-window.js';
 import type { IdempotencyRecord, MessageKind } from '../domain/messages/message.js';
 import type { ActionContext } from './context.js';
-
-export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
 
 export interface Idempotency {
   key: string;
@@ -54,7 +53,7 @@ export async function findReplay(
   const seen = await ctx.deps.store.findIdempotency(
     ctx.accountId,
     idem.key,
-    now - IDEMPOTENCY_WINDOW_MS,
+    idempotencyWindowStart(now),
   );
   return seen && replay(idem, seen);
 }

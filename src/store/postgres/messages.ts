@@ -1,4 +1,5 @@
 import type { IdempotencyRecord, SubmitOutcome } from '../../domain/messages/message.js';
+import { idempotencyWindowStart } from '../../domain/messages/idempotency-window.js';
 import type { MessageStore } from '../../domain/ports.js';
 import { inTransaction, type Pool, type Queryable } from './database.js';
 import { fromClaimRow, fromIdemRow, type ClaimRow, type IdemRow } from '../rows/messages.js';
@@ -23,9 +24,6 @@ export function postgresMessages(pool: Pool): MessageStore {
   const reports = postgresReports(pool);
   return { ...acceptance(pool, reports), ...reports, ...postgresReceipts(pool) };
 }
-
-/** The window is carried on the record: it was created at `now`, and keys live 24 hours. */
-const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
 
 const IDEM_COLUMNS = 'account_id, idem_key, request_hash, response, created_at';
 
@@ -61,7 +59,7 @@ async function takeKey(db: Queryable, idem: IdempotencyRecord): Promise<boolean>
       idem.requestHash,
       idem.response,
       idem.createdAt,
-      idem.createdAt - IDEMPOTENCY_WINDOW_MS,
+      idempotencyWindowStart(idem.createdAt),
     ],
   );
   return r.rowCount === 1;
@@ -75,7 +73,7 @@ async function guarded(
 ): Promise<IdempotencyRecord | undefined> {
   return inTransaction(pool, async (c) => {
     if (idem && !(await takeKey(c, idem))) {
-      const notBefore = idem.createdAt - IDEMPOTENCY_WINDOW_MS;
+      const notBefore = idempotencyWindowStart(idem.createdAt);
       return findIdem(c, idem.accountId, idem.key, notBefore);
     }
     await write(c);

@@ -1,4 +1,5 @@
 import type { IdempotencyRecord, SubmitOutcome } from '../../domain/messages/message.js';
+import { idempotencyWindowStart } from '../../domain/messages/idempotency-window.js';
 import type { MessageStore } from '../../domain/ports.js';
 import { CLAIM_COLUMNS, fromClaimValues, fromIdemRow, type IdemRow } from '../rows/messages.js';
 import type { Db } from './database.js';
@@ -140,10 +141,9 @@ interface Changed {
   kind: string;
 }
 
-/** The window is carried on the record: it was created at `now`, and keys live 24 hours. */
-const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
+/** The window is carried on the record: it was created at `now`. */
 function idemWindowStart(idem: IdempotencyRecord | undefined): number {
-  return idem ? idem.createdAt - IDEMPOTENCY_WINDOW_MS : 0;
+  return idem ? idempotencyWindowStart(idem.createdAt) : 0;
 }
 
 function outcomeStatements(db: Db, reports: ReturnType<typeof sqliteReports>) {
