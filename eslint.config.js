@@ -91,6 +91,26 @@ const sqlOnlyInStore = {
   },
 };
 
+// Channels are self-contained: a channel knows the domain, its config and the rate limiter; the
+// dispatcher and the HTTP server know channels through channel.ts, never the other way round.
+const channelsSelfContained = {
+  files: ['src/channels/**/*.ts', 'src/rate-limit/**/*.ts'],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            group: ['**/api/**', '**/dispatch/**', '**/console/**', '**/cli/**', '**/pipeline.js'],
+            message:
+              'channels/ imports nothing from the dispatcher, the API, the console or the CLI.',
+          },
+        ],
+      },
+    ],
+  },
+};
+
 // The console's hand-written browser script.
 const consoleScript = {
   files: ['src/console/assets/**/*.js'],
@@ -136,5 +156,6 @@ export default tseslint.config(
   },
   domainPurity,
   sqlOnlyInStore,
+  channelsSelfContained,
   consoleScript,
 );

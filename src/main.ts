@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildServer } from './api/server.js';
 import { randomIds, systemClock } from './api/sources.js';
-import { registerWhatsAppWebhook } from './channels/whatsapp/webhook.js';
+import { whatsAppWebhook } from './channels/whatsapp/webhook.js';
+import { mountWebhook } from './api/webhook-route.js';
 import {
   createDevAccountIfNone,
   importConfiguredKeys,
@@ -114,13 +115,16 @@ async function startOnStore(
     },
     logger,
   );
-  registerWhatsAppWebhook(app, {
-    config: config.whatsapp,
-    reports: pipeline.reports.push,
-    clock,
-    log: logger.child({ channel: 'whatsapp', worker: 'webhook' }),
-    onBadSignature: () => metrics.webhookSignatureFailures.inc({ channel: 'whatsapp' }),
-  });
+  mountWebhook(
+    app,
+    whatsAppWebhook({
+      config: config.whatsapp,
+      reports: pipeline.reports.push,
+      clock,
+      log: logger.child({ channel: 'whatsapp', worker: 'webhook' }),
+      onBadSignature: () => metrics.webhookSignatureFailures.inc({ channel: 'whatsapp' }),
+    }),
+  );
   registerConsole(app, {
     store,
     clock,

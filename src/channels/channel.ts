@@ -1,4 +1,5 @@
 import type { ClaimedMessage, Report, SubmitOutcome } from '../domain/messages/message.js';
+import type { WirebirdError } from '../domain/errors.js';
 
 /**
  * What a channel answers for one submitted message. `retry` is for failures that may pass later
@@ -18,6 +19,31 @@ export type SubmitResult =
 
 /** Reports flow back through this; it resolves once they are durably applied. */
 export type ReportListener = (reports: Report[]) => Promise<void>;
+
+/** A call an upstream makes to the gateway (a webhook), as the HTTP server hands it over. */
+export interface WebhookRequest {
+  method: 'GET' | 'POST';
+  query: Record<string, unknown>;
+  headers: Record<string, string | string[] | undefined>;
+  /** The body exactly as received: signatures are computed over these bytes. */
+  body: Buffer;
+}
+
+/** What to answer: a plain text, a JSON body, or a refusal the server puts in its envelope. */
+export type WebhookAnswer =
+  | { status: number; text: string }
+  | { status: number; json: Record<string, unknown> }
+  | { status: number; refusal: WirebirdError };
+
+/**
+ * A channel's webhook, free of any HTTP framework: the server mounts `handle` at `path` for GET
+ * and POST, passing bodies up to `bodyLimit` bytes through unparsed.
+ */
+export interface WebhookHandler {
+  path: string;
+  bodyLimit: number;
+  handle(request: WebhookRequest): Promise<WebhookAnswer>;
+}
 
 /** One connection upstream (an SMPP bind, say), as operators see it on /metrics and the console. */
 export interface BindStatus {

@@ -3,8 +3,8 @@ import type { Channel, SubmitResult } from '../channels/channel.js';
 import type { ClaimedMessage, SubmitOutcome } from '../domain/messages/message.js';
 import type { Clock } from '../domain/ports.js';
 import { retryDelayMs } from './backoff.js';
-import { RateLimiter } from './rate-limiter.js';
-import { SharedRateLimiter, type TakeTokens } from './shared-rate-limiter.js';
+import { RateLimiter } from '../rate-limit/rate-limiter.js';
+import { SharedRateLimiter, type TakeTokens } from '../rate-limit/shared-rate-limiter.js';
 
 /** The storage calls the worker loop is given; it knows no more of the store than these. */
 export interface DispatchStorage {

@@ -4,7 +4,7 @@ import type { SmscConfig } from '../../config/smpp-config.js';
 import type { ClaimedMessage } from '../../domain/messages/message.js';
 import type { Clock } from '../../domain/ports.js';
 import { normaliseSmscId } from '../../domain/messages/upstream-ids.js';
-import { RateLimiter } from '../../dispatch/rate-limiter.js';
+import { RateLimiter } from '../../rate-limit/rate-limiter.js';
 import type { BindStatus, SubmitResult } from '../channel.js';
 import {
   ESME_ROK,

@@ -4,13 +4,11 @@
  * parses its own JSON from the raw bytes, after checking them.
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Logger } from 'pino';
-import { errorAnswer } from '../../api/answer.js';
 import type { WhatsAppConfig } from '../../config/whatsapp-config.js';
 import { WirebirdError, type RetCodeName } from '../../domain/errors.js';
 import type { Clock } from '../../domain/ports.js';
-import type { ReportListener } from '../channel.js';
+import type { ReportListener, WebhookAnswer, WebhookHandler, WebhookRequest } from '../channel.js';
 import { statusReports } from './status-notification.js';
 
 export const WEBHOOK_PATH = '/webhooks/whatsapp';
@@ -27,56 +25,45 @@ export interface WebhookDeps {
 /** Meta batches up to 1000 updates a POST; this leaves room for that with their metadata. */
 const BODY_LIMIT = 8 * 1024 * 1024;
 
-/** A repeated parameter arrives as an array: it is no token, mode or challenge at all. */
-type VerifyQuery = Record<string, unknown>;
-
-function param(query: VerifyQuery, name: string): string | undefined {
+function param(query: WebhookRequest['query'], name: string): string | undefined {
+  // A repeated parameter arrives as an array: it is no token, mode or challenge at all.
   const value = query[name];
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
-export function registerWhatsAppWebhook(app: FastifyInstance, deps: WebhookDeps): void {
-  void app.register(async (scope) => {
-    scope.addContentTypeParser(
-      'application/json',
-      { parseAs: 'buffer', bodyLimit: BODY_LIMIT },
-      (_request, body, done) => done(null, body),
-    );
-    scope.get<{ Querystring: VerifyQuery }>(WEBHOOK_PATH, async (request, reply) =>
-      verify(deps, request.query, reply),
-    );
-    scope.post(WEBHOOK_PATH, async (request, reply) =>
-      receive(deps, request.headers['x-hub-signature-256'], request.body, reply),
-    );
-  });
+/** The webhook as a request in and an answer out: the HTTP server mounts it (api/). */
+export function whatsAppWebhook(deps: WebhookDeps): WebhookHandler {
+  return {
+    path: WEBHOOK_PATH,
+    bodyLimit: BODY_LIMIT,
+    handle: (request) =>
+      request.method === 'GET'
+        ? Promise.resolve(verify(deps, request.query))
+        : receive(deps, request),
+  };
 }
 
-function verify(deps: WebhookDeps, query: VerifyQuery, reply: FastifyReply) {
+function verify(deps: WebhookDeps, query: WebhookRequest['query']): WebhookAnswer {
   const expected = deps.config.verifyToken;
   const token = param(query, 'hub.verify_token');
   const challenge = param(query, 'hub.challenge');
   if (!expected) {
     return refuse(
-      reply,
       403,
       'PermissionDenied',
       'no verify token is configured (WIREBIRD_WHATSAPP_VERIFY_TOKEN)',
     );
   }
   if (param(query, 'hub.mode') !== 'subscribe' || !token || !sameSecret(token, expected)) {
-    return refuse(reply, 403, 'PermissionDenied', 'hub.mode or hub.verify_token does not match');
+    return refuse(403, 'PermissionDenied', 'hub.mode or hub.verify_token does not match');
   }
-  if (!challenge) return refuse(reply, 400, 'InvalidParameter', 'hub.challenge is required');
-  return reply.code(200).type('text/plain; charset=utf-8').send(challenge);
+  if (!challenge) return refuse(400, 'InvalidParameter', 'hub.challenge is required');
+  return { status: 200, text: challenge };
 }
 
-async function receive(
-  deps: WebhookDeps,
-  header: string | string[] | undefined,
-  body: unknown,
-  reply: FastifyReply,
-) {
-  const raw = Buffer.isBuffer(body) ? body : Buffer.alloc(0);
+async function receive(deps: WebhookDeps, request: WebhookRequest): Promise<WebhookAnswer> {
+  const header = request.headers['x-hub-signature-256'];
+  const raw = request.body;
   const secret = deps.config.appSecret;
   if (!secret || !signatureMatches(raw, header, secret)) {
     deps.onBadSignature?.();
@@ -84,18 +71,13 @@ async function receive(
       { signed: header !== undefined, configured: secret !== undefined },
       'webhook POST refused: X-Hub-Signature-256 missing or wrong',
     );
-    return refuse(
-      reply,
-      401,
-      'Unauthenticated',
-      'X-Hub-Signature-256 is missing or does not match',
-    );
+    return refuse(401, 'Unauthenticated', 'X-Hub-Signature-256 is missing or does not match');
   }
   let notification: unknown;
   try {
     notification = JSON.parse(raw.toString('utf8'));
   } catch {
-    return refuse(reply, 400, 'MalformedRequest', 'the notification is not valid JSON');
+    return refuse(400, 'MalformedRequest', 'the notification is not valid JSON');
   }
   const { reports, skipped } = statusReports(notification, deps.clock.now());
   if (skipped > 0) deps.log.warn({ skipped }, 'webhook statuses without an id or a known status');
@@ -104,9 +86,9 @@ async function receive(
   } catch (err) {
     // Not acknowledged, so Meta sends it again (it retries for up to 36 hours).
     deps.log.error({ err }, 'webhook statuses could not be stored');
-    return refuse(reply, 503, 'Internal', 'the statuses could not be stored; send them again');
+    return refuse(503, 'Internal', 'the statuses could not be stored; send them again');
   }
-  return reply.code(200).send({ RetCode: 0, Message: '', Statuses: reports.length });
+  return { status: 200, json: { RetCode: 0, Message: '', Statuses: reports.length } };
 }
 
 /** `sha256=<hex>` over the raw body with the app secret, compared in constant time. */
@@ -128,6 +110,6 @@ function sameSecret(given: string, expected: string): boolean {
   return timingSafeEqual(a, b);
 }
 
-function refuse(reply: FastifyReply, status: number, code: RetCodeName, message: string) {
-  return reply.code(status).send(errorAnswer(undefined, new WirebirdError(code, message)));
+function refuse(status: number, code: RetCodeName, message: string): WebhookAnswer {
+  return { status, refusal: new WirebirdError(code, message) };
 }
