@@ -137,7 +137,7 @@ describe('console pages', () => {
     assert.deepEqual([t?.status, t?.errDesc], [3, 'needs <opt-out>']);
     assert.match((await admin.get('/console/templates?status=3')).text, /needs &lt;opt-out&gt;/);
     const again = await admin.post(`/console/templates/${pending}/approve`);
-    assert.equal(again.status, 400);
+    assert.equal(again.status, 409, 'a state conflict, as the admin API answers it');
     assert.match(again.text, /approve is allowed from pending/);
     await admin.post(`/console/templates/${pending}/disable`);
     assert.equal((await gw.store.getTemplateById(pending))?.status, 4);

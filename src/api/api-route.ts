@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
 import { RetCode, WirebirdError } from '../domain/errors.js';
-import { errorAnswer, httpStatusOf, internalError, successAnswer } from './answer.js';
+import { errorAnswer, internalError, successAnswer } from './answer.js';
+import { httpStatusOf } from './http-status.js';
 import type { ActionOffload, ApiDeps, ApiOutcome, OffloadedRequest } from './context.js';
 import { OFFLOADED_ACTIONS } from './offload/protocol.js';
 import { utf8Text } from './text-check.js';

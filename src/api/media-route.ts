@@ -9,7 +9,7 @@ import { RetCode, WirebirdError } from '../domain/errors.js';
 import type { MediaFile } from '../domain/media/media-file.js';
 import { HEAD_BYTES, checkUpload } from '../domain/media/upload-rules.js';
 import { sendError } from './api-route.js';
-import { httpStatusOf } from './answer.js';
+import { httpStatusOf } from './http-status.js';
 import { authenticate } from './auth.js';
 import type { ApiDeps } from './context.js';
 import {
@@ -24,9 +24,9 @@ import {
 // with its RetCode; what is wrong with the request as a whole keeps a 4xx.
 function statusOf(err: WirebirdError): number {
   if (err.message === NOT_MULTIPART) return 415;
-  if (err.retCode === RetCode.MalformedRequest) return 400;
-  if (err.retCode === RetCode.LimitExceeded) return 413;
-  return httpStatusOf(err.retCode);
+  // The request as a whole (not a form, too large) is refused as REST would; a field, with 200.
+  const whole = err.retCode === RetCode.MalformedRequest || err.retCode === RetCode.LimitExceeded;
+  return httpStatusOf(err.retCode, whole ? 'rest' : 'action');
 }
 
 function storedFile(form: MediaForm, accountId: number, deps: ApiDeps): MediaFile {

@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { RetCode, WirebirdError } from '../domain/errors.js';
+import { WirebirdError } from '../domain/errors.js';
+import { httpStatusOf } from '../api/http-status.js';
 import { problemPage } from './console-auth.js';
 import type { Html } from './html.js';
 
@@ -17,7 +18,7 @@ export const guardedRoute =
       return await run(request, reply);
     } catch (err) {
       if (!(err instanceof WirebirdError)) throw err;
-      const status = err.retCode === RetCode.NotFound ? 404 : 400;
+      const status = httpStatusOf(err.retCode, 'rest');
       return problemPage(reply, status, 'Cannot do that', err.message);
     }
   };

@@ -1,14 +1,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { WirebirdError, invalid } from '../../domain/errors.js';
+import { RetCode, WirebirdError, invalid } from '../../domain/errors.js';
 import { errorAnswer } from '../answer.js';
 import { isAdminKey } from '../auth.js';
+import { httpStatusOf } from '../http-status.js';
 
 /** The admin API answers in the same shape as /api, with REST status codes. */
 export function adminGuard(adminKey: string | undefined) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     if (!isAdminKey(adminKey, request.headers.authorization)) {
       return reply
-        .code(401)
+        .code(httpStatusOf(RetCode.Unauthenticated, 'rest'))
         .send(
           errorAnswer(
             undefined,
@@ -19,11 +20,9 @@ export function adminGuard(adminKey: string | undefined) {
   };
 }
 
-const ADMIN_STATUS: Record<number, number> = { 18001: 400, 18003: 400, 18010: 404, 18020: 409 };
-
 export function sendAdminError(reply: FastifyReply, err: unknown): FastifyReply {
   if (!(err instanceof WirebirdError)) throw err;
-  return reply.code(ADMIN_STATUS[err.retCode] ?? 400).send(errorAnswer(undefined, err));
+  return reply.code(httpStatusOf(err.retCode, 'rest')).send(errorAnswer(undefined, err));
 }
 
 export function accountIdParam(raw: string): number {
