@@ -1,6 +1,5 @@
 import type { Report } from '../../domain/messages/message.js';
-import { advanceStatus } from '../../domain/messages/status.js';
-import { receiptResultOf } from '../../domain/receipts/receipt.js';
+import { applyReport } from '../../domain/receipts/apply-report.js';
 import { inTransaction, type Pool, type Queryable } from './database.js';
 import {
   anyUnknown,
@@ -43,17 +42,15 @@ async function applyAll(c: Queryable, reports: readonly Report[]): Promise<Repor
     if (m.kind === 'business')
       events.push({ id: m.id, status: rep.status, code: rep.code, desc: rep.desc, at: rep.at });
     // A part's final report finishes the message only together with all the other parts'.
-    const final = m.parts > 1 ? targets.settle(rep, found) : rep;
-    const next = advanceStatus(m.status, final?.status ?? 'sent') ?? m.status;
-    const result = final && receiptResultOf(final.status);
+    const speaking = m.parts > 1 ? targets.settle(rep, found) : rep;
+    const { status, receipt } = applyReport(m, speaking, rep);
     const change = changes.get(m.id) ?? { id: m.id, status: m.status };
-    if (final && result && m.state !== 'final') {
+    if (receipt) {
       m.state = 'final';
-      const time = Math.floor(rep.at / 1000);
-      change.final = { result, code: final.code, desc: final.desc, time };
+      change.final = receipt;
     }
-    m.status = next;
-    change.status = next;
+    m.status = status;
+    change.status = status;
     changes.set(m.id, change);
   }
   await writeParts(c, targets.settled());

@@ -1,6 +1,7 @@
 import { advanceStatus, byOccurrence } from '../../domain/messages/status.js';
 import type { Report } from '../../domain/messages/message.js';
 import { upstreamIdReadings } from '../../domain/messages/upstream-ids.js';
+import { applyReport } from '../../domain/receipts/apply-report.js';
 import { receiptResultOf } from '../../domain/receipts/receipt.js';
 import type { TargetRow as Target } from '../rows/parts.js';
 import type { Db } from './database.js';
@@ -84,13 +85,12 @@ export function sqliteReports(db: Db) {
     const { m, partId } = found;
     if (m.kind === 'business') event.run(m.id, r.status, r.at, r.code, r.desc);
     // A part's final report finishes the message only together with all the other parts'.
-    const final = partId === undefined ? r : parts.settle(r, partId, m.id);
-    const next = advanceStatus(m.status, final?.status ?? 'sent') ?? m.status;
-    const result = final && receiptResultOf(final.status);
-    if (final && result && m.state !== 'final') {
-      finalise.run(next, result, final.code, final.desc, Math.floor(r.at / 1000), m.id);
-    } else if (next !== m.status) {
-      setStatus.run(next, m.id);
+    const speaking = partId === undefined ? r : parts.settle(r, partId, m.id);
+    const { status, receipt } = applyReport(m, speaking, r);
+    if (receipt) {
+      finalise.run(status, receipt.result, receipt.code, receipt.desc, receipt.time, m.id);
+    } else if (status !== m.status) {
+      setStatus.run(status, m.id);
     }
     return true;
   };
