@@ -1,4 +1,5 @@
 import type { AcceptedBatch } from '../../domain/messages/message.js';
+import { INSERT_COLUMNS } from '../rows/messages.js';
 import type { Queryable } from './database.js';
 
 /**
@@ -7,9 +8,7 @@ import type { Queryable } from './database.js';
  * one plan. JSON rather than one array per column: JSON.stringify is native, while the driver
  * escapes array elements one by one in JavaScript (a tenth of the node's acceptance CPU).
  */
-const INSERT = `INSERT INTO messages (kind, account_id, session_no, message_id, phone, e164, route,
-    template_id, params, sender_id, extend_code, user_id, body, type, business_phone, cost_count,
-    state, status, due_at, accepted_at)
+const INSERT = `INSERT INTO messages (${INSERT_COLUMNS})
   SELECT 'sms', $1, $2, NULL, t.p, t.e, t.r, t.t, t.a, t.s, t.x, t.u, t.b, 'sms', '', t.c,
     'queued', 'accepted', $3, $3
   FROM json_to_recordset($4::json)

@@ -2,7 +2,13 @@ import type { IdempotencyRecord, SubmitOutcome } from '../../domain/messages/mes
 import { idempotencyWindowStart } from '../../domain/messages/idempotency-window.js';
 import type { MessageStore } from '../../domain/ports.js';
 import { inTransaction, type Pool, type Queryable } from './database.js';
-import { fromClaimRow, fromIdemRow, type ClaimRow, type IdemRow } from '../rows/messages.js';
+import {
+  INSERT_COLUMNS,
+  fromClaimRow,
+  fromIdemRow,
+  type ClaimRow,
+  type IdemRow,
+} from '../rows/messages.js';
 import { addEvents, type EventInput } from './events.js';
 import { insertSms } from './insert-sms.js';
 import { postgresReceipts } from './receipts.js';
@@ -104,9 +110,7 @@ function acceptance(pool: Pool, reports: PostgresReports): AcceptPart {
       return guarded(pool, idem, async (c) => {
         await c.query(
           `WITH m AS (
-             INSERT INTO messages (kind, account_id, session_no, message_id, phone, e164, route,
-               template_id, params, sender_id, extend_code, user_id, body, type, business_phone,
-               cost_count, state, status, due_at, accepted_at)
+             INSERT INTO messages (${INSERT_COLUMNS})
              VALUES ('business', $1, NULL, $2, $3, $4, $5, NULL, NULL, '', '', '', $6, $7, $8, 1,
                'queued', 'accepted', $9, $9)
              RETURNING id)

@@ -34,6 +34,14 @@ export interface ClaimRow {
   type: string;
 }
 
+/**
+ * The columns a new message row is written with, in this order, by every INSERT of both
+ * adapters (batch SMS, business messages); the rest take their defaults.
+ */
+export const INSERT_COLUMNS = `kind, account_id, session_no, message_id, phone, e164, route,
+  template_id, params, sender_id, extend_code, user_id, body, type, business_phone, cost_count,
+  state, status, due_at, accepted_at`;
+
 /** ClaimRow's columns in order, for adapters that read rows as arrays (cheaper than objects). */
 export const CLAIM_COLUMNS =
   'id, kind, account_id, route, attempts, e164, sender_id, extend_code, body, message_id, business_phone, type';

@@ -1,10 +1,9 @@
 import type { AcceptedBatch } from '../../domain/messages/message.js';
+import { INSERT_COLUMNS } from '../rows/messages.js';
 import type { Db } from './database.js';
 import { multiRowInsert, ROWS_PER_INSERT as CHUNK } from './multi-row.js';
 
-const COLUMNS = `INSERT INTO messages (kind, account_id, session_no, message_id, phone, e164, route,
-  template_id, params, sender_id, extend_code, user_id, body, type, business_phone, cost_count,
-  state, status, due_at, accepted_at) VALUES `;
+const COLUMNS = `INSERT INTO messages (${INSERT_COLUMNS}) VALUES `;
 const ROW = `('sms',?,?,NULL,?,?,?,?,?,?,?,?,?,'sms','',?,'queued','accepted',?,?)`;
 
 /** Inserts a batch's SMS rows; the caller holds the transaction. */

@@ -1,7 +1,13 @@
 import type { IdempotencyRecord, SubmitOutcome } from '../../domain/messages/message.js';
 import { idempotencyWindowStart } from '../../domain/messages/idempotency-window.js';
 import type { MessageStore } from '../../domain/ports.js';
-import { CLAIM_COLUMNS, fromClaimValues, fromIdemRow, type IdemRow } from '../rows/messages.js';
+import {
+  CLAIM_COLUMNS,
+  INSERT_COLUMNS,
+  fromClaimValues,
+  fromIdemRow,
+  type IdemRow,
+} from '../rows/messages.js';
 import type { Db } from './database.js';
 import { groupCommit } from './group-commit.js';
 import { smsInserter } from './insert-sms.js';
@@ -19,9 +25,8 @@ type AcceptPart = Pick<
   | 'extendLeases'
 >;
 
-const INSERT_MESSAGE = `INSERT INTO messages (kind, account_id, session_no, message_id, phone, e164, route,
-  template_id, params, sender_id, extend_code, user_id, body, type, business_phone, cost_count,
-  state, status, due_at, accepted_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'queued','accepted',?,?)`;
+const INSERT_MESSAGE = `INSERT INTO messages (${INSERT_COLUMNS})
+  VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'queued','accepted',?,?)`;
 
 export function sqliteMessages(db: Db): MessageStore {
   const reports = sqliteReports(db);
