@@ -1,0 +1,106 @@
+import { idempotencyWindowStart } from '../../domain/messages/idempotency-window.js';
+import type { IdempotencyRecord } from '../../domain/messages/message.js';
+import type { MessageStore } from '../../domain/ports.js';
+import { INSERT_COLUMNS, fromIdemRow, type IdemRow } from '../rows/messages.js';
+import { inTransaction, type Pool, type Queryable } from './database.js';
+import { insertSms } from './insert-sms.js';
+
+/** Acceptance: a batch or a business message stored all or nothing, once per Idempotency-Key. */
+export function postgresAcceptance(
+  pool: Pool,
+): Pick<MessageStore, 'acceptBatch' | 'acceptBusinessMessage' | 'findIdempotency'> {
+  return {
+    async acceptBatch(batch, idem) {
+      return guarded(pool, idem, async (c) => {
+        await c.query(
+          'INSERT INTO sessions (session_no, account_id, accepted_count, created_at) VALUES ($1,$2,$3,$4)',
+          [batch.sessionNo, batch.accountId, batch.messages.length, batch.acceptedAt],
+        );
+        await insertSms(c, batch);
+      });
+    },
+    async acceptBusinessMessage(m, idem) {
+      return guarded(pool, idem, async (c) => {
+        await c.query(
+          `WITH m AS (
+             INSERT INTO messages (${INSERT_COLUMNS})
+             VALUES ('business', $1, NULL, $2, $3, $4, $5, NULL, NULL, '', '', '', $6, $7, $8, 1,
+               'queued', 'accepted', $9, $9)
+             RETURNING id)
+           INSERT INTO message_events (message_ref, status, at, code, descr)
+           SELECT id, 'accepted', $9, '', '' FROM m`,
+          [
+            m.accountId,
+            m.messageId,
+            m.to,
+            m.e164,
+            m.route,
+            m.content,
+            m.type,
+            m.businessPhone,
+            m.acceptedAt,
+          ],
+        );
+      });
+    },
+    async findIdempotency(accountId, key, notBefore) {
+      return findIdem(pool, accountId, key, notBefore);
+    },
+  };
+}
+
+const IDEM_COLUMNS = 'account_id, idem_key, request_hash, response, created_at';
+
+async function findIdem(
+  db: Queryable,
+  accountId: number,
+  key: string,
+  notBefore: number,
+): Promise<IdempotencyRecord | undefined> {
+  const r = await db.query<IdemRow>(
+    `SELECT ${IDEM_COLUMNS} FROM idempotency_keys
+     WHERE account_id = $1 AND idem_key = $2 AND created_at >= $3`,
+    [accountId, key, notBefore],
+  );
+  const row = r.rows[0];
+  return row && fromIdemRow(row);
+}
+
+/**
+ * Takes the key for this request unless a record within its window holds it. A concurrent twin
+ * inserting the same key makes this statement wait for the twin's commit, then see its row: of
+ * two racing requests exactly one stores its messages.
+ */
+async function takeKey(db: Queryable, idem: IdempotencyRecord): Promise<boolean> {
+  const r = await db.query(
+    `INSERT INTO idempotency_keys AS k (${IDEM_COLUMNS}) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (account_id, idem_key) DO UPDATE SET request_hash = excluded.request_hash,
+       response = excluded.response, created_at = excluded.created_at
+     WHERE k.created_at < $6`,
+    [
+      idem.accountId,
+      idem.key,
+      idem.requestHash,
+      idem.response,
+      idem.createdAt,
+      idempotencyWindowStart(idem.createdAt),
+    ],
+  );
+  return r.rowCount === 1;
+}
+
+/** Runs `write` in one transaction unless the idempotency key is taken within its window. */
+async function guarded(
+  pool: Pool,
+  idem: IdempotencyRecord | undefined,
+  write: (db: Queryable) => Promise<void>,
+): Promise<IdempotencyRecord | undefined> {
+  return inTransaction(pool, async (c) => {
+    if (idem && !(await takeKey(c, idem))) {
+      const notBefore = idempotencyWindowStart(idem.createdAt);
+      return findIdem(c, idem.accountId, idem.key, notBefore);
+    }
+    await write(c);
+    return undefined;
+  });
+}

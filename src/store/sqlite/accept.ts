@@ -1,0 +1,101 @@
+import { idempotencyWindowStart } from '../../domain/messages/idempotency-window.js';
+import type { IdempotencyRecord } from '../../domain/messages/message.js';
+import type { MessageStore } from '../../domain/ports.js';
+import { INSERT_COLUMNS, fromIdemRow, type IdemRow } from '../rows/messages.js';
+import type { Db } from './database.js';
+import { groupCommit } from './group-commit.js';
+import { smsInserter } from './insert-sms.js';
+
+const INSERT_MESSAGE = `INSERT INTO messages (${INSERT_COLUMNS})
+  VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'queued','accepted',?,?)`;
+
+/**
+ * Acceptance: a batch or a business message stored all or nothing, once per Idempotency-Key,
+ * committed with the other acceptances of the same moment (group commit).
+ */
+export function sqliteAcceptance(
+  db: Db,
+): Pick<MessageStore, 'acceptBatch' | 'acceptBusinessMessage' | 'findIdempotency'> {
+  const insertMessage = db.prepare(INSERT_MESSAGE);
+  const insertSms = smsInserter(db);
+  const insertEvent = db.prepare(
+    'INSERT INTO message_events (message_ref, status, at, code, descr) VALUES (?,?,?,?,?)',
+  );
+  const insertSession = db.prepare(
+    'INSERT INTO sessions (session_no, account_id, accepted_count, created_at) VALUES (?,?,?,?)',
+  );
+  const selectIdem = db.prepare(
+    'SELECT account_id, idem_key, request_hash, response, created_at FROM idempotency_keys WHERE account_id = ? AND idem_key = ? AND created_at >= ?',
+  );
+  const upsertIdem = db.prepare(
+    `INSERT INTO idempotency_keys (account_id, idem_key, request_hash, response, created_at) VALUES (?,?,?,?,?)
+     ON CONFLICT (account_id, idem_key) DO UPDATE SET request_hash = excluded.request_hash,
+       response = excluded.response, created_at = excluded.created_at`,
+  );
+  const findIdem = (accountId: number, key: string, notBefore: number) => {
+    const row = selectIdem.get(accountId, key, notBefore) as IdemRow | undefined;
+    return row && fromIdemRow(row);
+  };
+  const commit = groupCommit(db);
+  /**
+   * Runs `write` all or nothing, unless the idempotency key is taken within its window, and
+   * settles once it is committed (with the other acceptances of the same moment).
+   */
+  const guarded = (idem: IdempotencyRecord | undefined, notBefore: number, write: () => void) =>
+    commit((): IdempotencyRecord | undefined => {
+      if (idem) {
+        const existing = findIdem(idem.accountId, idem.key, notBefore);
+        if (existing) return existing;
+        upsertIdem.run(idem.accountId, idem.key, idem.requestHash, idem.response, idem.createdAt);
+      }
+      write();
+      return undefined;
+    });
+
+  return {
+    async acceptBatch(batch, idem) {
+      return guarded(idem, idemWindowStart(idem), () => {
+        insertSession.run(
+          batch.sessionNo,
+          batch.accountId,
+          batch.messages.length,
+          batch.acceptedAt,
+        );
+        insertSms(batch);
+      });
+    },
+    async acceptBusinessMessage(m, idem) {
+      return guarded(idem, idemWindowStart(idem), () => {
+        const { lastInsertRowid } = insertMessage.run(
+          'business',
+          m.accountId,
+          null,
+          m.messageId,
+          m.to,
+          m.e164,
+          m.route,
+          null,
+          null,
+          '',
+          '',
+          '',
+          m.content,
+          m.type,
+          m.businessPhone,
+          1,
+          m.acceptedAt,
+          m.acceptedAt,
+        );
+        insertEvent.run(lastInsertRowid, 'accepted', m.acceptedAt, '', '');
+      });
+    },
+    async findIdempotency(accountId, key, notBefore) {
+      return findIdem(accountId, key, notBefore);
+    },
+  };
+}
+
+/** The window is carried on the record: it was created at `now`. */
+function idemWindowStart(idem: IdempotencyRecord | undefined): number {
+  return idem ? idempotencyWindowStart(idem.createdAt) : 0;
+}

@@ -1,0 +1,103 @@
+import type { SubmitOutcome } from '../../domain/messages/message.js';
+import type { MessageStore } from '../../domain/ports.js';
+import type { Db } from './database.js';
+import type { sqliteReports } from './reports.js';
+
+/** Submit outcomes recorded in one transaction: submitted (with parts), retried, failed. */
+export function sqliteOutcomes(
+  db: Db,
+  reports: ReturnType<typeof sqliteReports>,
+): Pick<MessageStore, 'recordOutcomes'> {
+  const outcomes = outcomeStatements(db, reports);
+  return {
+    async recordOutcomes(list, now) {
+      outcomes(list, now);
+    },
+  };
+}
+
+interface Changed {
+  kind: string;
+}
+
+function outcomeStatements(db: Db, reports: ReturnType<typeof sqliteReports>) {
+  const submitted = db.prepare(
+    `UPDATE messages SET state = 'submitted', due_at = NULL, route = ?, upstream_id = ?, submitted_at = ?,
+       parts = ? WHERE id = ? AND state = 'submitting' AND attempts = ? RETURNING kind`,
+  );
+  // Single-part submits, the bulk of every pass, as one statement over the pass's JSON.
+  const submittedMany = db.prepare(
+    `UPDATE messages SET state = 'submitted', due_at = NULL, route = o.value ->> 1,
+       upstream_id = o.value ->> 2, submitted_at = ?, parts = 1 FROM json_each(?) AS o
+     WHERE messages.id = o.value ->> 0 AND messages.state = 'submitting'
+       AND messages.attempts = o.value ->> 3 RETURNING messages.id, messages.kind`,
+  );
+  submittedMany.raw(true);
+  // An SMSC may hand out an id again after wrapping around: the newest message owns it.
+  const part = db.prepare(
+    `INSERT INTO message_parts (route, upstream_id, message_ref, part_no) VALUES (?,?,?,?)
+     ON CONFLICT (route, upstream_id) DO UPDATE SET message_ref = excluded.message_ref,
+       part_no = excluded.part_no, status = NULL, code = NULL, descr = NULL`,
+  );
+  const retry = db.prepare(
+    `UPDATE messages SET state = 'queued', due_at = ?, last_error = ?
+     WHERE id = ? AND state = 'submitting' AND attempts = ? RETURNING kind`,
+  );
+  const failed = db.prepare(
+    `UPDATE messages SET state = 'final', due_at = NULL, status = 'failed', receipt_result = 'SubmitFail',
+       receipt_code = ?, receipt_desc = ?, receipt_time = ?
+     WHERE id = ? AND state = 'submitting' AND attempts = ? RETURNING kind`,
+  );
+  const insertEvent = db.prepare(
+    'INSERT INTO message_events (message_ref, status, at, code, descr) VALUES (?,?,?,?,?)',
+  );
+  // Only business messages keep a status history; an SMS has its receipt.
+  // `changed` is the outcome UPDATE's RETURNING row, absent when the claim was stale.
+  const event = (changed: unknown, ...values: [number, string, number, string, string]) => {
+    if ((changed as Changed | undefined)?.kind === 'business') insertEvent.run(...values);
+  };
+  /** Records single-part submits; those whose claim still held join `late`. */
+  const recordSingle = (single: readonly Submitted[], now: number, late: Late[]) => {
+    if (single.length === 0) return;
+    const pass = JSON.stringify(single.map((o) => [o.id, o.route, o.upstreamId, o.attempt]));
+    const changed = submittedMany.all(now, pass) as [number, string][];
+    const byId = new Map(single.map((o) => [o.id, o]));
+    for (const [id, kind] of changed) {
+      const o = byId.get(id) as Submitted;
+      late.push(o);
+      if (kind === 'business') insertEvent.run(id, 'submitted', now, '', o.upstreamId);
+    }
+  };
+  return db.transaction((list: readonly SubmitOutcome[], now: number) => {
+    const late: Late[] = [];
+    const single: Submitted[] = [];
+    for (const o of list) {
+      if (o.kind === 'submitted' && !(o.parts && o.parts.length > 1)) {
+        single.push(o);
+      } else if (o.kind === 'submitted') {
+        // A multipart message: its row, and a row per part that reports will name.
+        const parts = o.parts ?? [];
+        const row = submitted.get(o.route, o.upstreamId, now, parts.length, o.id, o.attempt);
+        if (row) {
+          parts.forEach((upstreamId, i) => {
+            part.run(o.route, upstreamId, o.id, i + 1);
+            late.push({ route: o.route, upstreamId });
+          });
+          event(row, o.id, 'submitted', now, '', o.upstreamId);
+        }
+      } else if (o.kind === 'retry') {
+        const row = retry.get(o.dueAt, `${o.code} ${o.desc}`, o.id, o.attempt);
+        event(row, o.id, 'retry', now, o.code, o.desc);
+      } else {
+        const row = failed.get(o.code, o.desc, Math.floor(now / 1000), o.id, o.attempt);
+        event(row, o.id, 'failed', now, o.code, o.desc);
+      }
+    }
+    recordSingle(single, now, late);
+    reports.applyEarlyReports(late);
+  });
+}
+
+type Submitted = Extract<SubmitOutcome, { kind: 'submitted' }>;
+/** Upstream ids whose reports may have come before their submit was recorded. */
+type Late = { route: string; upstreamId: string };
