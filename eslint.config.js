@@ -111,6 +111,42 @@ const channelsSelfContained = {
   },
 };
 
+// The store is an adapter of the domain's ports: it knows the domain and the config, no caller.
+const storeInward = {
+  files: ['src/store/**/*.ts'],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            group: ['**/api/**', '**/dispatch/**', '**/channels/**', '**/console/**', '**/cli/**'],
+            message: 'store/ implements the ports of domain/ and imports none of its callers.',
+          },
+        ],
+      },
+    ],
+  },
+};
+
+// The dispatcher moves messages to channels through channel.ts: it knows no API or console.
+const dispatchInward = {
+  files: ['src/dispatch/**/*.ts'],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            group: ['**/api/**', '**/console/**', '**/cli/**', '**/store/**'],
+            message: 'dispatch/ works through the ports and channel.ts only.',
+          },
+        ],
+      },
+    ],
+  },
+};
+
 // The console's hand-written browser script.
 const consoleScript = {
   files: ['src/console/assets/**/*.js'],
@@ -157,5 +193,7 @@ export default tseslint.config(
   domainPurity,
   sqlOnlyInStore,
   channelsSelfContained,
+  storeInward,
+  dispatchInward,
   consoleScript,
 );

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { buildServer } from './api/server.js';
-import { randomIds, systemClock } from './api/sources.js';
+import { randomIds, systemClock, systemScheduler } from './api/sources.js';
 import { whatsAppWebhook } from './channels/whatsapp/webhook.js';
 import { mountWebhook } from './api/webhook-route.js';
 import {
@@ -14,7 +14,8 @@ import {
 } from './bootstrap/first-start.js';
 import { secretBox } from './api/ucloud/secret-box.js';
 import type { Config } from './config/config.js';
-import type { Clock, Store } from './domain/ports.js';
+import type { Clock, Scheduler, Store } from './domain/ports.js';
+import { createChannels } from './channels/registry.js';
 import { registerConsole } from './console/console.js';
 import { InboxFeed } from './console/inbox-feed.js';
 import { createLogger } from './logger.js';
@@ -46,15 +47,26 @@ export async function startGateway(
   config: Config,
   logger: Logger = createLogger(config.logLevel),
 ): Promise<Gateway> {
-  const clock = systemClock;
   const lock = config.acceptThreads > 0 && !config.database.url ? new WriteLock() : undefined;
   const store = await openStore(config, lock);
+  const runtime = { config, store, clock: systemClock, scheduler: systemScheduler, logger, lock };
   try {
-    return await startOnStore(config, store, clock, logger, lock);
+    return await startOnStore(runtime);
   } catch (err) {
     await store.close();
     throw err;
   }
+}
+
+/** What every part is built from: the config, the store, time, the log. */
+interface Runtime {
+  config: Config;
+  store: Store;
+  clock: Clock;
+  scheduler: Scheduler;
+  logger: Logger;
+  /** The SQLite write lock shared with the acceptance threads, when there are any. */
+  lock: WriteLock | undefined;
 }
 
 /** What start-up registers and reads before serving: keys, phones, the secrets it seals with. */
@@ -67,64 +79,48 @@ async function credentials(store: Store, config: Config, now: number) {
   return { box, devAccount, admin: resolveAdminKey(config) };
 }
 
-async function startOnStore(
-  config: Config,
-  store: Store,
-  clock: Clock,
-  logger: Logger,
-  lock: WriteLock | undefined,
-): Promise<Gateway> {
+/**
+ * Builds each part once, from what it needs, in dependency order: channels (the console's
+ * inbox feed among their listeners), metrics over them, the pipeline, the reviewer, the
+ * acceptance threads, the HTTP server. Nothing is assigned after construction.
+ */
+async function startOnStore(rt: Runtime): Promise<Gateway> {
+  const { config, store, clock, logger } = rt;
   const { box, devAccount, admin } = await credentials(store, config, clock.now());
-  const effective = { ...config, adminKey: admin.key };
-
-  const reviewer = new AutoReviewer(
+  const feed = new InboxFeed();
+  const channels = createChannels({
+    config,
     store,
     clock,
-    { bannedWords: config.bannedWords, maxLength: config.reviewMaxLength },
-    logger.child({ worker: 'auto-review' }),
-    undefined,
-    onOneNode(store, 'auto-reviewer'),
-  );
-  const auto = config.templateReview === 'auto';
-  const metrics = new Metrics(store, clock);
-  const pipeline = await startPipeline(config, store, clock, logger, metrics);
-  metrics.channels = pipeline.channels.byName;
+    log: logger,
+    onInboxChange: feed.publish,
+  });
+  const metrics = new Metrics(store, clock, channels.byName);
+  const pipeline = await startPipeline({ ...rt, metrics, channels });
+  const reviewer = autoReviewer(rt);
   const history = new MetricsHistory(metrics, clock);
-  const offload = await startAcceptPool(lock, config, logger, metrics, pipeline).catch(
-    async (err: unknown) => {
-      await pipeline.stop();
-      throw err;
-    },
-  );
-  const feed = new InboxFeed();
-  pipeline.channels.simulator.onInboxChange = feed.publish;
+  const offload = await startAcceptPool(rt, metrics, pipeline).catch(async (err: unknown) => {
+    await pipeline.stop();
+    throw err;
+  });
   const app = buildServer(
     {
       store,
-      config: effective,
+      config: { ...config, adminKey: admin.key },
       clock,
       ids: randomIds,
       nudges: {
-        reviewTemplates: () => auto && reviewer.nudge(),
+        reviewTemplates: () => reviewer?.nudge(),
         dispatch: () => pipeline.dispatcher.nudge(),
       },
-      routing: pipeline.channels.routing,
+      routing: channels.routing,
       metrics,
       offload,
       box,
     },
     logger,
   );
-  mountWebhook(
-    app,
-    whatsAppWebhook({
-      config: config.whatsapp,
-      reports: pipeline.reports.push,
-      clock,
-      log: logger.child({ channel: 'whatsapp', worker: 'webhook' }),
-      onBadSignature: () => metrics.webhookSignatureFailures.inc({ channel: 'whatsapp' }),
-    }),
-  );
+  mountWebhook(app, webhookOf(rt, pipeline, metrics));
   registerConsole(app, {
     store,
     clock,
@@ -132,10 +128,10 @@ async function startOnStore(
     defaultRegion: config.defaultRegion,
     feed,
     history,
-    channels: () => [...pipeline.channels.byName.values()].map((c) => c.status()),
+    channels: () => [...channels.byName.values()].map((c) => c.status()),
     box,
   });
-  if (auto) reviewer.start();
+  reviewer?.start();
   history.start();
   const stopWork = async () => {
     history.stop();
@@ -143,7 +139,7 @@ async function startOnStore(
     await app.close();
     logger.info('HTTP server closed');
     await offload?.stop();
-    await reviewer.stop();
+    await reviewer?.stop();
     // The dispatcher finishes its claimed messages; anything a crash would leave claimed comes
     // back by its lease, so a stop hands nothing back by hand.
     await pipeline.stop();
@@ -171,14 +167,38 @@ async function startOnStore(
   };
 }
 
+/** The auto-reviewer, when templates are reviewed automatically. */
+function autoReviewer(rt: Runtime): AutoReviewer | undefined {
+  const { config, store } = rt;
+  if (config.templateReview !== 'auto') return undefined;
+  return new AutoReviewer({
+    store,
+    clock: rt.clock,
+    scheduler: rt.scheduler,
+    rules: { bannedWords: config.bannedWords, maxLength: config.reviewMaxLength },
+    log: rt.logger.child({ worker: 'auto-review' }),
+    mayRun: onOneNode(store, 'auto-reviewer'),
+  });
+}
+
+/** Meta's webhook for the WhatsApp channel: its statuses go to the report sink. */
+function webhookOf(rt: Runtime, pipeline: Pipeline, metrics: Metrics) {
+  return whatsAppWebhook({
+    config: rt.config.whatsapp,
+    reports: pipeline.reports.push,
+    clock: rt.clock,
+    log: rt.logger.child({ channel: 'whatsapp', worker: 'webhook' }),
+    onBadSignature: () => metrics.webhookSignatureFailures.inc({ channel: 'whatsapp' }),
+  });
+}
+
 /** The acceptance threads, when the store is SQLite and some are configured. */
 async function startAcceptPool(
-  lock: WriteLock | undefined,
-  config: Config,
-  logger: Logger,
+  rt: Runtime,
   metrics: Metrics,
   pipeline: Pipeline,
 ): Promise<AcceptPool | undefined> {
+  const { lock, config, logger } = rt;
   if (!lock) return undefined;
   return AcceptPool.start({
     threads: config.acceptThreads,

@@ -1,11 +1,11 @@
 import type { Logger } from 'pino';
-import { createChannels, type Channels } from './channels/registry.js';
+import type { Channels } from './channels/registry.js';
 import type { Config } from './config/config.js';
 import { Dispatcher } from './dispatch/dispatcher.js';
 import { onOneNode } from './dispatch/one-node.js';
 import { ReceiptSweeper } from './dispatch/receipt-sweeper.js';
 import { ReportSink } from './dispatch/report-sink.js';
-import type { Clock, Store } from './domain/ports.js';
+import type { Clock, Scheduler, Store } from './domain/ports.js';
 import type { Metrics } from './metrics/metrics.js';
 
 export interface Pipeline {
@@ -17,14 +17,19 @@ export interface Pipeline {
 }
 
 /** dispatch → channels → reports → receipts: started before the API accepts anything. */
-export async function startPipeline(
-  config: Config,
-  store: Store,
-  clock: Clock,
-  logger: Logger,
-  metrics?: Metrics,
-): Promise<Pipeline> {
-  const channels = createChannels(config, store, clock, logger);
+export interface PipelineOptions {
+  config: Config;
+  store: Store;
+  clock: Clock;
+  scheduler: Scheduler;
+  logger: Logger;
+  metrics?: Metrics;
+  /** Built by the caller (createChannels), which also hands them to metrics and the console. */
+  channels: Channels;
+}
+
+export async function startPipeline(options: PipelineOptions): Promise<Pipeline> {
+  const { config, store, clock, scheduler, logger, metrics, channels } = options;
   const reports = new ReportSink(store, clock, logger.child({ worker: 'reports' }), metrics);
   for (const channel of channels.byName.values()) await channel.start(reports.push);
   const dispatcher = new Dispatcher(
@@ -41,17 +46,17 @@ export async function startPipeline(
   );
   dispatcher.start();
   const sweeping = onOneNode(store, 'receipt-sweeper');
-  const sweeper = new ReceiptSweeper(
-    {
+  const sweeper = new ReceiptSweeper({
+    store: {
       expireAwaiting: async (cutoff, now, limit) =>
         (await sweeping()) ? store.expireAwaiting(cutoff, now, limit) : 0,
     },
     clock,
-    config.receiptTimeoutS * 1000,
-    logger.child({ worker: 'sweeper' }),
-    undefined,
-    (n) => metrics?.receiptsExpired(n),
-  );
+    scheduler,
+    timeoutMs: config.receiptTimeoutS * 1000,
+    log: logger.child({ worker: 'sweeper' }),
+    onExpired: (n) => metrics?.receiptsExpired(n),
+  });
   sweeper.start();
   return {
     channels,

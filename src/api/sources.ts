@@ -1,9 +1,18 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { MEDIA_ID_PREFIX } from '../domain/media/media-file.js';
-import type { Clock } from '../domain/ports.js';
+import type { Clock, Scheduler } from '../domain/ports.js';
 import type { IdSource } from './context.js';
 
 export const systemClock: Clock = { now: () => Date.now() };
+
+/** Timers that never keep the process alive: stopping is the owner's business. */
+export const systemScheduler: Scheduler = {
+  every(ms, run) {
+    const timer = setInterval(run, ms);
+    timer.unref();
+    return { cancel: () => clearInterval(timer) };
+  },
+};
 
 const TEMPLATE_ID_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 const workOrderId = (prefix: string) =>

@@ -3,7 +3,7 @@ import type { Config } from '../config/config.js';
 import type { Clock, Routing, Store } from '../domain/ports.js';
 import type { Channel } from './channel.js';
 import { SIMULATOR, SMPP, smsRouting } from './sms-routing.js';
-import { SimulatorChannel } from './simulator/simulator-channel.js';
+import { SimulatorChannel, type SimulatorOptions } from './simulator/simulator-channel.js';
 import { SmppChannel } from './smpp/smpp-channel.js';
 import { WhatsAppMedia } from './whatsapp/media-upload.js';
 import { WHATSAPP, WhatsAppChannel } from './whatsapp/whatsapp-channel.js';
@@ -18,23 +18,34 @@ export interface Channels {
  * The channels the config declares, and the routing over them. The simulator and the WhatsApp
  * channel are always there: a business phone names its channel when it is registered.
  */
-export function createChannels(config: Config, store: Store, clock: Clock, log: Logger): Channels {
-  const simulator = new SimulatorChannel(
-    store,
+export interface ChannelsOptions {
+  config: Config;
+  store: Store;
+  clock: Clock;
+  log: Logger;
+  /** The simulator's inbox changes, for the console's live inbox. */
+  onInboxChange?: SimulatorOptions['onInboxChange'];
+}
+
+export function createChannels(options: ChannelsOptions): Channels {
+  const { config, store, clock, log, onInboxChange } = options;
+  const simulator = new SimulatorChannel({
+    inbox: store,
     clock,
-    config.simDelayMs,
-    log.child({ channel: SIMULATOR }),
-  );
+    delayMs: config.simDelayMs,
+    log: log.child({ channel: SIMULATOR }),
+    onInboxChange,
+  });
   const whatsappLog = log.child({ channel: WHATSAPP });
   const { apiUrl, timeoutMs } = config.whatsapp;
-  const whatsapp = new WhatsAppChannel(
+  const whatsapp = new WhatsAppChannel({
     store,
-    config.whatsapp,
+    config: config.whatsapp,
     clock,
-    whatsappLog,
-    new WhatsAppMedia(store, { apiUrl, timeoutMs }, clock, whatsappLog),
-    store.cluster?.takeRouteTokens.bind(store.cluster),
-  );
+    log: whatsappLog,
+    media: new WhatsAppMedia(store, { apiUrl, timeoutMs }, clock, whatsappLog),
+    takeTokens: store.cluster?.takeRouteTokens.bind(store.cluster),
+  });
   const byName = new Map<string, Channel>([
     [SIMULATOR, simulator],
     [WHATSAPP, whatsapp],

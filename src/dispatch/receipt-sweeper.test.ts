@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
-import { ReceiptSweeper } from './receipt-sweeper.js';
+import { ManualTime } from '../../test/helpers/manual-time.js';
+import { ReceiptSweeper, sweepIntervalMs } from './receipt-sweeper.js';
 
 const log = pino({ level: 'silent' });
 
@@ -39,7 +39,13 @@ function scriptedStore(counts: (number | Error)[]) {
 test('sweep() expires with cutoff = now - timeoutMs and returns the count', async () => {
   const clock = new ManualClock();
   const { calls, store } = scriptedStore([3]);
-  const sweeper = new ReceiptSweeper(store, clock, 43_200_000, log);
+  const sweeper = new ReceiptSweeper({
+    store,
+    clock,
+    scheduler: new ManualTime(),
+    timeoutMs: 43_200_000,
+    log,
+  });
   assert.equal(await sweeper.sweep(), 3);
   assert.deepEqual(calls, [{ cutoff: clock.t - 43_200_000, now: clock.t, limit: 1000 }]);
 });
@@ -47,7 +53,13 @@ test('sweep() expires with cutoff = now - timeoutMs and returns the count', asyn
 test('sweep() loops while a pass returns the limit, and returns the total', async () => {
   const clock = new ManualClock();
   const { calls, store } = scriptedStore([1000, 1000, 1000, 7, 1000]);
-  const sweeper = new ReceiptSweeper(store, clock, 60_000, log);
+  const sweeper = new ReceiptSweeper({
+    store,
+    clock,
+    scheduler: new ManualTime(),
+    timeoutMs: 60_000,
+    log,
+  });
   assert.equal(await sweeper.sweep(), 3007);
   assert.equal(calls.length, 4);
   for (const c of calls) {
@@ -58,21 +70,39 @@ test('sweep() loops while a pass returns the limit, and returns the total', asyn
 
 test('sweep() stops after a pass of exactly zero', async () => {
   const { calls, store } = scriptedStore([1000, 0]);
-  const sweeper = new ReceiptSweeper(store, new ManualClock(), 1000, log);
+  const sweeper = new ReceiptSweeper({
+    store,
+    clock: new ManualClock(),
+    scheduler: new ManualTime(),
+    timeoutMs: 1000,
+    log,
+  });
   assert.equal(await sweeper.sweep(), 1000);
   assert.equal(calls.length, 2);
 });
 
 test('nothing to expire → 0 after one call', async () => {
   const { calls, store } = scriptedStore([]);
-  const sweeper = new ReceiptSweeper(store, new ManualClock(), 1000, log);
+  const sweeper = new ReceiptSweeper({
+    store,
+    clock: new ManualClock(),
+    scheduler: new ManualTime(),
+    timeoutMs: 1000,
+    log,
+  });
   assert.equal(await sweeper.sweep(), 0);
   assert.equal(calls.length, 1);
 });
 
 test('a failing store is logged, not thrown; the count so far is returned', async () => {
   const { calls, store } = scriptedStore([1000, new Error('database is locked')]);
-  const sweeper = new ReceiptSweeper(store, new ManualClock(), 1000, log);
+  const sweeper = new ReceiptSweeper({
+    store,
+    clock: new ManualClock(),
+    scheduler: new ManualTime(),
+    timeoutMs: 1000,
+    log,
+  });
   assert.equal(await sweeper.sweep(), 1000);
   assert.equal(calls.length, 2);
 });
@@ -80,7 +110,13 @@ test('a failing store is logged, not thrown; the count so far is returned', asyn
 test('the cutoff follows the clock between sweeps', async () => {
   const clock = new ManualClock();
   const { calls, store } = scriptedStore([]);
-  const sweeper = new ReceiptSweeper(store, clock, 5000, log);
+  const sweeper = new ReceiptSweeper({
+    store,
+    clock,
+    scheduler: new ManualTime(),
+    timeoutMs: 5000,
+    log,
+  });
   await sweeper.sweep();
   clock.t += 12_345;
   await sweeper.sweep();
@@ -90,14 +126,35 @@ test('the cutoff follows the clock between sweeps', async () => {
   );
 });
 
-test('start() sweeps on its interval; stop() ends it', async () => {
+test('start() sweeps every tenth of the receipt timeout, and nothing before', async () => {
+  const time = new ManualTime();
   const { calls, store } = scriptedStore([]);
-  const sweeper = new ReceiptSweeper(store, new ManualClock(), 1000, log, 1);
+  const sweeper = new ReceiptSweeper({
+    store,
+    clock: time,
+    scheduler: time,
+    timeoutMs: 60_000,
+    log,
+  });
   sweeper.start();
-  for (let i = 0; i < 2000 && calls.length < 2; i++) await sleep(1);
+  await time.advance(5_999);
+  assert.equal(calls.length, 0, 'no sweep before a tenth of the timeout');
+  await time.advance(1);
+  assert.equal(calls.length, 1);
+  await time.advance(54_000);
+  assert.equal(calls.length, 10, 'ten sweeps in one timeout');
+  assert.deepEqual(
+    calls.map((c) => c.cutoff),
+    Array.from({ length: 10 }, (_, i) => 1_700_000_000_000 + 6_000 * (i + 1) - 60_000),
+  );
   await sweeper.stop();
-  assert.ok(calls.length >= 2, `only ${calls.length} sweeps`);
-  const after = calls.length;
-  for (let i = 0; i < 10; i++) await sleep(2);
-  assert.equal(calls.length, after, 'a sweep ran after stop()');
+  await time.advance(60_000);
+  assert.equal(calls.length, 10, 'no sweep after stop()');
+  assert.equal(time.scheduled, 0);
+});
+
+test('the sweep period stays between 100 ms and 10 s', () => {
+  assert.equal(sweepIntervalMs(43_200_000), 10_000);
+  assert.equal(sweepIntervalMs(60_000), 6_000);
+  assert.equal(sweepIntervalMs(500), 100);
 });

@@ -1,49 +1,65 @@
 import type { Logger } from 'pino';
-import type { Clock, MessageStore } from '../domain/ports.js';
+import type { Clock, MessageStore, Scheduler } from '../domain/ports.js';
 
 const SWEEP_LIMIT = 1000;
 
-/** Messages whose report never came become Unknow once the receipt timeout has passed. */
-export class ReceiptSweeper {
-  private timer: NodeJS.Timeout | undefined;
-  private sweeping: Promise<number> | undefined;
+export interface ReceiptSweeperOptions {
+  store: Pick<MessageStore, 'expireAwaiting'>;
+  clock: Clock;
+  scheduler: Scheduler;
+  /** A submitted message with no final report after this long becomes Unknow. */
+  timeoutMs: number;
+  log: Logger;
+  /** Between sweeps: a tenth of the timeout, within 100 ms and 10 s, unless given. */
+  intervalMs?: number;
+  /** Told how many receipts each sweep timed out (metrics). */
+  onExpired?: (count: number) => void;
+}
 
-  constructor(
-    private readonly store: Pick<MessageStore, 'expireAwaiting'>,
-    private readonly clock: Clock,
-    private readonly timeoutMs: number,
-    private readonly log: Logger,
-    private readonly intervalMs = Math.min(10_000, Math.max(100, timeoutMs / 10)),
-    /** Told how many receipts each sweep timed out (metrics). */
-    private readonly onExpired: (count: number) => void = () => {},
-  ) {}
+/** The period of the sweeps: a message times out at most a tenth of the timeout late. */
+export function sweepIntervalMs(timeoutMs: number): number {
+  return Math.min(10_000, Math.max(100, timeoutMs / 10));
+}
+
+/**
+ * Messages whose report never came become Unknow once the receipt timeout has passed; the same
+ * sweep drops early reports that no message claimed within it (the store's expireAwaiting).
+ */
+export class ReceiptSweeper {
+  private timer: { cancel(): void } | undefined;
+  private sweeping: Promise<number> | undefined;
+  private readonly intervalMs: number;
+
+  constructor(private readonly options: ReceiptSweeperOptions) {
+    this.intervalMs = options.intervalMs ?? sweepIntervalMs(options.timeoutMs);
+  }
 
   start(): void {
-    this.timer = setInterval(() => {
+    this.timer = this.options.scheduler.every(this.intervalMs, () => {
       this.sweeping ??= this.sweep().finally(() => (this.sweeping = undefined));
-    }, this.intervalMs);
-    this.timer.unref();
+    });
   }
 
   async sweep(): Promise<number> {
+    const { store, clock, timeoutMs, log, onExpired } = this.options;
     let total = 0;
     try {
       for (;;) {
-        const now = this.clock.now();
-        const n = await this.store.expireAwaiting(now - this.timeoutMs, now, SWEEP_LIMIT);
+        const now = clock.now();
+        const n = await store.expireAwaiting(now - timeoutMs, now, SWEEP_LIMIT);
         total += n;
         if (n < SWEEP_LIMIT) break;
       }
-      this.onExpired(total);
-      if (total > 0) this.log.info({ expired: total }, 'receipts timed out as Unknow');
+      onExpired?.(total);
+      if (total > 0) log.info({ expired: total }, 'receipts timed out as Unknow');
     } catch (err) {
-      this.log.error({ err }, 'receipt sweep failed');
+      log.error({ err }, 'receipt sweep failed');
     }
     return total;
   }
 
   async stop(): Promise<void> {
-    clearInterval(this.timer);
+    this.timer?.cancel();
     await this.sweeping;
   }
 }

@@ -33,6 +33,14 @@ export interface Clock {
   now(): number;
 }
 
+/**
+ * Periodic background work (sweeps, review passes): taken as an argument, with the clock, so a
+ * test drives time instead of sleeping and can say "nothing happened by time T".
+ */
+export interface Scheduler {
+  every(ms: number, run: () => void): { cancel(): void };
+}
+
 /** Which route (channel) a message goes through, decided when it is accepted. */
 export interface Routing {
   smsRoute(e164: string, senderId: string): string;

@@ -16,8 +16,6 @@ const STATES = { channel: ['up', 'degraded', 'down'], bind: ['connecting', 'boun
  */
 export class Metrics implements DispatchObserver, ReportObserver {
   readonly registry = new Registry();
-  /** Set once the pipeline has started; read at scrape time for bind states. */
-  channels: ReadonlyMap<string, Channel> = new Map();
   readonly requests: Counter<'action' | 'ret_code'>;
   readonly accepted: Counter<'kind' | 'channel'>;
   readonly submitted: Counter<'channel'>;
@@ -30,6 +28,8 @@ export class Metrics implements DispatchObserver, ReportObserver {
   constructor(
     private readonly store: Pick<OperatorStore, 'queueStats'>,
     private readonly clock: Clock,
+    /** Read at scrape time for channel and bind states. */
+    private readonly channels: ReadonlyMap<string, Channel> = new Map(),
   ) {
     const registers = [this.registry];
     const counter = <L extends string>(name: string, help: string, labelNames: L[]) =>

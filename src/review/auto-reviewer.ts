@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Clock, Store } from '../domain/ports.js';
+import type { Clock, Scheduler, Store } from '../domain/ports.js';
 import { autoReviewVerdict, type ReviewRules } from '../domain/templates/auto-review.js';
 import { reviewTemplate, type ReviewAction } from '../domain/templates/template-review.js';
 import { TemplateStatus, type Template } from '../domain/templates/template.js';
@@ -12,24 +12,33 @@ import { reviewSignature, signatureVerdict } from '../domain/signatures/signatur
  * by the rules in domain/templates/auto-review.ts. A pass runs when nudged and on a slow timer
  * (for templates a crash left pending or under review).
  */
+export interface AutoReviewerOptions {
+  store: Store;
+  clock: Clock;
+  scheduler: Scheduler;
+  rules: ReviewRules;
+  log: Logger;
+  /** Between passes that pick up what a crash left pending or under review (5 s). */
+  intervalMs?: number;
+  /** Whether this node reviews now: of nodes sharing a store, one at a time does. */
+  mayRun?: () => Promise<boolean>;
+}
+
 export class AutoReviewer {
-  private timer: NodeJS.Timeout | undefined;
+  private timer: { cancel(): void } | undefined;
   private running: Promise<void> | undefined;
   private again = false;
+  private readonly store: Store;
+  private readonly clock: Clock;
+  private readonly rules: ReviewRules;
+  private readonly log: Logger;
 
-  constructor(
-    private readonly store: Store,
-    private readonly clock: Clock,
-    private readonly rules: ReviewRules,
-    private readonly log: Logger,
-    private readonly intervalMs = 5000,
-    /** Whether this node reviews now: of nodes sharing a store, one at a time does. */
-    private readonly mayRun: () => Promise<boolean> = async () => true,
-  ) {}
+  constructor(private readonly options: AutoReviewerOptions) {
+    ({ store: this.store, clock: this.clock, rules: this.rules, log: this.log } = options);
+  }
 
   start(): void {
-    this.timer = setInterval(() => this.nudge(), this.intervalMs);
-    this.timer.unref();
+    this.timer = this.options.scheduler.every(this.options.intervalMs ?? 5000, () => this.nudge());
     this.nudge();
   }
 
@@ -50,12 +59,12 @@ export class AutoReviewer {
   }
 
   async stop(): Promise<void> {
-    clearInterval(this.timer);
+    this.timer?.cancel();
     await this.running;
   }
 
   private async pass(): Promise<void> {
-    if (!(await this.mayRun())) return;
+    if (this.options.mayRun && !(await this.options.mayRun())) return;
     const { store, rules } = this;
     const templates: Reviewed<Template> = {
       list: (status) => store.listTemplates({ status }),

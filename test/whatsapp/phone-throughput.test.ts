@@ -55,7 +55,7 @@ test('each phone number id has its own bucket of phoneTps messages a second', as
   const config = checkConfig({ whatsapp: { apiUrl: graph.url, phoneTps: 2 } }).whatsapp;
   const store = { getBusinessPhone: async (_a: number, p: string) => PHONES[p] };
   const asIs = { resolve: (content: BusinessContent) => Promise.resolve(content) };
-  const channel = new WhatsAppChannel(store, config, clock, log, asIs);
+  const channel = new WhatsAppChannel({ store, config, clock, log, media: asIs });
   const pathsSent = () => graph.messageRequests().map((r) => r.path);
 
   const results = channel.submit([

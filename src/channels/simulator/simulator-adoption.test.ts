@@ -41,7 +41,7 @@ async function until(cond: () => boolean, what: string): Promise<void> {
 test('reports another node left pending are taken over once overdue, and only then', async () => {
   const store = openSqliteStore({ path: ':memory:' });
   const reports: Report[] = [];
-  const ch = new SimulatorChannel(store, clock, 60_000, log);
+  const ch = new SimulatorChannel({ inbox: store, clock, delayMs: 60_000, log });
   try {
     await ch.start(async (r) => {
       reports.push(...r);
@@ -72,7 +72,12 @@ test('reports another node left pending are taken over once overdue, and only th
 test('a report this node holds itself is never adopted a second time', async () => {
   const store = openSqliteStore({ path: ':memory:' });
   let later = NOW;
-  const ch = new SimulatorChannel(store, { now: () => later }, 60_000, log);
+  const ch = new SimulatorChannel({
+    inbox: store,
+    clock: { now: () => later },
+    delayMs: 60_000,
+    log,
+  });
   try {
     await ch.start(async () => undefined);
     await ch.submit([sms(7, ORDINARY)]);
@@ -90,7 +95,7 @@ test('a delivery whose submit was never recorded here is reported once overdue',
   const store = openSqliteStore({ path: ':memory:' });
   let later = NOW;
   const reports: Report[] = [];
-  const ch = new SimulatorChannel(store, { now: () => later }, 0, log);
+  const ch = new SimulatorChannel({ inbox: store, clock: { now: () => later }, delayMs: 0, log });
   try {
     await ch.start(async (r) => {
       reports.push(...r);

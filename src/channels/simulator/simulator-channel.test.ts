@@ -34,7 +34,12 @@ test('the test numbers table: 0001 fail, 0002 refuse, 0003 silent, others delive
 
 test('submit: accepted with sim-<id>, except 0002 which is rejected with REJECTD', () =>
   withStore(async (store) => {
-    const ch = new SimulatorChannel(store, new ManualClock(), 60_000, log);
+    const ch = new SimulatorChannel({
+      inbox: store,
+      clock: new ManualClock(),
+      delayMs: 60_000,
+      log,
+    });
     await ch.start(collector().listener);
     try {
       const results = await ch.submit([
@@ -63,7 +68,7 @@ test('submit: accepted with sim-<id>, except 0002 which is rejected with REJECTD
 test('an inbox entry per accepted message, with segments (CostCount) and encoding', () =>
   withStore(async (store) => {
     const clock = new ManualClock();
-    const ch = new SimulatorChannel(store, clock, 60_000, log);
+    const ch = new SimulatorChannel({ inbox: store, clock, delayMs: 60_000, log });
     await ch.start(collector().listener);
     const gsm161 = 'a'.repeat(161);
     const ucs71 = '你'.repeat(71);
@@ -132,7 +137,7 @@ test('delay 0: delivered (DELIVRD) for ordinary numbers, failed (UNDELIV) for 00
   withStore(async (store) => {
     const clock = new ManualClock();
     const reports = collector();
-    const ch = new SimulatorChannel(store, clock, 0, log);
+    const ch = new SimulatorChannel({ inbox: store, clock, delayMs: 0, log });
     await ch.start(reports.listener);
     try {
       await submitRecorded(ch, [sms(1, ORDINARY), sms(2, FAIL), sms(3, SILENT), sms(4, REFUSE)]);
@@ -163,7 +168,7 @@ test('delay 0: delivered (DELIVRD) for ordinary numbers, failed (UNDELIV) for 00
 test('a report waits until the dispatcher has recorded its submit, even with delay 0', () =>
   withStore(async (store) => {
     const reports = collector();
-    const ch = new SimulatorChannel(store, new ManualClock(), 0, log);
+    const ch = new SimulatorChannel({ inbox: store, clock: new ManualClock(), delayMs: 0, log });
     await ch.start(reports.listener);
     try {
       await ch.submit([sms(1, ORDINARY), sms(2, ORDINARY)]);
@@ -186,7 +191,7 @@ test('a report waits until the dispatcher has recorded its submit, even with del
 test('business messages report "sent" and then the final status', () =>
   withStore(async (store) => {
     const reports = collector();
-    const ch = new SimulatorChannel(store, new ManualClock(), 0, log);
+    const ch = new SimulatorChannel({ inbox: store, clock: new ManualClock(), delayMs: 0, log });
     await ch.start(reports.listener);
     try {
       await submitRecorded(ch, [business(1, ORDINARY), business(2, FAIL), business(3, SILENT)]);
@@ -215,7 +220,7 @@ test('business messages report "sent" and then the final status', () =>
 test('a resubmission of the same message is recognised: counted, not delivered or reported twice', () =>
   withStore(async (store) => {
     const reports = collector();
-    const ch = new SimulatorChannel(store, new ManualClock(), 0, log);
+    const ch = new SimulatorChannel({ inbox: store, clock: new ManualClock(), delayMs: 0, log });
     await ch.start(reports.listener);
     try {
       const first = await submitRecorded(ch, [sms(42, ORDINARY)]);
@@ -243,7 +248,7 @@ test('restart safety: a new channel on the same store reports what was not yet r
   withStore(async (store) => {
     const clock = new ManualClock();
     const before = collector();
-    const first = new SimulatorChannel(store, clock, 60_000, log);
+    const first = new SimulatorChannel({ inbox: store, clock, delayMs: 60_000, log });
     await first.start(before.listener);
     await submitRecorded(first, [
       sms(1, ORDINARY),
@@ -256,7 +261,7 @@ test('restart safety: a new channel on the same store reports what was not yet r
 
     clock.t += 60_000; // the reports are due by the time it comes back
     const after = collector();
-    const second = new SimulatorChannel(store, clock, 60_000, log);
+    const second = new SimulatorChannel({ inbox: store, clock, delayMs: 60_000, log });
     await second.start(after.listener);
     try {
       await until(() => after.all().length >= 4, 'the re-scheduled reports');
@@ -276,7 +281,7 @@ test('restart safety: a new channel on the same store reports what was not yet r
 
     // A third start has nothing left to report.
     const third = collector();
-    const again = new SimulatorChannel(store, clock, 60_000, log);
+    const again = new SimulatorChannel({ inbox: store, clock, delayMs: 60_000, log });
     await again.start(third.listener);
     await settle();
     await again.stop();
@@ -291,7 +296,7 @@ test('a listener that throws leaves the entries unreported, for the next start',
       calls++;
       throw new Error('database is locked');
     };
-    const first = new SimulatorChannel(store, clock, 0, log);
+    const first = new SimulatorChannel({ inbox: store, clock, delayMs: 0, log });
     await first.start(failing);
     await submitRecorded(first, [sms(1, ORDINARY), sms(2, FAIL)]);
     await until(() => calls >= 1, 'the failing listener');
@@ -307,7 +312,7 @@ test('a listener that throws leaves the entries unreported, for the next start',
     );
 
     const reports = collector();
-    const second = new SimulatorChannel(store, clock, 0, log);
+    const second = new SimulatorChannel({ inbox: store, clock, delayMs: 0, log });
     await second.start(reports.listener);
     try {
       await until(() => reports.all().length >= 2, 'the reports on the next start');
@@ -327,7 +332,7 @@ test('stop() drops pending reports', () =>
   withStore(async (store) => {
     const reports = collector();
     const clock = new ManualClock();
-    const ch = new SimulatorChannel(store, clock, 5, log);
+    const ch = new SimulatorChannel({ inbox: store, clock, delayMs: 5, log });
     await ch.start(reports.listener);
     await submitRecorded(ch, [sms(1, ORDINARY)]);
     await ch.stop();

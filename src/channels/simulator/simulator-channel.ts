@@ -19,6 +19,16 @@ const DEFAULT_SENDER = 'WIREBIRD';
 /** A pending report this long overdue was left by a node that died (or failed to send it). */
 export const ADOPT_AFTER_MS = 10_000;
 
+export interface SimulatorOptions {
+  inbox: InboxStore;
+  clock: Clock;
+  /** How long after delivery the handset's report comes. */
+  delayMs: number;
+  log: Logger;
+  /** Told of new inbox entries and of entries whose report was applied (the console's live inbox). */
+  onInboxChange?: (change: { kind: 'delivered' | 'reported'; ids: number[] }) => void;
+}
+
 /**
  * A handset network in a box: keeps every delivery in an inbox per recipient (durably, so that a
  * restart neither loses a pending report nor delivers a resubmitted message twice) and reports
@@ -34,18 +44,23 @@ export class SimulatorChannel implements Channel {
   private readonly unrecorded = new Map<number, InboxEntry>();
   private adopter: NodeJS.Timeout | undefined;
   duplicates = 0;
-  /** Told of new inbox entries and of entries whose report was applied (the console's live inbox). */
-  onInboxChange: ((change: { kind: 'delivered' | 'reported'; ids: number[] }) => void) | undefined;
+  private readonly inbox: InboxStore;
+  private readonly clock: Clock;
+  private readonly delayMs: number;
+  private readonly log: Logger;
+  private readonly onInboxChange: SimulatorOptions['onInboxChange'];
 
-  constructor(
-    private readonly inbox: InboxStore,
-    private readonly clock: Clock,
-    private readonly delayMs: number,
-    private readonly log: Logger,
-  ) {
+  constructor(options: SimulatorOptions) {
+    ({
+      inbox: this.inbox,
+      clock: this.clock,
+      delayMs: this.delayMs,
+      log: this.log,
+      onInboxChange: this.onInboxChange,
+    } = options);
     this.queue = new DueQueue(
       (due) => void this.report(due),
-      () => clock.now(),
+      () => this.clock.now(),
     );
   }
 

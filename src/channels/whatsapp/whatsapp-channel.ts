@@ -18,6 +18,18 @@ export interface MediaResolver {
   resolve(content: BusinessContent, sender: WhatsAppSender): Promise<BusinessContent>;
 }
 
+export interface WhatsAppOptions {
+  /** Where a business phone's Cloud API credentials are looked up. */
+  store: Pick<AccountStore, 'getBusinessPhone'>;
+  config: WhatsAppConfig;
+  clock: Clock;
+  log: Logger;
+  /** Turns stored media ids into what the Cloud API takes. */
+  media: MediaResolver;
+  /** The cluster's shared token buckets, when nodes share a store; else each node counts alone. */
+  takeTokens?: TakeTokens;
+}
+
 /**
  * Business messages through Meta's WhatsApp Cloud API: one `POST /{phone number id}/messages`
  * each, at most `phoneTps` a second per phone number. Statuses come back through the webhook
@@ -32,16 +44,22 @@ export class WhatsAppChannel implements Channel {
   /** Whether any message has gone through it: a phone registered later counts from then. */
   private used = false;
 
-  constructor(
-    store: Pick<AccountStore, 'getBusinessPhone'>,
-    private readonly config: WhatsAppConfig,
-    private readonly clock: Clock,
-    private readonly log: Logger,
-    private readonly media: MediaResolver,
-    private readonly takeTokens?: TakeTokens,
-  ) {
-    this.senders = new SenderDirectory(store, () => clock.now());
-    this.apiUrl = config.apiUrl.replace(/\/+$/, '');
+  private readonly config: WhatsAppConfig;
+  private readonly clock: Clock;
+  private readonly log: Logger;
+  private readonly media: MediaResolver;
+  private readonly takeTokens: TakeTokens | undefined;
+
+  constructor(options: WhatsAppOptions) {
+    ({
+      config: this.config,
+      clock: this.clock,
+      log: this.log,
+      media: this.media,
+      takeTokens: this.takeTokens,
+    } = options);
+    this.senders = new SenderDirectory(options.store, () => this.clock.now());
+    this.apiUrl = this.config.apiUrl.replace(/\/+$/, '');
   }
 
   async start(_onReports: ReportListener): Promise<void> {

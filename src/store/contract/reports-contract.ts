@@ -4,6 +4,7 @@ import type { Store } from '../../domain/ports.js';
 import type { ReportStatus } from '../../domain/messages/message.js';
 import {
   LEASE,
+  MINUTE,
   NOW,
   ROUTE,
   SECOND,
@@ -124,6 +125,28 @@ export function reportsContract(open: OpenStore): void {
         ['Success', 'DELIVRD', seconds(NOW + SECOND)],
       );
       assert.deepEqual(await states(store), { queued: 0, submitting: 0, submitted: 0, final: 1 });
+    });
+
+    test('received at or before the receipt cutoff are dropped by expireAwaiting; later ones stay', async (store) => {
+      const stale = await acceptOne(store);
+      const fresh = await acceptOne(store);
+      await store.applyReports([report('U-stale', 'delivered', NOW)], NOW);
+      await store.applyReports([report('U-fresh', 'delivered', NOW)], NOW + 1);
+      // The sweeper's cutoff: reports kept at NOW are as old as the receipt timeout.
+      await store.expireAwaiting(NOW, NOW + MINUTE, 10);
+      const submit = (claimed: typeof stale.claimed, upstreamId: string) => ({
+        id: claimed.id,
+        attempt: claimed.attempts,
+        kind: 'submitted' as const,
+        route: ROUTE,
+        upstreamId,
+      });
+      await store.recordOutcomes(
+        [submit(stale.claimed, 'U-stale'), submit(fresh.claimed, 'U-fresh')],
+        NOW + MINUTE,
+      );
+      assert.deepEqual(await receiptsOf(store, stale.sessionNo), [], 'the stale report is gone');
+      assert.equal((await receiptOf(store, fresh.sessionNo)).ReceiptResult, 'Success');
     });
 
     test('are applied once only: the same upstream id later is a plain duplicate', async (store) => {

@@ -1,0 +1,54 @@
+import type { Clock, Scheduler } from '../../src/domain/ports.js';
+
+interface Periodic {
+  every: number;
+  next: number;
+  run: () => void;
+  cancelled: boolean;
+}
+
+/**
+ * A clock and a scheduler a test moves by hand: advance(ms) runs every periodic task that falls
+ * due on the way, in time order, and lets the work they start settle before the next one.
+ */
+export class ManualTime implements Clock, Scheduler {
+  private readonly tasks: Periodic[] = [];
+
+  constructor(private t = 1_700_000_000_000) {}
+
+  now(): number {
+    return this.t;
+  }
+
+  every(ms: number, run: () => void): { cancel(): void } {
+    const task = { every: ms, next: this.t + ms, run, cancelled: false };
+    this.tasks.push(task);
+    return { cancel: () => (task.cancelled = true) };
+  }
+
+  /** How many periodic tasks are still scheduled. */
+  get scheduled(): number {
+    return this.tasks.filter((t) => !t.cancelled).length;
+  }
+
+  async advance(ms: number): Promise<void> {
+    const end = this.t + ms;
+    for (;;) {
+      const due = this.tasks
+        .filter((t) => !t.cancelled && t.next <= end)
+        .sort((a, b) => a.next - b.next)[0];
+      if (!due) break;
+      this.t = due.next;
+      due.next += due.every;
+      due.run();
+      await settle();
+    }
+    this.t = end;
+    await settle();
+  }
+}
+
+/** Lets promise chains started by a task run to their end (a few turns of the event loop). */
+async function settle(): Promise<void> {
+  for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+}
