@@ -4,6 +4,13 @@
  */
 import type { BusinessPhone } from './accounts/account.js';
 import type { UcloudKey } from './accounts/ucloud-key.js';
+import type {
+  ArrivedMessage,
+  InboundChannel,
+  InboundFilter,
+  InboundMessage,
+  InboundPage,
+} from './inbound/inbound.js';
 import type { Signature } from './signatures/signature.js';
 import type { StatisticsRow } from './statistics/send-statistics.js';
 import type { Template, TemplateStatus } from './templates/template.js';
@@ -216,6 +223,23 @@ export interface MediaStore {
   saveMediaUpload(upload: MediaUpload): Promise<void>;
 }
 
+/** Inbound messages (docs/inbound.md): stored once, routed by the number they were sent to. */
+export interface InboundStore {
+  /**
+   * Stores an arrival unless one with its channel and dedupe key is stored already, with its
+   * owner (the account that registered `to` for the channel) and its reply link, in one
+   * transaction. Answers the stored message, and whether this call stored it.
+   */
+  storeInbound(
+    arrived: ArrivedMessage,
+    inboundId: string,
+  ): Promise<{ message: InboundMessage; stored: boolean }>;
+  /** Newest first; `accountId: null` lists the unrouted ones. */
+  listInbound(filter: InboundFilter): Promise<InboundPage>;
+  /** The account that registered `number` to receive on `channel`, if any. */
+  numberOwner(channel: InboundChannel, number: string): Promise<number | undefined>;
+}
+
 /** What a store shared by many gateway nodes adds (PostgreSQL); one node alone needs none. */
 export interface ClusterCoordination {
   /** True while this node holds the cluster-wide lock `name`, taking it when it is free. */
@@ -234,7 +258,8 @@ export interface Store
     MessageStore,
     InboxStore,
     OperatorStore,
-    MediaStore {
+    MediaStore,
+    InboundStore {
   readonly dialect: 'sqlite' | 'postgres';
   /** Present when several nodes may share the store. */
   readonly cluster?: ClusterCoordination;

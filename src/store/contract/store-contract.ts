@@ -8,6 +8,7 @@ import { accountsContract } from './accounts-contract.js';
 import { claimsContract } from './claims-contract.js';
 import { concurrencyContract } from './concurrency-contract.js';
 import type { OpenStore } from './fixtures.js';
+import { inboundContract } from './inbound-contract.js';
 import { inboxContract } from './inbox-contract.js';
 import { mediaContract } from './media-contract.js';
 import { messagesContract } from './messages-contract.js';
@@ -35,6 +36,7 @@ export function runStoreContract(name: string, open: OpenStore): void {
     viewsContract(open);
     mediaContract(open);
     ucloudContract(open);
+    inboundContract(open);
     concurrencyContract(open);
   });
 }

@@ -4,6 +4,7 @@ import { postgresCluster } from './cluster.js';
 import { migrate, openPool, type PostgresOptions } from './database.js';
 import { postgresInbox } from './inbox.js';
 import { postgresInboxViews } from './inbox-views.js';
+import { postgresInbound } from './inbound.js';
 import { postgresMedia } from './media.js';
 import { postgresMessages } from './messages.js';
 import { postgresSessions } from './sessions.js';
@@ -36,6 +37,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
     ...postgresInbox(pool),
     ...postgresInboxViews(pool),
     ...postgresSessions(pool),
+    ...postgresInbound(pool),
     ...postgresMedia(pool),
     async close() {
       await cluster.close();

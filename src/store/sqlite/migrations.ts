@@ -248,4 +248,31 @@ export const sqliteMigrations: readonly Migration[] = [
     name: "an account's own default region for numbers written without a country code",
     sql: `ALTER TABLE accounts ADD COLUMN default_region TEXT;`,
   },
+  {
+    version: 10,
+    name: 'inbound messages, SMS numbers of one account each, the latest message to a phone',
+    sql: `
+      CREATE TABLE inbound_messages (
+        seq INTEGER PRIMARY KEY,
+        inbound_id TEXT NOT NULL UNIQUE,
+        dedupe_key TEXT NOT NULL,
+        channel TEXT NOT NULL,
+        account_id INTEGER,
+        from_addr TEXT NOT NULL,
+        to_addr TEXT NOT NULL,
+        type TEXT NOT NULL,
+        body TEXT NOT NULL,
+        complete INTEGER NOT NULL,
+        received_at INTEGER NOT NULL,
+        reply_session_no TEXT,
+        reply_message_id TEXT
+      );
+      CREATE UNIQUE INDEX inbound_dedupe ON inbound_messages (channel, dedupe_key);
+      CREATE INDEX inbound_account ON inbound_messages (account_id, seq);
+      CREATE UNIQUE INDEX business_phones_sms ON business_phones (business_phone)
+        WHERE channel = 'sms';
+      -- An inbound message names the latest message its account sent to the phone.
+      CREATE INDEX messages_e164 ON messages (e164, id);
+    `,
+  },
 ];

@@ -1,3 +1,4 @@
+import { sqliteInbound } from './inbound.js';
 import type { Store } from '../../domain/ports.js';
 import { sqliteAccounts } from './accounts.js';
 import { migrate, openDatabase, type Db, type SqliteOptions } from './database.js';
@@ -37,6 +38,7 @@ export function sqliteStoreOn(db: Db): Store {
     ...sqliteInboxViews(db),
     ...sqliteSessions(db),
     ...sqliteMedia(db),
+    ...sqliteInbound(db),
     async close() {
       db.close();
     },

@@ -1,0 +1,74 @@
+/**
+ * Messages the network sends back that are not receipts: a customer's SMS reply (MO) or a
+ * WhatsApp message to a business phone. Stored once, owned by the account that registered the
+ * number it was sent to, or kept as unrouted for the operator (docs/inbound.md).
+ */
+export type InboundChannel = 'sms' | 'whatsapp';
+
+export const INBOUND_CHANNELS: readonly InboundChannel[] = ['sms', 'whatsapp'];
+
+/** What a channel hands over when something arrives. */
+export interface ArrivedMessage {
+  channel: InboundChannel;
+  /** The sender, E.164. */
+  from: string;
+  /** The number it was sent to: an E.164 number or an SMS short code. */
+  to: string;
+  /** 'text' for SMS; the WhatsApp message type otherwise. */
+  type: string;
+  /** The text, or for other WhatsApp types the JSON of the message as received. */
+  body: string;
+  /**
+   * What makes a re-delivery the same message: the SMSC's id or the wamid, else a hash of what
+   * arrived. Two arrivals with one key are stored once.
+   */
+  dedupeKey: string;
+  /** False when parts of a concatenated SMS never came and it was stored with what did. */
+  complete: boolean;
+  receivedAt: number;
+}
+
+/** The latest message the account sent to that phone from that number, when there is one. */
+export interface ReplyLink {
+  sessionNo?: string;
+  messageId?: string;
+}
+
+export interface InboundMessage extends ArrivedMessage {
+  /** The public id, `in_` and random characters. */
+  inboundId: string;
+  /** The owner; undefined while no account has registered the number (unrouted). */
+  accountId: number | undefined;
+  replyTo: ReplyLink | undefined;
+  /** The store's order of arrival: what cursors page by. */
+  seq: number;
+}
+
+/** One page of inbound messages, newest first, and where the next (older) page starts. */
+export interface InboundPage {
+  messages: InboundMessage[];
+  nextCursor: number | undefined;
+}
+
+export interface InboundFilter {
+  /** Only this account's; the unrouted list when null. */
+  accountId: number | null;
+  /** The customer's number (E.164). */
+  phone?: string;
+  /** The account's number it was sent to. */
+  number?: string;
+  channel?: InboundChannel;
+  /** Received at or after, ms. */
+  since?: number;
+  /** Received before, ms. */
+  until?: number;
+  /** Older than this seq (a cursor from an earlier page). */
+  before?: number;
+  limit: number;
+}
+
+/** The business-phone channels an inbound message of a channel may be routed by. */
+export function routingChannels(channel: InboundChannel): readonly string[] {
+  // A business phone delivers through the simulator or the Cloud API; either receives WhatsApp.
+  return channel === 'sms' ? ['sms'] : ['simulator', 'whatsapp'];
+}

@@ -1,0 +1,78 @@
+import type { ArrivedMessage, InboundChannel } from '../../domain/inbound/inbound.js';
+import { routingChannels } from '../../domain/inbound/inbound.js';
+import type { InboundStore } from '../../domain/ports.js';
+import {
+  INBOUND_COLUMNS,
+  INBOUND_INSERT_COLUMNS,
+  inboundConditions,
+  inboundValues,
+  inboundPage,
+  replyLinkQuery,
+  toInbound,
+  type InboundRow,
+} from '../rows/inbound.js';
+import { inTransaction, type Pool, type Queryable } from './database.js';
+
+const P = (n: number) => `$${n}`;
+
+async function ownerOf(
+  db: Queryable,
+  channel: InboundChannel,
+  number: string,
+): Promise<number | undefined> {
+  // The newest registration wins where two accounts registered one WhatsApp number; an SMS
+  // number belongs to one account (a unique index).
+  const r = await db.query<{ account_id: string | number }>(
+    `SELECT account_id FROM business_phones WHERE business_phone = $1 AND channel = ANY($2)
+     ORDER BY created_at DESC LIMIT 1`,
+    [number, routingChannels(channel)],
+  );
+  const row = r.rows[0];
+  return row ? Number(row.account_id) : undefined;
+}
+
+async function linkOf(db: Queryable, m: ArrivedMessage, accountId: number) {
+  const values = m.channel === 'sms' ? [m.from, accountId] : [m.from, accountId, m.to];
+  const r = await db.query<{ session_no: string | null; message_id: string | null }>(
+    replyLinkQuery(m.channel, P),
+    values,
+  );
+  const row = r.rows[0];
+  return row ? [row.session_no, row.message_id] : [null, null];
+}
+
+export function postgresInbound(pool: Pool): InboundStore {
+  return {
+    async storeInbound(m, inboundId) {
+      return inTransaction(pool, async (c) => {
+        const accountId = await ownerOf(c, m.channel, m.to);
+        const link = accountId === undefined ? [] : await linkOf(c, m, accountId);
+        const r = await c.query<InboundRow>(
+          `INSERT INTO inbound_messages (${INBOUND_INSERT_COLUMNS})
+           VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12) ON CONFLICT (channel, dedupe_key) DO NOTHING
+           RETURNING ${INBOUND_COLUMNS}`,
+          inboundValues({ arrived: m, inboundId, accountId }, link, (b) => b),
+        );
+        const row = r.rows[0];
+        if (row) return { message: toInbound(row), stored: true };
+        const first = await c.query<InboundRow>(
+          `SELECT ${INBOUND_COLUMNS} FROM inbound_messages WHERE channel = $1 AND dedupe_key = $2`,
+          [m.channel, m.dedupeKey],
+        );
+        return { message: toInbound(first.rows[0] as InboundRow), stored: false };
+      });
+    },
+    async listInbound(filter) {
+      const { where, values } = inboundConditions(filter, P);
+      const r = await pool.query<InboundRow>(
+        `SELECT ${INBOUND_COLUMNS} FROM inbound_messages WHERE ${where}
+         ORDER BY seq DESC LIMIT $${values.length + 1}`,
+        [...values, filter.limit + 1],
+      );
+      return inboundPage(r.rows, filter.limit);
+    },
+    async numberOwner(channel, number) {
+      return ownerOf(pool, channel, number);
+    },
+  };
+}

@@ -1,0 +1,122 @@
+import type {
+  ArrivedMessage,
+  InboundChannel,
+  InboundFilter,
+  InboundMessage,
+  InboundPage,
+} from '../../domain/inbound/inbound.js';
+
+/** Rows of inbound_messages as both adapters read them. */
+export interface InboundRow {
+  seq: number | string;
+  inbound_id: string;
+  dedupe_key: string;
+  channel: string;
+  account_id: number | string | null;
+  from_addr: string;
+  to_addr: string;
+  type: string;
+  body: string;
+  complete: number | boolean;
+  received_at: number | string;
+  reply_session_no: string | null;
+  reply_message_id: string | null;
+}
+
+export const INBOUND_COLUMNS = `seq, inbound_id, dedupe_key, channel, account_id, from_addr, to_addr,
+  type, body, complete, received_at, reply_session_no, reply_message_id`;
+
+export function toInbound(r: InboundRow): InboundMessage {
+  const link =
+    r.reply_session_no === null && r.reply_message_id === null
+      ? undefined
+      : {
+          ...(r.reply_session_no === null ? {} : { sessionNo: r.reply_session_no }),
+          ...(r.reply_message_id === null ? {} : { messageId: r.reply_message_id }),
+        };
+  return {
+    seq: Number(r.seq),
+    inboundId: r.inbound_id,
+    dedupeKey: r.dedupe_key,
+    // Written by the store from an InboundChannel only.
+    channel: r.channel as InboundChannel,
+    accountId: r.account_id === null ? undefined : Number(r.account_id),
+    from: r.from_addr,
+    to: r.to_addr,
+    type: r.type,
+    body: r.body,
+    complete: r.complete === 1 || r.complete === true,
+    receivedAt: Number(r.received_at),
+    replyTo: link,
+  };
+}
+
+/**
+ * The SQL that finds the reply link: the latest message of the account to that phone. Its
+ * parameters, in order: the phone (E.164), the account, and for WhatsApp the business phone;
+ * `p(n)` writes the adapter's placeholder for the n-th.
+ */
+export function replyLinkQuery(channel: InboundChannel, p: (n: number) => string): string {
+  // WhatsApp: sent from that business phone; SMS: any SMS of the account to the number (a
+  // sender id need not be the number the reply comes back to).
+  return channel === 'sms'
+    ? `SELECT session_no, message_id FROM messages
+       WHERE e164 = ${p(1)} AND account_id = ${p(2)} AND kind = 'sms' ORDER BY id DESC LIMIT 1`
+    : `SELECT session_no, message_id FROM messages
+       WHERE e164 = ${p(1)} AND account_id = ${p(2)} AND kind = 'business'
+         AND business_phone = ${p(3)} ORDER BY id DESC LIMIT 1`;
+}
+
+/** The columns an arrival is inserted with, in the order of inboundValues(). */
+export const INBOUND_INSERT_COLUMNS = `inbound_id, dedupe_key, channel, account_id, from_addr, to_addr,
+  type, body, complete, received_at, reply_session_no, reply_message_id`;
+
+/** An arrival's row values; `flag` writes a boolean as the adapter stores one. */
+export function inboundValues(
+  row: { arrived: ArrivedMessage; inboundId: string; accountId: number | undefined },
+  link: readonly (string | null)[],
+  flag: (b: boolean) => unknown,
+): unknown[] {
+  const m = row.arrived;
+  return [
+    row.inboundId,
+    m.dedupeKey,
+    m.channel,
+    row.accountId ?? null,
+    m.from,
+    m.to,
+    m.type,
+    m.body,
+    flag(m.complete),
+    m.receivedAt,
+    link[0] ?? null,
+    link[1] ?? null,
+  ];
+}
+
+/** The WHERE clause of a page of inbound messages, with its values, for either adapter. */
+export function inboundConditions(
+  f: InboundFilter,
+  p: (n: number) => string,
+): { where: string; values: unknown[] } {
+  const values: unknown[] = [];
+  const next = (v: unknown) => {
+    values.push(v);
+    return p(values.length);
+  };
+  const parts = [f.accountId === null ? 'account_id IS NULL' : `account_id = ${next(f.accountId)}`];
+  if (f.phone !== undefined) parts.push(`from_addr = ${next(f.phone)}`);
+  if (f.number !== undefined) parts.push(`to_addr = ${next(f.number)}`);
+  if (f.channel !== undefined) parts.push(`channel = ${next(f.channel)}`);
+  if (f.since !== undefined) parts.push(`received_at >= ${next(f.since)}`);
+  if (f.until !== undefined) parts.push(`received_at < ${next(f.until)}`);
+  if (f.before !== undefined) parts.push(`seq < ${next(f.before)}`);
+  return { where: parts.join(' AND '), values };
+}
+
+/** A page from `limit + 1` rows read: the extra row only says that there is a next page. */
+export function inboundPage(rows: readonly InboundRow[], limit: number): InboundPage {
+  const messages = rows.slice(0, limit).map(toInbound);
+  const last = messages.at(-1);
+  return { messages, nextCursor: rows.length > limit && last ? last.seq : undefined };
+}
