@@ -21,6 +21,7 @@ import { InboxFeed } from './console/inbox-feed.js';
 import { createLogger } from './logger.js';
 import { MetricsHistory } from './metrics/history.js';
 import { Metrics } from './metrics/metrics.js';
+import { InboundSink } from './dispatch/inbound-sink.js';
 import { onOneNode } from './dispatch/one-node.js';
 import { startPipeline, type Pipeline } from './pipeline.js';
 import { AutoReviewer } from './review/auto-reviewer.js';
@@ -33,7 +34,7 @@ export interface Gateway {
   store: Store;
   url: string;
   adminKey: string;
-  devAccount: { accountId: number; key: string } | undefined;
+  devAccount: { accountId: number; key: string; smsNumber?: string } | undefined;
   pipeline: Pipeline;
   metrics: Metrics;
   /** The acceptance threads (SQLite with acceptThreads > 0). */
@@ -117,6 +118,11 @@ async function startOnStore(rt: Runtime): Promise<Gateway> {
       metrics,
       offload,
       box,
+      inbound: new InboundSink({
+        store,
+        newId: randomIds.inboundId,
+        log: logger.child({ worker: 'inbound' }),
+      }),
     },
     logger,
   );

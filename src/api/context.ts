@@ -2,6 +2,7 @@ import type { Static, TSchema } from '@sinclair/typebox';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config/config.js';
 import type { Clock, Routing, Store } from '../domain/ports.js';
+import type { InboundSink } from '../dispatch/inbound-sink.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { SecretBox } from './ucloud/secret-box.js';
 import { validator } from './validate.js';
@@ -13,6 +14,8 @@ export interface IdSource {
   uuid(): string;
   /** A Wirebird media id: MEDIA_ID_PREFIX and random characters. */
   mediaId(): string;
+  /** An inbound message's public id: INBOUND_ID_PREFIX and random characters. */
+  inboundId(): string;
 }
 
 /** Background work the API nudges so that new rows are picked up at once, not at the next poll. */
@@ -58,6 +61,8 @@ export interface OffloadedRequest {
 
 export interface ApiDeps extends ActionDeps {
   metrics: Metrics;
+  /** Where the simulator's replies (POST /admin/simulator/inbound) are handed in. */
+  inbound: Pick<InboundSink, 'receive'>;
   offload?: ActionOffload;
   /** Seals and opens the secrets the gateway must read back (UCloud private keys). */
   box: SecretBox;

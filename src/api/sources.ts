@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { INBOUND_ID_PREFIX } from '../domain/inbound/inbound.js';
 import { MEDIA_ID_PREFIX } from '../domain/media/media-file.js';
 import type { Clock, Scheduler } from '../domain/ports.js';
 import type { IdSource } from './context.js';
@@ -22,4 +23,5 @@ export const randomIds: IdSource = {
   sigId: () => workOrderId('USA'),
   uuid: () => randomUUID(),
   mediaId: () => MEDIA_ID_PREFIX + randomBytes(16).toString('base64url'),
+  inboundId: () => INBOUND_ID_PREFIX + randomBytes(12).toString('base64url'),
 };

@@ -8,6 +8,8 @@ import { normalizePhone } from '../domain/phones/phones.js';
 import type { Store } from '../domain/ports.js';
 
 export const DEV_ACCOUNT_ID = 1;
+/** The development account's SMS number: replies the simulator sends to it are the account's. */
+export const DEV_SMS_NUMBER = '10690001';
 
 /** Keys configured in the environment are accepted from the first request on. */
 export async function importConfiguredKeys(
@@ -69,14 +71,24 @@ export async function createDevAccountIfNone(
   store: Store,
   config: Config,
   now: number,
-): Promise<{ accountId: number; key: string } | undefined> {
+): Promise<{ accountId: number; key: string; smsNumber?: string } | undefined> {
   if ((await store.countApiKeys()) > 0) return undefined;
   const key = newApiKey();
   // The file first: a crash between the two leaves a stale file, never a key nobody can read.
   writeSecret(join(config.dataDir, 'dev-account.key'), `${DEV_ACCOUNT_ID}:${key}\n`);
   await store.ensureAccount(DEV_ACCOUNT_ID, now);
   await store.addApiKey(DEV_ACCOUNT_ID, hashKey(key), now);
-  return { accountId: DEV_ACCOUNT_ID, key };
+  // Unless the configuration gave that number to another account already.
+  if ((await store.numberOwner('sms', DEV_SMS_NUMBER)) !== undefined) {
+    return { accountId: DEV_ACCOUNT_ID, key };
+  }
+  await store.addBusinessPhone({
+    accountId: DEV_ACCOUNT_ID,
+    businessPhone: DEV_SMS_NUMBER,
+    channel: 'sms',
+    createdAt: now,
+  });
+  return { accountId: DEV_ACCOUNT_ID, key, smsNumber: DEV_SMS_NUMBER };
 }
 
 /** The admin key: WIREBIRD_ADMIN_KEY, else the one kept in <dataDir>/admin.key, else a new one. */

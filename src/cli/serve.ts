@@ -28,6 +28,9 @@ export function registerServe(program: Command): void {
             `  AccountId: ${gw.devAccount.accountId}`,
             `  API key:   ${gw.devAccount.key}`,
             `  (also in ${config.dataDir}/dev-account.key, readable by you only)`,
+            ...(gw.devAccount.smsNumber
+              ? [`  SMS number: ${gw.devAccount.smsNumber} (replies sent to it are this account's)`]
+              : []),
             `  Admin key: in ${config.dataDir}/admin.key`,
             '',
           ].join('\n'),

@@ -2,6 +2,7 @@ import type { ActionDef } from '../context.js';
 import { createUsmsTemplate } from './create-usms-template.js';
 import { getUsmsSendReceipt } from './get-usms-send-receipt.js';
 import { getSessionSummary } from './get-session-summary.js';
+import { listInboundMessages } from './list-inbound-messages.js';
 import { sendBatchUsmsMessage } from './send-batch-usms-message.js';
 import { sendMessage } from './send-message.js';
 import { queryUsmsTemplate } from './query-usms-template.js';
@@ -37,5 +38,6 @@ export const actions: ReadonlyMap<string, ActionDef> = new Map<string, ActionDef
   ['UploadUSMSFile', uploadUsmsFile],
   // Wirebird's own, named in its own style (docs/api.md).
   ['GetSessionSummary', getSessionSummary],
+  ['ListInboundMessages', listInboundMessages],
   ...NOT_SUPPORTED.map((name): [string, ActionDef] => [name, notSupported(name)]),
 ]);

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { checkSenderId } from '../../domain/accounts/sender-id.js';
 import { WirebirdError, invalid, missing } from '../../domain/errors.js';
+import { smsNumberOf } from '../../domain/inbound/sms-number.js';
 import { isKnownRegion, normalizePhone } from '../../domain/phones/phones.js';
 import { hashKey, newApiKey } from '../auth.js';
 import type { ApiDeps } from '../context.js';
@@ -42,19 +43,23 @@ export function registerAccountAdmin(app: FastifyInstance, deps: ApiDeps): void 
   route('/business-phones', async (accountId, body) => {
     const raw = requireString(body, 'BusinessPhone');
     const region = (await store.accountRegion(accountId)) ?? deps.config.defaultRegion;
-    const phone = normalizePhone(raw, region);
-    if (!phone.ok) throw invalid('BusinessPhone', phone.reason);
     const channel = channelOf(body);
+    const number = await registrableNumber(deps, {
+      raw,
+      region,
+      channel: channel.channel,
+      accountId,
+    });
     await store.ensureAccount(accountId, clock.now());
     await store.addBusinessPhone({
       accountId,
-      businessPhone: phone.e164,
+      businessPhone: number,
       createdAt: clock.now(),
       ...channel,
     });
     // The access token goes to the store and to Meta only: never back in an answer.
     return {
-      BusinessPhone: phone.e164,
+      BusinessPhone: number,
       Channel: channel.channel,
       ...(channel.phoneNumberId ? { PhoneNumberId: channel.phoneNumberId } : {}),
     };
@@ -97,7 +102,31 @@ function regionOf(body: Record<string, unknown>): string | undefined {
   return value.toUpperCase();
 }
 
-const CHANNELS = ['simulator', 'whatsapp'];
+/**
+ * The number as stored: E.164 for a business phone; for an SMS number (replies come to it) a
+ * short code or E.164, which no other account may hold, or replies would have two owners.
+ */
+async function registrableNumber(
+  deps: ApiDeps,
+  p: { raw: string; region: string; channel: string; accountId: number },
+): Promise<string> {
+  if (p.channel !== 'sms') {
+    const phone = normalizePhone(p.raw, p.region);
+    if (!phone.ok) throw invalid('BusinessPhone', phone.reason);
+    return phone.e164;
+  }
+  const number = smsNumberOf(p.raw, p.region, 'BusinessPhone');
+  const owner = await deps.store.numberOwner('sms', number);
+  if (owner !== undefined && owner !== p.accountId) {
+    throw new WirebirdError(
+      'StateConflict',
+      `SMS number ${number} is registered by another account; replies to a number go to one account`,
+    );
+  }
+  return number;
+}
+
+const CHANNELS = ['simulator', 'whatsapp', 'sms'];
 
 /** The phone's channel and, for WhatsApp, the Cloud API phone number id and access token. */
 function channelOf(body: Record<string, unknown>): {
@@ -106,8 +135,9 @@ function channelOf(body: Record<string, unknown>): {
   accessToken?: string;
 } {
   const channel = body.Channel === undefined ? 'simulator' : requireString(body, 'Channel');
-  if (!CHANNELS.includes(channel)) throw invalid('Channel', 'must be "simulator" or "whatsapp"');
-  if (channel === 'simulator') {
+  if (!CHANNELS.includes(channel))
+    throw invalid('Channel', 'must be "simulator", "whatsapp" or "sms" (a number replies come to)');
+  if (channel !== 'whatsapp') {
     for (const field of ['PhoneNumberId', 'AccessToken']) {
       if (body[field] !== undefined) throw invalid(field, 'is only taken with Channel "whatsapp"');
     }

@@ -3,6 +3,7 @@ import type { ApiDeps } from '../context.js';
 import { registerAccountAdmin } from './accounts.js';
 import { checkText } from '../text-check.js';
 import { adminGuard, sendAdminError } from './guard.js';
+import { registerInboundAdmin } from './inbound.js';
 import { registerMessageAdmin } from './messages.js';
 import { registerTemplateAdmin } from './templates.js';
 import { registerUcloudKeyAdmin } from './ucloud-keys.js';
@@ -23,5 +24,6 @@ export function registerAdminRoutes(app: FastifyInstance, deps: ApiDeps): void {
     registerAccountAdmin(admin, deps);
     registerMessageAdmin(admin, deps);
     registerUcloudKeyAdmin(admin, deps);
+    registerInboundAdmin(admin, deps);
   });
 }

@@ -5,6 +5,8 @@
  */
 export type InboundChannel = 'sms' | 'whatsapp';
 
+export const INBOUND_ID_PREFIX = 'in_';
+
 export const INBOUND_CHANNELS: readonly InboundChannel[] = ['sms', 'whatsapp'];
 
 /** What a channel hands over when something arrives. */
