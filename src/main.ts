@@ -104,6 +104,11 @@ async function startOnStore(rt: Runtime): Promise<Gateway> {
     await pipeline.stop();
     throw err;
   });
+  const inbound = new InboundSink({
+    store,
+    newId: randomIds.inboundId,
+    log: logger.child({ worker: 'inbound' }),
+  });
   const app = buildServer(
     {
       store,
@@ -118,11 +123,7 @@ async function startOnStore(rt: Runtime): Promise<Gateway> {
       metrics,
       offload,
       box,
-      inbound: new InboundSink({
-        store,
-        newId: randomIds.inboundId,
-        log: logger.child({ worker: 'inbound' }),
-      }),
+      inbound,
     },
     logger,
   );
@@ -136,6 +137,7 @@ async function startOnStore(rt: Runtime): Promise<Gateway> {
     history,
     channels: () => [...channels.byName.values()].map((c) => c.status()),
     box,
+    inbound,
   });
   reviewer?.start();
   history.start();

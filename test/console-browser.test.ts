@@ -212,6 +212,21 @@ describe('console in a real browser', { skip: browserSkip() }, () => {
       await page.setViewportSize({ width: 1280, height: 800 });
     }));
 
+  it('a test phone answers from the reply box, and the reply joins its conversation', (t) =>
+    withScreenshot(t, page, async () => {
+      await page.goto(`${gw.url}/console/inbox?phone=${encodeURIComponent(cn(62))}`);
+      await page.fill('form.reply input[name=to]', '10690001');
+      await page.fill('form.reply input[name=text]', 'Got it, thanks');
+      await page.click('form.reply button[type=submit]');
+      await page.locator('#replied').waitFor(WAIT);
+      const reply = page.locator('#entries li.reply', { hasText: 'Got it, thanks' });
+      await reply.waitFor(WAIT);
+      assert.match(
+        await reply.locator('.meta').innerText(),
+        /reply from \+8613800000062 to 10690001/,
+      );
+    }));
+
   it('/console/ leads to the inbox, and the login page says where the keys are', (t) =>
     withScreenshot(t, page, async () => {
       await page.goto(`${gw.url}/console/`);

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { ChannelStatus } from '../channels/channel.js';
 import type { SecretBox } from '../api/ucloud/secret-box.js';
+import type { InboundSink } from '../dispatch/inbound-sink.js';
 import type { Clock, Store } from '../domain/ports.js';
 import type { MetricsHistory } from '../metrics/history.js';
 import type { ConsoleSession, SessionSigner } from './console-session.js';
@@ -17,6 +18,8 @@ export interface ConsoleDeps {
   channels: () => ChannelStatus[];
   /** Seals the private keys of the key pairs the Keys page creates. */
   box: SecretBox;
+  /** Where a test phone's reply typed in the Inbox goes, as a network's would. */
+  inbound: Pick<InboundSink, 'receive'>;
 }
 
 export interface ConsoleContext extends ConsoleDeps {

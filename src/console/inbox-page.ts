@@ -1,3 +1,4 @@
+import type { InboundMessage } from '../domain/inbound/inbound.js';
 import type { Conversation, InboxView } from '../domain/views/views.js';
 import { html, type Html } from './html.js';
 import { csrfField, page, utc, type PageContext } from './layout.js';
@@ -12,11 +13,56 @@ export interface InboxPageData {
   conversations: Conversation[];
   /** The open conversation, oldest first. */
   entries: InboxView[];
+  /** The test phone's replies in the open conversation, oldest first. */
+  replies?: InboundMessage[];
+  /** The InboundId of a reply just typed in the reply box. */
+  replied?: string;
   cleared?: number;
   /** The cursor this page started from: absent on the first (newest) page. */
   before?: number;
   /** The cursor of the next, older page, when there is one. */
   older?: number;
+}
+
+/** Deliveries and the phone's replies, in the order they happened. */
+function conversation(entries: readonly InboxView[], replies: readonly InboundMessage[]): Html[] {
+  const items = [
+    ...entries.map((e) => ({ at: e.deliveredAt, item: renderEntry(e) })),
+    ...replies.map((r) => ({ at: r.receivedAt, item: renderReply(r) })),
+  ];
+  return items.sort((a, b) => a.at - b.at).map((x) => x.item);
+}
+
+function renderReply(r: InboundMessage): Html {
+  const owner =
+    r.accountId === undefined ? 'unrouted: no account has this number' : `account ${r.accountId}`;
+  return html`<li class="entry reply" id="reply-${r.inboundId}">
+    <div class="meta">
+      reply from <b>${r.from}</b> to <b>${r.to}</b> · ${r.channel === 'sms' ? 'SMS' : 'WhatsApp'} ·
+      ${utc(r.receivedAt)} UTC
+    </div>
+    <div class="body"><p class="sms">${r.body}</p></div>
+    <div class="receipt">${r.inboundId} · ${owner}</div>
+  </li>`;
+}
+
+/**
+ * The simulator's reply box: the test phone answers the number the last message came from (a
+ * business phone, or an SMS number; an alphanumeric sender id cannot be answered).
+ */
+function replyBox(ctx: PageContext, phone: string, last: InboxView | undefined): Html {
+  const whatsapp = last?.kind === 'business';
+  const to = last && /^\+?\d{3,15}$/.test(last.from) ? last.from : '';
+  return html`<form method="post" action="/console/inbox/reply" class="reply">
+    ${csrfField(ctx.csrf)}<input type="hidden" name="phone" value="${phone}" />
+    <label>To <input name="to" value="${to}" placeholder="10690001" required size="14" /></label>
+    <select name="channel" aria-label="Channel">
+      <option value="sms" ${whatsapp ? '' : html`selected`}>SMS</option>
+      <option value="whatsapp" ${whatsapp ? html`selected` : ''}>WhatsApp</option>
+    </select>
+    <input name="text" required placeholder="The test phone's reply" maxlength="4096" />
+    <button type="submit">Send reply</button>
+  </form>`;
 }
 
 /** Newer and Older links under the conversations; the query and nothing else carries over. */
@@ -79,8 +125,10 @@ export function inboxPage(ctx: PageContext, d: InboxPageData): Html {
       <section id="conversation" data-phone="${d.phone ?? ''}" data-query="${d.query}">
         <h2>${d.phone ?? 'No conversation open'}</h2>
         <ol id="entries">
-          ${d.entries.map(renderEntry)}
+          ${conversation(d.entries, d.replies ?? [])}
         </ol>
+        ${d.replied ? html`<p class="notice" id="replied">Reply stored as ${d.replied}.</p>` : ''}
+        ${d.phone ? replyBox(ctx, d.phone, d.entries.at(-1)) : ''}
       </section>
     </div>`,
   );

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import { WirebirdError } from '../domain/errors.js';
+import { randomUUID } from 'node:crypto';
+import { WirebirdError, invalid } from '../domain/errors.js';
+import { smsNumberOf } from '../domain/inbound/sms-number.js';
 import { normalizePhone } from '../domain/phones/phones.js';
 import { accountScope, pageContext, type ConsoleContext } from './console-deps.js';
 import {
@@ -33,10 +35,23 @@ export function registerInboxRoutes(app: FastifyInstance, ctx: ConsoleContext): 
       const entries = phone
         ? await store.searchInbox({ accountId, phone, query, limit: ENTRIES_SHOWN })
         : [];
+      const replies = phone
+        ? (await store.listInbound({ accountId, phone, limit: ENTRIES_SHOWN })).messages
+        : [];
       const cleared =
         request.query.cleared === undefined ? undefined : Number(request.query.cleared) || 0;
-      const view = { query, phone, conversations, entries: entries.reverse(), cleared };
-      return send(reply, inboxPage(pageContext(ctx, request), { ...view, before, older }));
+      const replied = param(request.query, 'replied', 40) || undefined;
+      const view = { query, phone, conversations, entries: entries.reverse(), cleared, replied };
+      const page = { ...view, replies: replies.reverse(), before, older };
+      return send(reply, inboxPage(pageContext(ctx, request), page));
+    }),
+  );
+  app.post(
+    '/console/inbox/reply',
+    guarded(async (request, reply) => {
+      const stored = await replyFromTestPhone(ctx, request);
+      const back = new URLSearchParams({ phone: stored.from, replied: stored.inboundId });
+      return reply.redirect(`/console/inbox?${back}`, 303);
     }),
   );
   app.post(
@@ -59,6 +74,42 @@ async function openPhone(
   const own = accountId === undefined ? undefined : await ctx.store.accountRegion(accountId);
   const parsed = normalizePhone(raw, own ?? ctx.defaultRegion);
   return parsed.ok ? parsed.e164 : raw;
+}
+
+/**
+ * A test phone answers (the simulator's reply box): stored as a network's reply would be. An
+ * account may only answer to its own numbers, so it can never put a message in another's.
+ */
+async function replyFromTestPhone(ctx: ConsoleContext, request: PageRequest) {
+  const body = request.body ?? {};
+  const channel = param(body, 'channel', 8) === 'whatsapp' ? 'whatsapp' : 'sms';
+  const from = normalizePhone(param(body, 'phone', 32), ctx.defaultRegion);
+  if (!from.ok) throw invalid('phone', from.reason);
+  const text = param(body, 'text', 4096);
+  if (!text) throw new WirebirdError('MissingParameter', 'text is required: type the reply');
+  const rawTo = param(body, 'to', 32);
+  const to = channel === 'sms' ? smsNumberOf(rawTo, ctx.defaultRegion, 'to') : e164Of(rawTo, ctx);
+  const scope = accountScope(request);
+  if (scope !== undefined && (await ctx.store.numberOwner(channel, to)) !== scope) {
+    throw new WirebirdError('PermissionDenied', `${to} is not a number of this account`);
+  }
+  const { message } = await ctx.inbound.receive({
+    channel,
+    from: from.e164,
+    to,
+    type: 'text',
+    body: text,
+    dedupeKey: `console:${randomUUID()}`,
+    complete: true,
+    receivedAt: ctx.clock.now(),
+  });
+  return message;
+}
+
+function e164Of(raw: string, ctx: ConsoleContext): string {
+  const phone = normalizePhone(raw, ctx.defaultRegion);
+  if (!phone.ok) throw invalid('to', phone.reason);
+  return phone.e164;
 }
 
 function cursorOf(raw: string): number | undefined {

@@ -53,8 +53,8 @@ export interface InboundPage {
 }
 
 export interface InboundFilter {
-  /** Only this account's; the unrouted list when null. */
-  accountId: number | null;
+  /** Only this account's; the unrouted ones when null; every account's when undefined (admin). */
+  accountId: number | null | undefined;
   /** The customer's number (E.164). */
   phone?: string;
   /** The account's number it was sent to. */

@@ -116,6 +116,13 @@ export function inboundContract(open: OpenStore): void {
         (await store.listInbound({ accountId: OTHER_ACCOUNT, limit: 10 })).messages,
         [],
       );
+      await store.storeInbound(arrived({ to: '10690002' }), 'in_routed');
+      const all = await store.listInbound({ accountId: undefined, limit: 10 });
+      assert.deepEqual(
+        all.messages.map((x) => x.inboundId),
+        ['in_routed', 'in_lost'],
+        'the admin sees every account’s and the unrouted',
+      );
     });
 
     test('one account never sees another account’s', async (store) => {

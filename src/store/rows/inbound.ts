@@ -104,7 +104,9 @@ export function inboundConditions(
     values.push(v);
     return p(values.length);
   };
-  const parts = [f.accountId === null ? 'account_id IS NULL' : `account_id = ${next(f.accountId)}`];
+  const parts = ['TRUE'];
+  if (f.accountId === null) parts.push('account_id IS NULL');
+  if (typeof f.accountId === 'number') parts.push(`account_id = ${next(f.accountId)}`);
   if (f.phone !== undefined) parts.push(`from_addr = ${next(f.phone)}`);
   if (f.number !== undefined) parts.push(`to_addr = ${next(f.number)}`);
   if (f.channel !== undefined) parts.push(`channel = ${next(f.channel)}`);
