@@ -127,7 +127,7 @@ async function startOnStore(rt: Runtime): Promise<Gateway> {
     },
     logger,
   );
-  mountWebhook(app, webhookOf(rt, pipeline, metrics));
+  mountWebhook(app, webhookOf(rt, pipeline, metrics, inbound));
   registerConsole(app, {
     store,
     clock,
@@ -190,10 +190,11 @@ function autoReviewer(rt: Runtime): AutoReviewer | undefined {
 }
 
 /** Meta's webhook for the WhatsApp channel: its statuses go to the report sink. */
-function webhookOf(rt: Runtime, pipeline: Pipeline, metrics: Metrics) {
+function webhookOf(rt: Runtime, pipeline: Pipeline, metrics: Metrics, inbound: InboundSink) {
   return whatsAppWebhook({
     config: rt.config.whatsapp,
     reports: pipeline.reports.push,
+    inbound: (arrived) => inbound.receive(arrived),
     clock: rt.clock,
     log: rt.logger.child({ channel: 'whatsapp', worker: 'webhook' }),
     onBadSignature: () => metrics.webhookSignatureFailures.inc({ channel: 'whatsapp' }),

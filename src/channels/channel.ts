@@ -1,5 +1,6 @@
 import type { ClaimedMessage, Report, SubmitOutcome } from '../domain/messages/message.js';
 import type { WirebirdError } from '../domain/errors.js';
+import type { ArrivedMessage } from '../domain/inbound/inbound.js';
 
 /**
  * What a channel answers for one submitted message. `retry` is for failures that may pass later
@@ -19,6 +20,9 @@ export type SubmitResult =
 
 /** Reports flow back through this; it resolves once they are durably applied. */
 export type ReportListener = (reports: Report[]) => Promise<void>;
+
+/** Hands in what arrived (a reply, a message to a business phone); resolves once it is stored. */
+export type InboundListener = (arrived: ArrivedMessage) => Promise<unknown>;
 
 /** A call an upstream makes to the gateway (a webhook), as the HTTP server hands it over. */
 export interface WebhookRequest {

@@ -91,8 +91,11 @@ export interface StatusUpdate {
   errors?: unknown[];
 }
 
-/** A status notification as Meta sends it (WBA status.md). */
-export function statusNotification(...statuses: StatusUpdate[]): string {
+/** A webhook notification as Meta sends it: one change whose value holds `fields`. */
+export function notification(
+  fields: Record<string, unknown>,
+  displayPhoneNumber = '8613900000000',
+): string {
   return JSON.stringify({
     object: 'whatsapp_business_account',
     entry: [
@@ -103,19 +106,29 @@ export function statusNotification(...statuses: StatusUpdate[]): string {
             field: 'messages',
             value: {
               messaging_product: 'whatsapp',
-              metadata: { display_phone_number: '8613900000000', phone_number_id: PHONE_NUMBER_ID },
-              statuses: statuses.map((s) => ({
-                id: s.id,
-                status: s.status,
-                timestamp: String(s.timestamp),
-                recipient_id: '8613800000000',
-                ...(s.errors ? { errors: s.errors } : {}),
-              })),
+              metadata: {
+                display_phone_number: displayPhoneNumber,
+                phone_number_id: PHONE_NUMBER_ID,
+              },
+              ...fields,
             },
           },
         ],
       },
     ],
+  });
+}
+
+/** A status notification as Meta sends it (WBA status.md). */
+export function statusNotification(...statuses: StatusUpdate[]): string {
+  return notification({
+    statuses: statuses.map((s) => ({
+      id: s.id,
+      status: s.status,
+      timestamp: String(s.timestamp),
+      recipient_id: '8613800000000',
+      ...(s.errors ? { errors: s.errors } : {}),
+    })),
   });
 }
 

@@ -1,7 +1,7 @@
 /**
  * Status notifications as Meta posts them to the webhook: entry[].changes[].value.statuses[],
- * turned into the reports every channel feeds the store. Anything else in a notification
- * (inbound messages, system errors) is counted and left alone.
+ * turned into the reports every channel feeds the store. Inbound messages in the same
+ * notifications are read by inbound-notification.ts; anything else is left alone.
  */
 import type { Report, ReportStatus } from '../../domain/messages/message.js';
 import { WHATSAPP } from './whatsapp-channel.js';
@@ -62,7 +62,7 @@ function* statusObjects(notification: unknown): Generator<StatusObject> {
   }
 }
 
-function arrayAt(holder: unknown, key: string): unknown[] {
+export function arrayAt(holder: unknown, key: string): unknown[] {
   if (typeof holder !== 'object' || holder === null) return [];
   const value = (holder as Record<string, unknown>)[key];
   return Array.isArray(value) ? (value as unknown[]) : [];
@@ -90,7 +90,7 @@ function failure(errors: StatusError[] | undefined): [string, string] {
 }
 
 /** Unix seconds as a string (Meta's form) or a number; a missing or absurd one is "now". */
-function timeOf(timestamp: unknown, now: number): number {
+export function timeOf(timestamp: unknown, now: number): number {
   const seconds =
     typeof timestamp === 'string' && /^\d{1,12}$/.test(timestamp) ? Number(timestamp) : timestamp;
   return typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0

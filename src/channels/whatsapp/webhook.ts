@@ -8,7 +8,14 @@ import type { Logger } from 'pino';
 import type { WhatsAppConfig } from '../../config/whatsapp-config.js';
 import { WirebirdError, type RetCodeName } from '../../domain/errors.js';
 import type { Clock } from '../../domain/ports.js';
-import type { ReportListener, WebhookAnswer, WebhookHandler, WebhookRequest } from '../channel.js';
+import type {
+  InboundListener,
+  ReportListener,
+  WebhookAnswer,
+  WebhookHandler,
+  WebhookRequest,
+} from '../channel.js';
+import { inboundMessages } from './inbound-notification.js';
 import { statusReports } from './status-notification.js';
 
 export const WEBHOOK_PATH = '/webhooks/whatsapp';
@@ -16,6 +23,8 @@ export const WEBHOOK_PATH = '/webhooks/whatsapp';
 export interface WebhookDeps {
   config: Pick<WhatsAppConfig, 'verifyToken' | 'appSecret'>;
   reports: ReportListener;
+  /** Where the messages people send to a business phone are stored, once each. */
+  inbound: InboundListener;
   clock: Clock;
   log: Logger;
   /** Told of every POST refused for its signature (metrics). */
@@ -79,16 +88,24 @@ async function receive(deps: WebhookDeps, request: WebhookRequest): Promise<Webh
   } catch {
     return refuse(400, 'MalformedRequest', 'the notification is not valid JSON');
   }
-  const { reports, skipped } = statusReports(notification, deps.clock.now());
+  const now = deps.clock.now();
+  const { reports, skipped } = statusReports(notification, now);
   if (skipped > 0) deps.log.warn({ skipped }, 'webhook statuses without an id or a known status');
+  const messages = inboundMessages(notification, now);
+  if (messages.skipped > 0) {
+    deps.log.warn({ skipped: messages.skipped }, 'webhook messages without a wamid or sender');
+  }
   try {
+    for (const arrived of messages.arrived) await deps.inbound(arrived);
     if (reports.length > 0) await deps.reports(reports);
   } catch (err) {
-    // Not acknowledged, so Meta sends it again (it retries for up to 36 hours).
-    deps.log.error({ err }, 'webhook statuses could not be stored');
-    return refuse(503, 'Internal', 'the statuses could not be stored; send them again');
+    // Not acknowledged, so Meta sends it again (it retries for up to 36 hours); what was stored
+    // already is recognised by its wamid and kept once.
+    deps.log.error({ err }, 'webhook statuses or messages could not be stored');
+    return refuse(503, 'Internal', 'the notification could not be stored; send it again');
   }
-  return { status: 200, json: { RetCode: 0, Message: '', Statuses: reports.length } };
+  const answer = { Statuses: reports.length, Messages: messages.arrived.length };
+  return { status: 200, json: { RetCode: 0, Message: '', ...answer } };
 }
 
 /** `sha256=<hex>` over the raw body with the app secret, compared in constant time. */
