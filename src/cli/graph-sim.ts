@@ -31,6 +31,8 @@ export function registerGraphSim(program: Command): void {
         'Statuses are signed with WIREBIRD_WHATSAPP_APP_SECRET, as the gateway checks them.',
         'Recipients ending in 0001 get sent then failed (131026), 0002 are refused at once',
         '(HTTP 400, 131026), 0003 get no status; any other number gets sent, delivered, read.',
+        'POST /simulate/messages {"from","to","text"} makes a person write to a business phone:',
+        'the message is posted to the webhook, signed, as Meta posts one.',
         '',
         'Example:',
         '  export WIREBIRD_WHATSAPP_APP_SECRET=dev-secret',

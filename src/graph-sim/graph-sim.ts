@@ -60,6 +60,8 @@ export class GraphSim {
     app.post<{ Params: { id: string } }>('/:version/:id/messages', async (req, reply) =>
       this.message(req.body, reply),
     );
+    // A control route, not Meta's: a person on a phone writes to a business phone.
+    app.post('/simulate/messages', async (req, reply) => this.inbound(req.body, reply));
     app.post('/:version/:id/media', async () => {
       this.stats.media += 1;
       return { id: String(9_000_000_000_000 + this.stats.media) };
@@ -109,10 +111,31 @@ export class GraphSim {
     });
   }
 
+  /**
+   * Posts a text message from `from` to the business phone `to` to the webhook, signed, as Meta
+   * does; answers its wamid and the status the gateway answered.
+   */
+  private async inbound(body: unknown, reply: { code(n: number): unknown }) {
+    const { from, to, text } = (body ?? {}) as Record<string, unknown>;
+    if (typeof from !== 'string' || typeof to !== 'string' || typeof text !== 'string') {
+      reply.code(400);
+      return { error: 'send JSON {"from": "+86…", "to": "<business phone>", "text": "…"}' };
+    }
+    const wamid = `wamid.SIMIN${randomBytes(12).toString('hex').toUpperCase()}`;
+    const status = await this.postSigned(messageNotification({ wamid, from, to, text }));
+    return { wamid, webhookStatus: status };
+  }
+
   private async post(wamid: string, to: string, status: string): Promise<void> {
+    const code = await this.postSigned(notification(wamid, to, status));
+    if (code === 200) this.stats.statusesPosted += 1;
+    else this.stats.statusesRefused += 1;
+  }
+
+  /** POSTs a notification to the webhook as Meta does; answers the HTTP status (0: none). */
+  private async postSigned(body: string): Promise<number> {
     const { webhookUrl, appSecret } = this;
-    if (!webhookUrl) return;
-    const body = notification(wamid, to, status);
+    if (!webhookUrl) return 0;
     const signature = createHmac('sha256', appSecret ?? '')
       .update(body)
       .digest('hex');
@@ -126,10 +149,9 @@ export class GraphSim {
         body,
       });
       await res.body.dump();
-      if (res.statusCode === 200) this.stats.statusesPosted += 1;
-      else this.stats.statusesRefused += 1;
+      return res.statusCode;
     } catch {
-      this.stats.statusesRefused += 1;
+      return 0;
     }
   }
 }
@@ -164,5 +186,26 @@ function notification(wamid: string, to: string, status: string): string {
         ],
       },
     ],
+  });
+}
+
+function messageNotification(m: { wamid: string; from: string; to: string; text: string }): string {
+  const digits = (n: string) => n.replace(/\D/g, '');
+  const message = {
+    from: digits(m.from),
+    id: m.wamid,
+    timestamp: String(Math.floor(Date.now() / 1000)),
+    type: 'text',
+    text: { body: m.text },
+  };
+  const value = {
+    messaging_product: 'whatsapp',
+    metadata: { display_phone_number: digits(m.to), phone_number_id: 'graph-sim' },
+    contacts: [{ profile: { name: 'graph-sim' }, wa_id: digits(m.from) }],
+    messages: [message],
+  };
+  return JSON.stringify({
+    object: 'whatsapp_business_account',
+    entry: [{ id: 'graph-sim', changes: [{ field: 'messages', value }] }],
   });
 }

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { GraphSim } from '../../src/graph-sim/graph-sim.js';
 import { eventually, startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import {
+  BUSINESS_PHONE,
   cn,
   messageView,
   messageWhen,
@@ -71,5 +72,31 @@ describe('WhatsApp through graph-sim: statuses come back through signed webhooks
     } finally {
       sim.appSecret = APP_SECRET;
     }
+  });
+
+  it('a person writes to the business phone: the simulator posts it signed, stored once', async () => {
+    const res = await fetch(`${sim.url}/simulate/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ from: cn(1240), to: BUSINESS_PHONE, text: 'Where is my order?' }),
+    });
+    const posted = (await res.json()) as { wamid: string; webhookStatus: number };
+    assert.equal(posted.webhookStatus, 200);
+    const { json } = await gw.api({
+      Action: 'ListInboundMessages',
+      AccountId: 1,
+      Channel: 'whatsapp',
+    });
+    const data = json.Data as { From: string; To: string; Text: string }[];
+    assert.deepEqual(
+      data.map((m) => [m.From, m.To, m.Text]),
+      [[cn(1240), BUSINESS_PHONE, 'Where is my order?']],
+    );
+    const bad = await fetch(`${sim.url}/simulate/messages`, {
+      method: 'POST',
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+    });
+    assert.equal(bad.status, 400);
   });
 });
