@@ -6,6 +6,7 @@ import type { BusinessPhone } from './accounts/account.js';
 import type { UcloudKey } from './accounts/ucloud-key.js';
 import type {
   ArrivedMessage,
+  ArrivedPart,
   InboundChannel,
   InboundFilter,
   InboundMessage,
@@ -238,6 +239,20 @@ export interface InboundStore {
   listInbound(filter: InboundFilter): Promise<InboundPage>;
   /** The account that registered `number` to receive on `channel`, if any. */
   numberOwner(channel: InboundChannel, number: string): Promise<number | undefined>;
+  /**
+   * Keeps one part of a concatenated reply (a part delivered twice is kept once); when the last
+   * one comes, stores the whole message as storeInbound does and lets the parts go, in the same
+   * transaction. Answers the message once whole, undefined while parts are missing.
+   */
+  storeInboundPart(
+    part: ArrivedPart,
+    inboundId: string,
+  ): Promise<{ message: InboundMessage; stored: boolean } | undefined>;
+  /**
+   * Stores, marked incomplete, every message whose first part came at or before `cutoff` and
+   * is still missing parts. Answers how many.
+   */
+  flushInboundParts(cutoff: number, newId: () => string): Promise<number>;
 }
 
 /** What a store shared by many gateway nodes adds (PostgreSQL); one node alone needs none. */

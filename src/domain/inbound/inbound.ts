@@ -30,6 +30,34 @@ export interface ArrivedMessage {
   receivedAt: number;
 }
 
+/** One part of a concatenated SMS reply, kept until its message is whole (or waited for). */
+export interface ArrivedPart {
+  /** What names the message the part belongs to: SMSC, sender, number, reference, total. */
+  groupKey: string;
+  partNo: number;
+  total: number;
+  text: string;
+  /** The message's sender, number and time of this part; its body is assembled from the parts. */
+  arrived: Omit<ArrivedMessage, 'body' | 'dedupeKey' | 'complete'>;
+}
+
+/** Marks where parts of a concatenated reply never came, in the text stored without them. */
+export const MISSING_PART = '[…]';
+
+/**
+ * The text of a reply from the parts that came, in order; a gap left by a missing part is
+ * marked. Complete when every part from 1 to total is there.
+ */
+export function assembleParts(
+  parts: readonly { partNo: number; text: string }[],
+  total: number,
+): { text: string; complete: boolean } {
+  const byNo = new Map(parts.map((p) => [p.partNo, p.text]));
+  const texts: string[] = [];
+  for (let n = 1; n <= total; n++) texts.push(byNo.get(n) ?? MISSING_PART);
+  return { text: texts.join(''), complete: byNo.size >= total };
+}
+
 /** The latest message the account sent to that phone from that number, when there is one. */
 export interface ReplyLink {
   sessionNo?: string;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';
-import type { ArrivedMessage } from '../../domain/inbound/inbound.js';
+import { MISSING_PART, type ArrivedMessage } from '../../domain/inbound/inbound.js';
 import type { Store } from '../../domain/ports.js';
 import {
   ACCOUNT,
@@ -176,6 +176,60 @@ export function inboundContract(open: OpenStore): void {
         'in_p3',
         'in_p2',
       ]);
+    });
+
+    test('parts of a concatenated reply, out of order and one twice, make one message', async (store) => {
+      await registerSms(store);
+      const part = (partNo: number, text: string, at = NOW) => ({
+        groupKey: 'smpp:test:+447700900123:10690001:42:3',
+        partNo,
+        total: 3,
+        text,
+        arrived: {
+          channel: 'sms' as const,
+          from: CUSTOMER,
+          to: NUMBER,
+          type: 'text',
+          receivedAt: at,
+        },
+      });
+      assert.equal(await store.storeInboundPart(part(3, 'three'), 'in_x1'), undefined);
+      assert.equal(await store.storeInboundPart(part(1, 'one '), 'in_x2'), undefined);
+      assert.equal(await store.storeInboundPart(part(1, 'one '), 'in_x3'), undefined, 'a repeat');
+      const done = await store.storeInboundPart(part(2, 'two ', NOW + SECOND), 'in_whole');
+      assert.deepEqual(
+        [done?.stored, done?.message.body, done?.message.complete, done?.message.receivedAt],
+        [true, 'one two three', true, NOW],
+      );
+      assert.equal(done?.message.accountId, ACCOUNT);
+      // The SMSC delivers the whole message again soon after: recognised, stored once.
+      await store.storeInboundPart(part(1, 'one '), 'in_y1');
+      await store.storeInboundPart(part(2, 'two '), 'in_y2');
+      const again = await store.storeInboundPart(part(3, 'three'), 'in_y3');
+      assert.deepEqual([again?.stored, again?.message.inboundId], [false, 'in_whole']);
+      assert.equal(await store.flushInboundParts(NOW + 60 * SECOND, () => 'in_none'), 0);
+    });
+
+    test('a message whose parts stop coming is stored after the wait, marked incomplete', async (store) => {
+      await registerSms(store);
+      const arrived = { channel: 'sms' as const, from: CUSTOMER, to: NUMBER, type: 'text' };
+      const groupKey = 'smpp:test:+447700900123:10690001:7:3';
+      await store.storeInboundPart(
+        { groupKey, partNo: 1, total: 3, text: 'first ', arrived: { ...arrived, receivedAt: NOW } },
+        'in_p1',
+      );
+      await store.storeInboundPart(
+        { groupKey, partNo: 3, total: 3, text: ' last', arrived: { ...arrived, receivedAt: NOW } },
+        'in_p3',
+      );
+      assert.equal(await store.flushInboundParts(NOW - 1, () => 'in_early'), 0, 'not yet');
+      assert.equal(await store.flushInboundParts(NOW, () => 'in_cut'), 1);
+      const [m] = (await store.listInbound({ accountId: ACCOUNT, limit: 10 })).messages;
+      assert.deepEqual(
+        [m?.inboundId, m?.body, m?.complete],
+        ['in_cut', `first ${MISSING_PART} last`, false],
+      );
+      assert.equal(await store.flushInboundParts(NOW + 60 * SECOND, () => 'in_again'), 0);
     });
   });
 }

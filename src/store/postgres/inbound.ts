@@ -4,12 +4,14 @@ import type { InboundStore } from '../../domain/ports.js';
 import {
   INBOUND_COLUMNS,
   INBOUND_INSERT_COLUMNS,
+  arrivalOfParts,
   inboundConditions,
   inboundValues,
   inboundPage,
   replyLinkQuery,
   toInbound,
   type InboundRow,
+  type PartRow,
 } from '../rows/inbound.js';
 import { inTransaction, type Pool, type Queryable } from './database.js';
 
@@ -41,25 +43,69 @@ async function linkOf(db: Queryable, m: ArrivedMessage, accountId: number) {
   return row ? [row.session_no, row.message_id] : [null, null];
 }
 
+async function storeWith(c: Queryable, m: ArrivedMessage, inboundId: string) {
+  const accountId = await ownerOf(c, m.channel, m.to);
+  const link = accountId === undefined ? [] : await linkOf(c, m, accountId);
+  const r = await c.query<InboundRow>(
+    `INSERT INTO inbound_messages (${INBOUND_INSERT_COLUMNS})
+     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12) ON CONFLICT (channel, dedupe_key) DO NOTHING
+     RETURNING ${INBOUND_COLUMNS}`,
+    inboundValues({ arrived: m, inboundId, accountId }, link, (b) => b),
+  );
+  const row = r.rows[0];
+  if (row) return { message: toInbound(row), stored: true };
+  const first = await c.query<InboundRow>(
+    `SELECT ${INBOUND_COLUMNS} FROM inbound_messages WHERE channel = $1 AND dedupe_key = $2`,
+    [m.channel, m.dedupeKey],
+  );
+  return { message: toInbound(first.rows[0] as InboundRow), stored: false };
+}
+
+async function partsOf(c: Queryable, groupKey: string): Promise<PartRow[]> {
+  const r = await c.query<PartRow>(
+    `SELECT part_no, total, body, from_addr, to_addr, received_at FROM inbound_parts
+     WHERE group_key = $1 ORDER BY part_no`,
+    [groupKey],
+  );
+  return r.rows;
+}
+
+/** The message the parts make, stored; the parts let go. */
+async function whole(c: Queryable, groupKey: string, rows: PartRow[], inboundId: string) {
+  await c.query('DELETE FROM inbound_parts WHERE group_key = $1', [groupKey]);
+  return storeWith(c, arrivalOfParts(groupKey, rows), inboundId);
+}
+
 export function postgresInbound(pool: Pool): InboundStore {
   return {
     async storeInbound(m, inboundId) {
+      return inTransaction(pool, (c) => storeWith(c, m, inboundId));
+    },
+    async storeInboundPart(p, inboundId) {
       return inTransaction(pool, async (c) => {
-        const accountId = await ownerOf(c, m.channel, m.to);
-        const link = accountId === undefined ? [] : await linkOf(c, m, accountId);
-        const r = await c.query<InboundRow>(
-          `INSERT INTO inbound_messages (${INBOUND_INSERT_COLUMNS})
-           VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12) ON CONFLICT (channel, dedupe_key) DO NOTHING
-           RETURNING ${INBOUND_COLUMNS}`,
-          inboundValues({ arrived: m, inboundId, accountId }, link, (b) => b),
+        // Parts of one message may come at once on two binds or nodes: one at a time sees them.
+        await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [p.groupKey]);
+        const a = p.arrived;
+        await c.query(
+          `INSERT INTO inbound_parts (group_key, part_no, total, body, from_addr, to_addr, received_at)
+           VALUES ($1,$2,$3,$4,$5,$6,$7) ON CONFLICT DO NOTHING`,
+          [p.groupKey, p.partNo, p.total, p.text, a.from, a.to, a.receivedAt],
         );
-        const row = r.rows[0];
-        if (row) return { message: toInbound(row), stored: true };
-        const first = await c.query<InboundRow>(
-          `SELECT ${INBOUND_COLUMNS} FROM inbound_messages WHERE channel = $1 AND dedupe_key = $2`,
-          [m.channel, m.dedupeKey],
+        const rows = await partsOf(c, p.groupKey);
+        return rows.length >= p.total ? whole(c, p.groupKey, rows, inboundId) : undefined;
+      });
+    },
+    async flushInboundParts(cutoff, newId) {
+      return inTransaction(pool, async (c) => {
+        const r = await c.query<{ group_key: string }>(
+          `SELECT group_key FROM inbound_parts GROUP BY group_key HAVING min(received_at) <= $1`,
+          [cutoff],
         );
-        return { message: toInbound(first.rows[0] as InboundRow), stored: false };
+        for (const { group_key } of r.rows) {
+          await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [group_key]);
+          await whole(c, group_key, await partsOf(c, group_key), newId());
+        }
+        return r.rows.length;
       });
     },
     async listInbound(filter) {

@@ -1,3 +1,4 @@
+import { assembleParts } from '../../domain/inbound/inbound.js';
 import type {
   ArrivedMessage,
   InboundChannel,
@@ -93,6 +94,44 @@ export function inboundValues(
     link[1] ?? null,
   ];
 }
+
+/** A part row as both adapters read it back. */
+export interface PartRow {
+  part_no: number;
+  total: number;
+  body: string;
+  from_addr: string;
+  to_addr: string;
+  received_at: number | string;
+}
+
+/**
+ * The arrival a group of parts makes: its text assembled in order (gaps marked), its time the
+ * first part's, its dedupe key the group's with that time to the 10 minutes, so that a group an
+ * SMSC delivers again soon after is stored once and the same reply sent again later is not lost.
+ */
+export function arrivalOfParts(groupKey: string, rows: readonly PartRow[]): ArrivedMessage {
+  const first = rows[0] as PartRow;
+  const total = first.total;
+  const receivedAt = Math.min(...rows.map((r) => Number(r.received_at)));
+  const { text, complete } = assembleParts(
+    rows.map((r) => ({ partNo: r.part_no, text: r.body })),
+    total,
+  );
+  return {
+    channel: 'sms',
+    from: first.from_addr,
+    to: first.to_addr,
+    type: 'text',
+    body: text,
+    dedupeKey: `${groupKey}:${Math.floor(receivedAt / REDELIVERY_WINDOW_MS)}`,
+    complete,
+    receivedAt,
+  };
+}
+
+/** How long a re-delivered reply is recognised as the same (docs/inbound.md). */
+export const REDELIVERY_WINDOW_MS = 10 * 60 * 1000;
 
 /** The WHERE clause of a page of inbound messages, with its values, for either adapter. */
 export function inboundConditions(

@@ -1,15 +1,17 @@
-import type { ArrivedMessage, InboundMessage } from '../../domain/inbound/inbound.js';
+import type { ArrivedMessage, ArrivedPart, InboundMessage } from '../../domain/inbound/inbound.js';
 import { routingChannels } from '../../domain/inbound/inbound.js';
 import type { InboundStore } from '../../domain/ports.js';
 import {
   INBOUND_COLUMNS,
   INBOUND_INSERT_COLUMNS,
+  arrivalOfParts,
   inboundConditions,
   inboundValues,
   inboundPage,
   replyLinkQuery,
   toInbound,
   type InboundRow,
+  type PartRow,
 } from '../rows/inbound.js';
 import type { Db } from './database.js';
 
@@ -57,10 +59,12 @@ export function sqliteInbound(db: Db): InboundStore {
     return { message: toInbound(first), stored: false };
   });
 
+  const parts = sqliteParts(db, store);
   return {
     async storeInbound(arrived, inboundId): Promise<{ message: InboundMessage; stored: boolean }> {
       return store(arrived, inboundId);
     },
+    ...parts,
     async listInbound(filter) {
       const { where, values } = inboundConditions(filter, Q);
       const rows = db
@@ -72,6 +76,54 @@ export function sqliteInbound(db: Db): InboundStore {
     },
     async numberOwner(channel, number) {
       return ownerOf(channel, number);
+    },
+  };
+}
+
+type StoreOne = (
+  m: ArrivedMessage,
+  inboundId: string,
+) => { message: InboundMessage; stored: boolean };
+
+/** Parts of concatenated replies: kept until whole, then stored as one message (same transaction). */
+function sqliteParts(
+  db: Db,
+  store: StoreOne,
+): Pick<InboundStore, 'storeInboundPart' | 'flushInboundParts'> {
+  const keep = db.prepare(
+    `INSERT INTO inbound_parts (group_key, part_no, total, body, from_addr, to_addr, received_at)
+     VALUES (?,?,?,?,?,?,?) ON CONFLICT DO NOTHING`,
+  );
+  const partsOf = db.prepare(
+    `SELECT part_no, total, body, from_addr, to_addr, received_at FROM inbound_parts
+     WHERE group_key = ? ORDER BY part_no`,
+  );
+  const drop = db.prepare('DELETE FROM inbound_parts WHERE group_key = ?');
+  const stale = db
+    .prepare('SELECT group_key FROM inbound_parts GROUP BY group_key HAVING min(received_at) <= ?')
+    .pluck();
+  const whole = (groupKey: string, inboundId: string) => {
+    const rows = partsOf.all(groupKey) as PartRow[];
+    drop.run(groupKey);
+    return store(arrivalOfParts(groupKey, rows), inboundId);
+  };
+  const part = db.transaction((p: ArrivedPart, inboundId: string) => {
+    const a = p.arrived;
+    keep.run(p.groupKey, p.partNo, p.total, p.text, a.from, a.to, a.receivedAt);
+    const count = (partsOf.all(p.groupKey) as PartRow[]).length;
+    return count >= p.total ? whole(p.groupKey, inboundId) : undefined;
+  });
+  const flush = db.transaction((cutoff: number, newId: () => string) => {
+    const groups = stale.all(cutoff) as string[];
+    for (const g of groups) whole(g, newId());
+    return groups.length;
+  });
+  return {
+    async storeInboundPart(p, inboundId) {
+      return part(p, inboundId);
+    },
+    async flushInboundParts(cutoff, newId) {
+      return flush(cutoff, newId);
     },
   };
 }

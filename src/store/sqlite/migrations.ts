@@ -275,4 +275,21 @@ export const sqliteMigrations: readonly Migration[] = [
       CREATE INDEX messages_e164 ON messages (e164, id);
     `,
   },
+  {
+    version: 11,
+    name: 'parts of concatenated SMS replies, kept until their message is whole',
+    sql: `
+      CREATE TABLE inbound_parts (
+        group_key TEXT NOT NULL,
+        part_no INTEGER NOT NULL,
+        total INTEGER NOT NULL,
+        body TEXT NOT NULL,
+        from_addr TEXT NOT NULL,
+        to_addr TEXT NOT NULL,
+        received_at INTEGER NOT NULL,
+        PRIMARY KEY (group_key, part_no)
+      );
+      CREATE INDEX inbound_parts_age ON inbound_parts (received_at);
+    `,
+  },
 ];
