@@ -89,12 +89,19 @@ async function startOnStore(rt: Runtime): Promise<Gateway> {
   const { config, store, clock, logger } = rt;
   const { box, devAccount, admin } = await credentials(store, config, clock.now());
   const feed = new InboxFeed();
+  const inbound = new InboundSink({
+    store,
+    newId: randomIds.inboundId,
+    log: logger.child({ worker: 'inbound' }),
+  });
+  const partsFlush = flushPartsEvery(rt, inbound);
   const channels = createChannels({
     config,
     store,
     clock,
     log: logger,
     onInboxChange: feed.publish,
+    inbound: { message: (a) => inbound.receive(a), part: (p) => inbound.receivePart(p) },
   });
   const metrics = new Metrics(store, clock, channels.byName);
   const pipeline = await startPipeline({ ...rt, metrics, channels });
@@ -103,11 +110,6 @@ async function startOnStore(rt: Runtime): Promise<Gateway> {
   const offload = await startAcceptPool(rt, metrics, pipeline).catch(async (err: unknown) => {
     await pipeline.stop();
     throw err;
-  });
-  const inbound = new InboundSink({
-    store,
-    newId: randomIds.inboundId,
-    log: logger.child({ worker: 'inbound' }),
   });
   const app = buildServer(
     {
@@ -148,6 +150,7 @@ async function startOnStore(rt: Runtime): Promise<Gateway> {
     logger.info('HTTP server closed');
     await offload?.stop();
     await reviewer?.stop();
+    partsFlush.cancel();
     // The dispatcher finishes its claimed messages; anything a crash would leave claimed comes
     // back by its lease, so a stop hands nothing back by hand.
     await pipeline.stop();
@@ -173,6 +176,20 @@ async function startOnStore(rt: Runtime): Promise<Gateway> {
       logger.info({ ms: clock.now() - started }, 'stopped');
     },
   };
+}
+
+/**
+ * Replies whose parts stopped coming are stored without them after the wait; looked for every
+ * tenth of it, so none waits more than 10 % longer. One node of several does it at a time.
+ */
+function flushPartsEvery(rt: Runtime, inbound: InboundSink): { cancel(): void } {
+  const waitMs = rt.config.inboundPartsWaitS * 1000;
+  const mine = onOneNode(rt.store, 'inbound-parts');
+  return rt.scheduler.every(Math.max(1000, waitMs / 10), () => {
+    void mine()
+      .then((yes) => (yes ? inbound.flush(rt.clock.now(), waitMs) : 0))
+      .catch((err: unknown) => rt.logger.error({ err }, 'reply parts not flushed'));
+  });
 }
 
 /** The auto-reviewer, when templates are reviewed automatically. */

@@ -1,6 +1,6 @@
 import type { ClaimedMessage, Report, SubmitOutcome } from '../domain/messages/message.js';
 import type { WirebirdError } from '../domain/errors.js';
-import type { ArrivedMessage } from '../domain/inbound/inbound.js';
+import type { ArrivedMessage, ArrivedPart } from '../domain/inbound/inbound.js';
 
 /**
  * What a channel answers for one submitted message. `retry` is for failures that may pass later
@@ -23,6 +23,13 @@ export type ReportListener = (reports: Report[]) => Promise<void>;
 
 /** Hands in what arrived (a reply, a message to a business phone); resolves once it is stored. */
 export type InboundListener = (arrived: ArrivedMessage) => Promise<unknown>;
+
+/** What an SMS channel hands replies to: whole ones, and parts of concatenated ones. */
+export interface InboundHandoff {
+  message: InboundListener;
+  /** Resolves once the part is stored (and, with the last part, the whole message). */
+  part(part: ArrivedPart): Promise<unknown>;
+}
 
 /** A call an upstream makes to the gateway (a webhook), as the HTTP server hands it over. */
 export interface WebhookRequest {

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
 import type { Clock, Routing, Store } from '../domain/ports.js';
-import type { Channel } from './channel.js';
+import type { Channel, InboundHandoff } from './channel.js';
 import { SIMULATOR, SMPP, smsRouting } from './sms-routing.js';
 import { SimulatorChannel, type SimulatorOptions } from './simulator/simulator-channel.js';
 import { SmppChannel } from './smpp/smpp-channel.js';
@@ -25,10 +25,12 @@ export interface ChannelsOptions {
   log: Logger;
   /** The simulator's inbox changes, for the console's live inbox. */
   onInboxChange?: SimulatorOptions['onInboxChange'];
+  /** Where SMS replies arriving over SMPP go. */
+  inbound?: InboundHandoff;
 }
 
 export function createChannels(options: ChannelsOptions): Channels {
-  const { config, store, clock, log, onInboxChange } = options;
+  const { config, store, clock, log, onInboxChange, inbound } = options;
   const simulator = new SimulatorChannel({
     inbox: store,
     clock,
@@ -51,7 +53,8 @@ export function createChannels(options: ChannelsOptions): Channels {
     [WHATSAPP, whatsapp],
   ]);
   if (config.smpp.smscs.length > 0) {
-    byName.set(SMPP, new SmppChannel(config.smpp, clock, log.child({ channel: SMPP })));
+    const smppLog = log.child({ channel: SMPP });
+    byName.set(SMPP, new SmppChannel({ config: config.smpp, clock, log: smppLog, inbound }));
   }
   return { byName, routing: smsRouting(config), simulator };
 }

@@ -39,6 +39,8 @@ export const ConfigSchema = Type.Object(
     /** Region for national numbers (no + or country code), as ISO 3166 alpha-2. */
     defaultRegion: Type.String({ minLength: 2, maxLength: 2, default: 'CN' }),
     receiptTimeoutS: Type.Integer({ minimum: 1, default: 43200 }),
+    /** How long the parts of a concatenated reply are waited for before it is stored without them. */
+    inboundPartsWaitS: Type.Integer({ minimum: 1, maximum: 86400, default: 300 }),
     /**
      * The most segments one SMS may be rendered into; longer ones are refused per number. A
      * concatenated SMS counts its parts in one octet, so never more than 255; 10 (1,530 GSM-7
@@ -114,6 +116,7 @@ const ENV: Record<string, (v: string, name: string) => [string, unknown]> = {
   WIREBIRD_BANNED_WORDS: (v) => ['bannedWords', splitList(v)],
   WIREBIRD_DEFAULT_REGION: (v) => ['defaultRegion', v.toUpperCase()],
   WIREBIRD_RECEIPT_TIMEOUT_S: (v, name) => ['receiptTimeoutS', integer(v, name)],
+  WIREBIRD_INBOUND_PARTS_WAIT_S: (v, name) => ['inboundPartsWaitS', integer(v, name)],
   WIREBIRD_SIM_DELAY_MS: (v, name) => ['simDelayMs', integer(v, name)],
   WIREBIRD_MAX_SEGMENTS: (v, name) => ['maxSegments', integer(v, name)],
   WIREBIRD_SQLITE_SYNCHRONOUS: (v) => ['sqliteSynchronous', v.toUpperCase()],

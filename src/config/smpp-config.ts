@@ -20,6 +20,8 @@ export const SmscSchema = Type.Object(
     tps: Type.Integer({ minimum: 1, default: 100 }),
     /** How GSM-7 text goes: GSM 03.38 unpacked (data_coding 0) or Latin-1 (data_coding 3). */
     encoding: Type.Union([Type.Literal('gsm'), Type.Literal('latin1')], { default: 'gsm' }),
+    /** Whether the SMSC sends replies in data_coding 0 as packed septets (one per octet if not). */
+    moPacked: Type.Boolean({ default: false }),
     /** How long text goes: UDH concatenation, SAR TLVs, or whole in message_payload. */
     split: Type.Union([Type.Literal('udh'), Type.Literal('sar'), Type.Literal('payload')], {
       default: 'udh',

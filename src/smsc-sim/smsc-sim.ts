@@ -114,6 +114,20 @@ export class SmscSim {
     return (server.address() as AddressInfo).port;
   }
 
+  /**
+   * A handset's reply (MO): a deliver_sm with these fields (source_addr, destination_addr,
+   * short_message bytes, data_coding, esm_class, SAR TLVs…) to a receiving bind of `systemId`
+   * (the first bound one if not given); held and sent again like receipts when unanswered.
+   */
+  sendReply(fields: Record<string, unknown>, systemId?: string): void {
+    const id = systemId ?? [...this.receivers.entries()].find(([, list]) => list.length > 0)?.[0];
+    if (id === undefined) throw new Error('no receiving bind to send the reply on');
+    this.sendReceipt({
+      systemId: id,
+      fields: { source_addr_ton: 1, source_addr_npi: 1, esm_class: 0, data_coding: 0, ...fields },
+    });
+  }
+
   async stop(): Promise<void> {
     this.queue.clear();
     const server = this.server;

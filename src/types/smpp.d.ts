@@ -40,4 +40,11 @@ declare module 'smpp' {
   export function connect(options: SessionOptions, listener?: () => void): Session;
   export function createServer(listener: (session: Session) => void): Server;
   export const errors: Record<string, number>;
+  /** The package's command definitions, keyed by command name (defs.js). */
+  export const commands: Record<
+    string,
+    { params: Record<string, { type: unknown; filter?: unknown }> }
+  >;
+  /** The package's field types (defs.js). */
+  export const types: { buffer: unknown };
 }

@@ -18,6 +18,8 @@ import {
   type DeliverFields,
   type DeliveryReceipt,
 } from './delivery-receipt.js';
+import type { MoFields } from './mo-message.js';
+import './raw-deliver.js';
 import { NoAnswer, SmppBind, type BindRole } from './smpp-bind.js';
 import { submitPdusFor, type SubmitFields } from './submit-pdus.js';
 
@@ -47,7 +49,11 @@ export class SmscLink {
 
   constructor(
     readonly config: SmscConfig,
-    private readonly onReceipt: (r: DeliveryReceipt) => Promise<void>,
+    private readonly on: {
+      receipt: (r: DeliveryReceipt) => Promise<void>;
+      /** A deliver_sm that is no receipt: a reply, stored before it is acknowledged. */
+      reply: (pdu: MoFields) => Promise<void>;
+    },
     private readonly clock: Clock,
     private readonly log: Logger,
   ) {
@@ -165,16 +171,17 @@ export class SmscLink {
 
   private readonly deliver = async (pdu: PDU): Promise<number> => {
     const receipt = readDeliveryReceipt(pdu as DeliverFields);
-    if (!receipt) {
-      this.log.info({ smsc: this.config.name }, 'deliver_sm that is not a receipt ignored');
-      return ESME_ROK;
-    }
     try {
-      await this.onReceipt(receipt);
+      // The PDU as the smpp package read it: its fields are what MoFields names.
+      if (receipt) await this.on.receipt(receipt);
+      else await this.on.reply(pdu as MoFields);
       return ESME_ROK;
     } catch (err) {
-      // Not acknowledged as done: the SMSC delivers the receipt again later.
-      this.log.error({ err, smsc: this.config.name }, 'receipt not stored');
+      // Not acknowledged as done: the SMSC delivers the receipt or the reply again later.
+      this.log.error(
+        { err, smsc: this.config.name },
+        receipt ? 'receipt not stored' : 'reply not stored',
+      );
       return ESME_RX_T_APPN;
     }
   };

@@ -41,6 +41,12 @@ export interface ArrivedPart {
   arrived: Omit<ArrivedMessage, 'body' | 'dedupeKey' | 'complete'>;
 }
 
+/**
+ * How long a reply the network delivers again is recognised as the same one (SMPP gives a reply
+ * no id): its dedupe key holds its time to these 10 minutes (docs/inbound.md).
+ */
+export const REDELIVERY_WINDOW_MS = 10 * 60 * 1000;
+
 /** Marks where parts of a concatenated reply never came, in the text stored without them. */
 export const MISSING_PART = '[…]';
 

@@ -1,4 +1,4 @@
-import { assembleParts } from '../../domain/inbound/inbound.js';
+import { REDELIVERY_WINDOW_MS, assembleParts } from '../../domain/inbound/inbound.js';
 import type {
   ArrivedMessage,
   InboundChannel,
@@ -129,9 +129,6 @@ export function arrivalOfParts(groupKey: string, rows: readonly PartRow[]): Arri
     receivedAt,
   };
 }
-
-/** How long a re-delivered reply is recognised as the same (docs/inbound.md). */
-export const REDELIVERY_WINDOW_MS = 10 * 60 * 1000;
 
 /** The WHERE clause of a page of inbound messages, with its values, for either adapter. */
 export function inboundConditions(
