@@ -16,6 +16,7 @@ interface SimFlags extends SmscFaults {
   receiptTlvs: boolean;
   statsFile?: string;
   submitLog?: string;
+  autoReply?: string;
 }
 
 function count(v: string): number {
@@ -62,6 +63,10 @@ export function registerSmscSim(program: Command): void {
     .option('--fail-every <n>', 'give every Nth accepted message an UNDELIV receipt', count, 0)
     .option('--duplicate-receipts', 'send every receipt twice', false)
     .option('--receipts-before-answer', 'send the receipt before the submit_sm_resp', false)
+    .option(
+      '--auto-reply <text>',
+      'every handset answers each message with this text, to the address it came from (MO)',
+    )
     .option('--stats-file <file>', 'keep the JSON stats in this file, rewritten every 250 ms')
     .option('--submit-log <file>', 'write "<epoch ms> <destination>" for every accepted submit_sm')
     .addHelpText(
@@ -70,6 +75,8 @@ export function registerSmscSim(program: Command): void {
         '',
         'Recipients ending in 0001 get an UNDELIV receipt, 0002 are refused (ESME_RINVDSTADR),',
         '0003 never get a receipt; any other number is delivered (DELIVRD).',
+        'With --auto-reply, each handset then answers to the sender: send with SenderId 10690001',
+        "(the development account's SMS number) and the reply is that account's.",
         '',
         'Examples:',
         '  wirebird smsc-sim --port 2775',
@@ -89,6 +96,7 @@ export function registerSmscSim(program: Command): void {
         idBase: f.idBase,
         receiptIdBase: f.receiptIdBase,
         receiptTlvs: f.receiptTlvs,
+        ...(f.autoReply === undefined ? {} : { autoReply: f.autoReply }),
         faults: pickFaults(f),
       });
       const port = await sim.start();

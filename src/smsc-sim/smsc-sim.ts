@@ -6,6 +6,7 @@ import { testOutcomeOf } from '../channels/simulator/test-numbers.js';
 import { NO_FAULTS, type SmscFaults } from './faults.js';
 import { MESSAGE_STATE, receiptText } from './receipt-text.js';
 import { submitRecordOf, type SubmitRecord } from './submit-record.js';
+import { encodeGsm7, encodeUcs2, gsm7Length } from '../domain/segments/segments.js';
 
 export interface SmscSimOptions {
   host?: string;
@@ -24,6 +25,11 @@ export interface SmscSimOptions {
   receiptTlvs?: boolean;
   /** Keep every submit_sm (for tests; off for benchmarks). */
   record?: boolean;
+  /**
+   * Every handset answers each message it gets with this text (after the receipt), to the
+   * address the message came from: a reply (MO) to try the gateway's inbound path end to end.
+   */
+  autoReply?: string;
   /** Told of every accepted submit_sm (each part of a long SMS), for a benchmark's latencies. */
   onSubmit?: (destinationAddr: string, atMs: number) => void;
   faults?: Partial<SmscFaults>;
@@ -83,9 +89,9 @@ export class SmscSim {
   private readonly unacked = new Map<Session, Map<number, Pending>>();
   private readonly queue: DueQueue<Pending>;
   private readonly opts: Required<
-    Omit<SmscSimOptions, 'faults' | 'systemId' | 'password' | 'onSubmit'>
+    Omit<SmscSimOptions, 'faults' | 'systemId' | 'password' | 'onSubmit' | 'autoReply'>
   > &
-    Pick<SmscSimOptions, 'systemId' | 'password' | 'onSubmit'>;
+    Pick<SmscSimOptions, 'systemId' | 'password' | 'onSubmit' | 'autoReply'>;
 
   constructor(options: SmscSimOptions = {}) {
     this.opts = {
@@ -261,6 +267,8 @@ export class SmscSim {
       if (this.faults.receiptsBeforeAnswer) this.sendReceipt(receipt);
       else this.queue.add(Date.now() + this.opts.receiptDelayMs, receipt);
     }
+    const reply = this.autoReplyTo(record);
+    if (reply) this.queue.add(Date.now() + 2 * this.opts.receiptDelayMs + 1, reply);
     answer({ message_id: id });
   }
 
@@ -281,6 +289,23 @@ export class SmscSim {
   private newId(): string {
     const n = this.nextId++;
     return this.opts.idBase === 'hex' ? n.toString(16).toUpperCase() : String(n);
+  }
+
+  /** The handset's answer to a whole message (its last part), when autoReply is on. */
+  private autoReplyTo(r: SubmitRecord): Pending | undefined {
+    const text = this.opts.autoReply;
+    const lastPart = udhPart(r.udh) ?? r.sar;
+    if (!text || (lastPart && lastPart.seq !== lastPart.total)) return undefined;
+    const gsm = gsm7Length(text) !== undefined;
+    const fields = {
+      source_addr_ton: 1,
+      source_addr: r.destinationAddr,
+      dest_addr_ton: r.sourceTon,
+      destination_addr: r.sourceAddr,
+      data_coding: gsm ? 0 : 8,
+      short_message: Buffer.from(gsm ? encodeGsm7(text) : encodeUcs2(text)),
+    };
+    return { systemId: r.systemId, fields };
   }
 
   private receiptFor(systemId: string, r: SubmitRecord, [stat, err]: [string, string]): Pending {
@@ -337,4 +362,12 @@ function otherBase(id: string, base: 'hex' | 'dec'): string {
   return base === 'hex'
     ? BigInt(`0x${id}`).toString(10).padStart(10, '0')
     : BigInt(id).toString(16).toUpperCase().padStart(8, '0');
+}
+
+/** The part number and total of a concatenation element (the record's first UDH element). */
+function udhPart(ie: number[] | undefined): { seq: number; total: number } | undefined {
+  const at = (i: number) => ie?.[i] ?? 0;
+  if (at(0) === 0x00 && at(1) === 3) return { total: at(3), seq: at(4) };
+  if (at(0) === 0x08 && at(1) === 4) return { total: at(4), seq: at(5) };
+  return undefined;
 }

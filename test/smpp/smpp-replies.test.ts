@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { encodeGsm7, encodeUcs2 } from '../../src/domain/segments/segments.js';
 import { eventually, type TestGateway } from '../helpers/gateway.js';
 import { gatewayWithSmsc } from '../helpers/smpp.js';
+import { approvedTemplate, cn, registerSenderId, sendAll } from '../helpers/sending.js';
 import type { SmscSim } from '../../src/smsc-sim/smsc-sim.js';
 
 interface Item {
@@ -76,5 +77,34 @@ describe('SMS replies over SMPP', () => {
     });
     const [m] = await inbound(3);
     assert.deepEqual([m?.Text, m?.Complete], ['first half […]', false]);
+  });
+});
+
+describe('smsc-sim --auto-reply: the handset answers what it got', () => {
+  let gw: TestGateway;
+  let close: () => Promise<void>;
+  before(async () => {
+    ({ gw, close } = await gatewayWithSmsc({ autoReply: 'STOP 退订' }));
+  });
+  after(() => close());
+
+  it('a reply to the account’s short code comes back as its inbound message, linked', async () => {
+    await registerSenderId(gw, '10690001');
+    const tpl = await approvedTemplate(gw, 'Sale today {1}');
+    const session = await sendAll(gw, [
+      {
+        TemplateId: tpl,
+        SenderId: '10690001',
+        Target: [{ Phone: cn(880), TemplateParams: ['!'] }],
+      },
+    ]);
+    const found = await eventually(async () => {
+      const { json } = await gw.api({ Action: 'ListInboundMessages', AccountId: 1 });
+      return (json.Data as (Item & { ReplyTo: { SessionNo: string } })[])[0];
+    }, 'the handset’s reply');
+    assert.deepEqual(
+      [found.From, found.To, found.Text, found.ReplyTo.SessionNo],
+      [cn(880), '10690001', 'STOP 退订', session],
+    );
   });
 });
