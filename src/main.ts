@@ -93,6 +93,8 @@ async function startOnStore(rt: Runtime): Promise<Gateway> {
     store,
     newId: randomIds.inboundId,
     log: logger.child({ worker: 'inbound' }),
+    // Called once messages arrive, after start-up has built `metrics` below (it needs channels).
+    onStored: (m) => metrics.inboundStored(m),
   });
   const partsFlush = flushPartsEvery(rt, inbound);
   const channels = createChannels({

@@ -67,6 +67,21 @@ describe('GET /metrics', () => {
     assert.ok(after.some((s) => s.name === 'wirebird_process_resident_memory_bytes'));
   });
 
+  it('counts inbound messages by channel, routed or not', async () => {
+    const before = await scrape();
+    const reply = (To: string) =>
+      gw.admin('POST', '/admin/simulator/inbound', { From: cn(3), To, Text: 'hi' });
+    await reply('10690001');
+    await reply('10690001');
+    await reply('10699999');
+    const after = await scrape();
+    const delta = (labels: Record<string, string>) =>
+      valueOf(after, 'wirebird_inbound_messages_total', labels) -
+      valueOf(before, 'wirebird_inbound_messages_total', labels);
+    assert.equal(delta({ channel: 'sms', routed: 'yes' }), 2);
+    assert.equal(delta({ channel: 'sms', routed: 'no' }), 1);
+  });
+
   it('shows the queue and the age of its oldest due message while the dispatcher is stopped', async () => {
     await gw.pipeline.dispatcher.stop();
     await sendAll(gw, [

@@ -24,6 +24,8 @@ export class Metrics implements DispatchObserver, ReportObserver {
   readonly reports: Counter<'channel' | 'status'>;
   readonly submitSeconds: Histogram<'channel'>;
   readonly webhookSignatureFailures: Counter<'channel'>;
+  /** Inbound messages stored (each once), by channel and whether an account owns them. */
+  readonly inbound: Counter<'channel' | 'routed'>;
 
   constructor(
     private readonly store: Pick<OperatorStore, 'queueStats'>,
@@ -65,6 +67,11 @@ export class Metrics implements DispatchObserver, ReportObserver {
       'wirebird_webhook_signature_failures_total',
       'webhook calls refused for a bad signature',
       ['channel'],
+    );
+    this.inbound = counter(
+      'wirebird_inbound_messages_total',
+      'inbound messages (replies, WhatsApp messages) stored, each once',
+      ['channel', 'routed'],
     );
     this.submitSeconds = new Histogram({
       name: 'wirebird_submit_duration_seconds',
@@ -165,6 +172,10 @@ export class Metrics implements DispatchObserver, ReportObserver {
   }
 
   /** The sweeper expires across channels, so Unknow receipts carry no channel label. */
+  inboundStored(m: { channel: string; accountId: number | undefined }): void {
+    this.inbound.inc({ channel: m.channel, routed: m.accountId === undefined ? 'no' : 'yes' });
+  }
+
   receiptsExpired(count: number): void {
     if (count > 0) this.final.inc({ channel: '', result: 'Unknow' }, count);
   }
