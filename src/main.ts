@@ -96,7 +96,6 @@ async function startOnStore(rt: Runtime): Promise<Gateway> {
     // Called once messages arrive, after start-up has built `metrics` below (it needs channels).
     onStored: (m) => metrics.inboundStored(m),
   });
-  const partsFlush = flushPartsEvery(rt, inbound);
   const channels = createChannels({
     config,
     store,
@@ -145,6 +144,7 @@ async function startOnStore(rt: Runtime): Promise<Gateway> {
   });
   reviewer?.start();
   history.start();
+  const partsFlush = flushPartsEvery(rt, inbound);
   const stopWork = async () => {
     history.stop();
     logger.info('shutting down: refusing new connections, answering the requests in hand');

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
-import { WirebirdError, invalid } from '../domain/errors.js';
-import { smsNumberOf } from '../domain/inbound/sms-number.js';
+import { WirebirdError } from '../domain/errors.js';
+import { testPhoneReply } from '../domain/inbound/test-phone.js';
 import { normalizePhone } from '../domain/phones/phones.js';
 import { accountScope, pageContext, type ConsoleContext } from './console-deps.js';
 import {
@@ -82,34 +82,21 @@ async function openPhone(
  */
 async function replyFromTestPhone(ctx: ConsoleContext, request: PageRequest) {
   const body = request.body ?? {};
-  const channel = param(body, 'channel', 8) === 'whatsapp' ? 'whatsapp' : 'sms';
-  const from = normalizePhone(param(body, 'phone', 32), ctx.defaultRegion);
-  if (!from.ok) throw invalid('phone', from.reason);
   const text = param(body, 'text', 4096);
   if (!text) throw new WirebirdError('MissingParameter', 'text is required: type the reply');
-  const rawTo = param(body, 'to', 32);
-  const to = channel === 'sms' ? smsNumberOf(rawTo, ctx.defaultRegion, 'to') : e164Of(rawTo, ctx);
+  const said = {
+    channel: param(body, 'channel', 8) === 'whatsapp' ? ('whatsapp' as const) : ('sms' as const),
+    from: param(body, 'phone', 32),
+    to: param(body, 'to', 32),
+    text,
+  };
+  const at = { region: ctx.defaultRegion, now: ctx.clock.now(), nonce: randomUUID() };
+  const arrived = testPhoneReply(said, at, { from: 'phone', to: 'to' });
   const scope = accountScope(request);
-  if (scope !== undefined && (await ctx.store.numberOwner(channel, to)) !== scope) {
-    throw new WirebirdError('PermissionDenied', `${to} is not a number of this account`);
+  if (scope !== undefined && (await ctx.store.numberOwner(arrived.channel, arrived.to)) !== scope) {
+    throw new WirebirdError('PermissionDenied', `${arrived.to} is not a number of this account`);
   }
-  const { message } = await ctx.inbound.receive({
-    channel,
-    from: from.e164,
-    to,
-    type: 'text',
-    body: text,
-    dedupeKey: `console:${randomUUID()}`,
-    complete: true,
-    receivedAt: ctx.clock.now(),
-  });
-  return message;
-}
-
-function e164Of(raw: string, ctx: ConsoleContext): string {
-  const phone = normalizePhone(raw, ctx.defaultRegion);
-  if (!phone.ok) throw invalid('to', phone.reason);
-  return phone.e164;
+  return (await ctx.inbound.receive(arrived)).message;
 }
 
 function cursorOf(raw: string): number | undefined {

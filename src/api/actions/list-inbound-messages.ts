@@ -2,7 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { invalid } from '../../domain/errors.js';
 import type { InboundFilter } from '../../domain/inbound/inbound.js';
 import { smsNumberOf } from '../../domain/inbound/sms-number.js';
-import { normalizePhone } from '../../domain/phones/phones.js';
+import { e164Of } from '../../domain/phones/phones.js';
 import { defineAction } from '../context.js';
 import { inboundView } from '../inbound-view.js';
 import { IntegerLike } from './schema-types.js';
@@ -45,9 +45,7 @@ export const listInboundMessages = defineAction(Input, async (ctx, input) => {
 function addresses(input: Static<typeof Input>, region: string): Partial<InboundFilter> {
   const out: Partial<InboundFilter> = {};
   if (input.Phone !== undefined) {
-    const phone = normalizePhone(input.Phone, region);
-    if (!phone.ok) throw invalid('Phone', phone.reason);
-    out.phone = phone.e164;
+    out.phone = e164Of(input.Phone, region, 'Phone');
   }
   // An SMS number (short code or long number) or a business phone, normalised as stored.
   if (input.Number !== undefined) out.number = smsNumberOf(input.Number, region, 'Number');

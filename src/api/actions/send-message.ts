@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { parseBusinessContentAt } from '../../domain/business-messages/content.js';
 import { invalid } from '../../domain/errors.js';
-import { normalizePhone } from '../../domain/phones/phones.js';
+import { e164Of } from '../../domain/phones/phones.js';
 import { defineAction } from '../context.js';
 import { acceptOnce, findReplay, idempotencyOf } from '../idempotency.js';
 import { checkMediaIds } from './media-ids.js';
@@ -16,14 +16,12 @@ const Input = Type.Object({
 export const sendMessage = defineAction(Input, async (ctx, input) => {
   const { store, clock, ids } = ctx.deps;
   const region = await ctx.defaultRegion();
-  const to = normalizePhone(input.To, region);
-  if (!to.ok) throw invalid('To', to.reason);
-  const from = normalizePhone(input.BusinessPhone, region);
-  if (!from.ok) throw invalid('BusinessPhone', from.reason);
+  const to = e164Of(input.To, region, 'To');
+  const from = e164Of(input.BusinessPhone, region, 'BusinessPhone');
   const parsed = parseBusinessContentAt(input.Type, input.Content);
   const content = await checkMediaIds(store, ctx.accountId, parsed.content, parsed.base);
-  const phone = await store.getBusinessPhone(ctx.accountId, from.e164);
-  if (!phone) throw invalid('BusinessPhone', `${from.e164} is not registered for this account`);
+  const phone = await store.getBusinessPhone(ctx.accountId, from);
+  if (!phone) throw invalid('BusinessPhone', `${from} is not registered for this account`);
 
   const idem = idempotencyOf(ctx, input);
   const replayed = await findReplay(ctx, idem);
@@ -36,7 +34,7 @@ export const sendMessage = defineAction(Input, async (ctx, input) => {
     accountId: ctx.accountId,
     businessPhone: phone.businessPhone,
     to: input.To,
-    e164: to.e164,
+    e164: to,
     route: phone.channel,
     type: content.type,
     content: JSON.stringify(content),

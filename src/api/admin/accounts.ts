@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { checkSenderId } from '../../domain/accounts/sender-id.js';
 import { WirebirdError, invalid, missing } from '../../domain/errors.js';
 import { smsNumberOf } from '../../domain/inbound/sms-number.js';
-import { isKnownRegion, normalizePhone } from '../../domain/phones/phones.js';
+import { e164Of, isKnownRegion } from '../../domain/phones/phones.js';
 import { hashKey, newApiKey } from '../auth.js';
 import type { ApiDeps } from '../context.js';
 import { accountIdParam, ok, sendAdminError } from './guard.js';
@@ -111,9 +111,7 @@ async function registrableNumber(
   p: { raw: string; region: string; channel: string; accountId: number },
 ): Promise<string> {
   if (p.channel !== 'sms') {
-    const phone = normalizePhone(p.raw, p.region);
-    if (!phone.ok) throw invalid('BusinessPhone', phone.reason);
-    return phone.e164;
+    return e164Of(p.raw, p.region, 'BusinessPhone');
   }
   const number = smsNumberOf(p.raw, p.region, 'BusinessPhone');
   const owner = await deps.store.numberOwner('sms', number);

@@ -1,8 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { invalid } from '../../domain/errors.js';
-import { smsNumberOf } from '../../domain/inbound/sms-number.js';
-import { normalizePhone } from '../../domain/phones/phones.js';
+import { testPhoneReply } from '../../domain/inbound/test-phone.js';
 import type { ApiDeps } from '../context.js';
 import { inboundView } from '../inbound-view.js';
 import { validator } from '../validate.js';
@@ -31,23 +29,20 @@ export function registerInboundAdmin(app: FastifyInstance, deps: ApiDeps): void 
   app.post('/admin/simulator/inbound', async (request, reply) => {
     try {
       const input = readReply(request.body ?? {});
-      const channel = input.Channel ?? 'sms';
-      const region = deps.config.defaultRegion;
-      const from = normalizePhone(input.From, region);
-      if (!from.ok) throw invalid('From', from.reason);
-      const to =
-        channel === 'sms' ? smsNumberOf(input.To, region, 'To') : businessPhone(input.To, region);
-      const { message } = await deps.inbound.receive({
-        channel,
-        from: from.e164,
-        to,
-        type: 'text',
-        body: input.Text,
-        // Each call is a new reply: the simulator has no network id to repeat.
-        dedupeKey: `simulator:${deps.ids.uuid()}`,
-        complete: true,
-        receivedAt: deps.clock.now(),
-      });
+      const said = {
+        channel: input.Channel ?? 'sms',
+        from: input.From,
+        to: input.To,
+        text: input.Text,
+      };
+      // Each call is a new reply: the simulator has no network id to repeat.
+      const at = {
+        region: deps.config.defaultRegion,
+        now: deps.clock.now(),
+        nonce: deps.ids.uuid(),
+      };
+      const arrived = testPhoneReply(said, at, { from: 'From', to: 'To' });
+      const { message } = await deps.inbound.receive(arrived);
       return reply
         .code(201)
         .send(ok({ AccountId: message.accountId ?? null, ...inboundView(message) }));
@@ -69,10 +64,4 @@ export function registerInboundAdmin(app: FastifyInstance, deps: ApiDeps): void 
       return sendAdminError(reply, err);
     }
   });
-}
-
-function businessPhone(raw: string, region: string): string {
-  const phone = normalizePhone(raw, region);
-  if (!phone.ok) throw invalid('To', phone.reason);
-  return phone.e164;
 }

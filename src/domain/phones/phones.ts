@@ -3,6 +3,7 @@
  * form the rest of Wirebird stores, deduplicates and hands to channels.
  */
 import { getCountryCallingCode, isSupportedCountry, type CountryCode } from 'libphonenumber-js/max';
+import { invalid } from '../errors.js';
 import { BoundedCache } from './bounded-cache.js';
 import {
   isCallingCode,
@@ -51,6 +52,13 @@ export function normalizePhone(raw: string, defaultRegion: string): PhoneResult 
     cache.set(key, result);
   }
   return result;
+}
+
+/** The number in E.164, or a refusal naming `field` with the reason (InvalidParameter). */
+export function e164Of(raw: string, region: string, field: string): string {
+  const phone = normalizePhone(raw, region);
+  if (!phone.ok) throw invalid(field, phone.reason);
+  return phone.e164;
 }
 
 /** E.164 without the '+', as SMPP wants it (TON 1 / NPI 1). */

@@ -3,19 +3,11 @@ import { PHONE_COLUMNS, toBusinessPhone, type PhoneRow } from '../rows/accounts.
 import type { AccountStore } from '../../domain/ports.js';
 import type { Pool } from './database.js';
 
-export function postgresAccounts(pool: Pool): AccountStore {
+/** An account's own default region for numbers written without a country code. */
+function postgresAccountRegions(
+  pool: Pool,
+): Pick<AccountStore, 'accountRegion' | 'setAccountRegion'> {
   return {
-    async ensureAccount(accountId, now) {
-      const r = await pool.query(
-        'INSERT INTO accounts (account_id, created_at) VALUES ($1, $2) ON CONFLICT DO NOTHING',
-        [accountId, now],
-      );
-      return r.rowCount === 1;
-    },
-    async accountExists(accountId) {
-      const r = await pool.query('SELECT 1 FROM accounts WHERE account_id = $1', [accountId]);
-      return r.rowCount === 1;
-    },
     async accountRegion(accountId) {
       const r = await pool.query<{ default_region: string | null }>(
         'SELECT default_region FROM accounts WHERE account_id = $1',
@@ -30,6 +22,23 @@ export function postgresAccounts(pool: Pool): AccountStore {
       ]);
       return r.rowCount === 1;
     },
+  };
+}
+
+export function postgresAccounts(pool: Pool): AccountStore {
+  return {
+    async ensureAccount(accountId, now) {
+      const r = await pool.query(
+        'INSERT INTO accounts (account_id, created_at) VALUES ($1, $2) ON CONFLICT DO NOTHING',
+        [accountId, now],
+      );
+      return r.rowCount === 1;
+    },
+    async accountExists(accountId) {
+      const r = await pool.query('SELECT 1 FROM accounts WHERE account_id = $1', [accountId]);
+      return r.rowCount === 1;
+    },
+    ...postgresAccountRegions(pool),
     async addApiKey(accountId, keyHash, now) {
       await pool.query(
         'INSERT INTO api_keys (key_hash, account_id, created_at) VALUES ($1, $2, $3)',

@@ -3,15 +3,25 @@ import { PHONE_COLUMNS, toBusinessPhone, type PhoneRow } from '../rows/accounts.
 import type { AccountStore } from '../../domain/ports.js';
 import type { Db } from './database.js';
 
+/** An account's own default region for numbers written without a country code. */
+function sqliteAccountRegions(db: Db): Pick<AccountStore, 'accountRegion' | 'setAccountRegion'> {
+  const select = db.prepare('SELECT default_region FROM accounts WHERE account_id = ?').pluck();
+  const update = db.prepare('UPDATE accounts SET default_region = ? WHERE account_id = ?');
+  return {
+    async accountRegion(accountId) {
+      return (select.get(accountId) as string | null | undefined) ?? undefined;
+    },
+    async setAccountRegion(accountId, region) {
+      return update.run(region ?? null, accountId).changes > 0;
+    },
+  };
+}
+
 export function sqliteAccounts(db: Db): AccountStore {
   const insertAccount = db.prepare(
     'INSERT INTO accounts (account_id, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING',
   );
   const selectAccount = db.prepare('SELECT 1 FROM accounts WHERE account_id = ?').pluck();
-  const selectRegion = db
-    .prepare('SELECT default_region FROM accounts WHERE account_id = ?')
-    .pluck();
-  const updateRegion = db.prepare('UPDATE accounts SET default_region = ? WHERE account_id = ?');
   const insertKey = db.prepare(
     'INSERT INTO api_keys (key_hash, account_id, created_at) VALUES (?, ?, ?)',
   );
@@ -43,12 +53,7 @@ export function sqliteAccounts(db: Db): AccountStore {
     async accountExists(accountId) {
       return selectAccount.get(accountId) !== undefined;
     },
-    async accountRegion(accountId) {
-      return (selectRegion.get(accountId) as string | null | undefined) ?? undefined;
-    },
-    async setAccountRegion(accountId, region) {
-      return updateRegion.run(region ?? null, accountId).changes > 0;
-    },
+    ...sqliteAccountRegions(db),
     async addApiKey(accountId, keyHash, now) {
       insertKey.run(keyHash, accountId, now);
     },

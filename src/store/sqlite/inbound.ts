@@ -17,7 +17,8 @@ import type { Db } from './database.js';
 
 const Q = () => '?';
 
-export function sqliteInbound(db: Db): InboundStore {
+/** Who owns a number, and the latest message an account sent to the phone (the reply link). */
+function sqliteRouting(db: Db) {
   // The newest registration wins where two accounts registered one WhatsApp number; an SMS
   // number belongs to one account (a unique index).
   const owner = db
@@ -28,15 +29,6 @@ export function sqliteInbound(db: Db): InboundStore {
     .pluck();
   const smsLink = db.prepare(replyLinkQuery('sms', Q));
   const businessLink = db.prepare(replyLinkQuery('whatsapp', Q));
-  const insert = db.prepare(
-    `INSERT INTO inbound_messages (${INBOUND_INSERT_COLUMNS})
-     VALUES (?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT (channel, dedupe_key) DO NOTHING
-     RETURNING ${INBOUND_COLUMNS}`,
-  );
-  const existing = db.prepare(
-    `SELECT ${INBOUND_COLUMNS} FROM inbound_messages WHERE channel = ? AND dedupe_key = ?`,
-  );
-
   const ownerOf = (channel: ArrivedMessage['channel'], number: string) => {
     const [a, b] = routingChannels(channel);
     return owner.get(number, a, b ?? a) as number | undefined;
@@ -49,6 +41,20 @@ export function sqliteInbound(db: Db): InboundStore {
     ) as { session_no: string | null; message_id: string | null } | undefined;
     return row ? [row.session_no, row.message_id] : [null, null];
   };
+  return { ownerOf, linkOf };
+}
+
+export function sqliteInbound(db: Db): InboundStore {
+  const { ownerOf, linkOf } = sqliteRouting(db);
+  const insert = db.prepare(
+    `INSERT INTO inbound_messages (${INBOUND_INSERT_COLUMNS})
+     VALUES (?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT (channel, dedupe_key) DO NOTHING
+     RETURNING ${INBOUND_COLUMNS}`,
+  );
+  const existing = db.prepare(
+    `SELECT ${INBOUND_COLUMNS} FROM inbound_messages WHERE channel = ? AND dedupe_key = ?`,
+  );
+
   const store = db.transaction((m: ArrivedMessage, inboundId: string) => {
     const accountId = ownerOf(m.channel, m.to);
     const link = accountId === undefined ? [] : linkOf(m, accountId);
