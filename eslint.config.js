@@ -147,6 +147,31 @@ const dispatchInward = {
   },
 };
 
+// The outbox worker reads the store through its port and sends over HTTP: it knows no caller.
+const eventsInward = {
+  files: ['src/events/**/*.ts'],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            group: [
+              '**/api/**',
+              '**/console/**',
+              '**/cli/**',
+              '**/store/**',
+              '**/dispatch/**',
+              '**/channels/**',
+            ],
+            message: 'events/ works through the ports: it imports no API, store or channel.',
+          },
+        ],
+      },
+    ],
+  },
+};
+
 // The console's hand-written browser script.
 const consoleScript = {
   files: ['src/console/assets/**/*.js'],
@@ -195,5 +220,6 @@ export default tseslint.config(
   channelsSelfContained,
   storeInward,
   dispatchInward,
+  eventsInward,
   consoleScript,
 );

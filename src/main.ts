@@ -12,7 +12,7 @@ import {
   resolveAdminKey,
   resolveGatewaySecret,
 } from './bootstrap/first-start.js';
-import { secretBox } from './api/ucloud/secret-box.js';
+import { secretBox } from './crypto/secret-box.js';
 import type { Config } from './config/config.js';
 import type { Clock, Scheduler, Store } from './domain/ports.js';
 import { createChannels } from './channels/registry.js';
@@ -22,6 +22,7 @@ import { createLogger } from './logger.js';
 import { MetricsHistory } from './metrics/history.js';
 import { Metrics } from './metrics/metrics.js';
 import { InboundSink } from './dispatch/inbound-sink.js';
+import { createEvents } from './events/start-events.js';
 import { onOneNode } from './dispatch/one-node.js';
 import { startPipeline, type Pipeline } from './pipeline.js';
 import { AutoReviewer } from './review/auto-reviewer.js';
@@ -105,6 +106,14 @@ async function startOnStore(rt: Runtime): Promise<Gateway> {
     inbound: { message: (a) => inbound.receive(a), part: (p) => inbound.receivePart(p) },
   });
   const metrics = new Metrics(store, clock, channels.byName);
+  const events = createEvents({
+    config,
+    store,
+    box,
+    clock,
+    log: logger.child({ worker: 'events' }),
+    onAttempt: (r) => metrics.webhookAttempted(r),
+  });
   const pipeline = await startPipeline({ ...rt, metrics, channels });
   const reviewer = autoReviewer(rt);
   const history = new MetricsHistory(metrics, clock);
@@ -127,6 +136,7 @@ async function startOnStore(rt: Runtime): Promise<Gateway> {
       offload,
       box,
       inbound,
+      webhooks: events.deps,
     },
     logger,
   );
@@ -144,6 +154,7 @@ async function startOnStore(rt: Runtime): Promise<Gateway> {
   });
   reviewer?.start();
   history.start();
+  events.start();
   const partsFlush = flushPartsEvery(rt, inbound);
   const stopWork = async () => {
     history.stop();
@@ -153,6 +164,7 @@ async function startOnStore(rt: Runtime): Promise<Gateway> {
     await offload?.stop();
     await reviewer?.stop();
     partsFlush.cancel();
+    await events.stop();
     // The dispatcher finishes its claimed messages; anything a crash would leave claimed comes
     // back by its lease, so a stop hands nothing back by hand.
     await pipeline.stop();

@@ -4,7 +4,8 @@ import type { Config } from '../config/config.js';
 import type { Clock, Routing, Store } from '../domain/ports.js';
 import type { InboundSink } from '../dispatch/inbound-sink.js';
 import type { Metrics } from '../metrics/metrics.js';
-import type { SecretBox } from './ucloud/secret-box.js';
+import type { SecretBox } from '../crypto/secret-box.js';
+import type { EventsDeps } from '../events/start-events.js';
 import { validator } from './validate.js';
 
 export interface IdSource {
@@ -16,6 +17,8 @@ export interface IdSource {
   mediaId(): string;
   /** An inbound message's public id: INBOUND_ID_PREFIX and random characters. */
   inboundId(): string;
+  /** A webhook endpoint's id: ENDPOINT_ID_PREFIX and random characters. */
+  endpointId(): string;
 }
 
 /** Background work the API nudges so that new rows are picked up at once, not at the next poll. */
@@ -33,6 +36,8 @@ export interface ActionDeps {
   nudges: Nudges;
   routing: Routing;
   metrics: Pick<Metrics, 'messagesAccepted'>;
+  /** Absent on acceptance threads, which run no webhook Action. */
+  webhooks?: EventsDeps;
 }
 
 /** How a request was answered: the answer, or what refused it (a WirebirdError or a fault). */

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { INBOUND_ID_PREFIX } from '../domain/inbound/inbound.js';
 import { MEDIA_ID_PREFIX } from '../domain/media/media-file.js';
 import type { Clock, Scheduler } from '../domain/ports.js';
+import { ENDPOINT_ID_PREFIX } from '../domain/events/endpoint.js';
 import type { IdSource } from './context.js';
 
 export const systemClock: Clock = { now: () => Date.now() };
@@ -24,4 +25,5 @@ export const randomIds: IdSource = {
   uuid: () => randomUUID(),
   mediaId: () => MEDIA_ID_PREFIX + randomBytes(16).toString('base64url'),
   inboundId: () => INBOUND_ID_PREFIX + randomBytes(12).toString('base64url'),
+  endpointId: () => ENDPOINT_ID_PREFIX + randomBytes(12).toString('base64url'),
 };

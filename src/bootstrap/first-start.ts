@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { hashKey, newApiKey } from '../api/auth.js';
-import type { SecretBox } from '../api/ucloud/secret-box.js';
+import type { SecretBox } from '../crypto/secret-box.js';
 import { ConfigError, type Config } from '../config/config.js';
 import { normalizePhone } from '../domain/phones/phones.js';
 import type { Store } from '../domain/ports.js';

@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { createKeyPair, deleteKeyPair } from '../api/ucloud/key-pair.js';
-import { secretBox } from '../api/ucloud/secret-box.js';
+import { secretBox } from '../crypto/secret-box.js';
 import { resolveGatewaySecret } from '../bootstrap/first-start.js';
 import { accountOption, failOnError, withStore } from './open-store.js';
 

@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { DEFAULT_RETRY_SCHEDULE, durationMs, parseRetrySchedule } from '../domain/events/retry.js';
 import { isKnownRegion } from '../domain/phones/phones.js';
 import { SmppSchema, checkSmpp, smppFromUrl } from './smpp-config.js';
 import { WhatsAppSchema, checkWhatsApp } from './whatsapp-config.js';
@@ -86,6 +87,24 @@ export const ConfigSchema = Type.Object(
       },
       { default: {}, additionalProperties: false },
     ),
+    /** Delivery of events to webhook endpoints (docs/events.md). */
+    webhooks: Type.Object(
+      {
+        /** Waits between attempts, comma-separated durations (5s, 5m, 2h, 1d). */
+        retrySchedule: Type.String({ default: DEFAULT_RETRY_SCHEDULE }),
+        timeoutMs: Type.Integer({ minimum: 100, maximum: 600000, default: 10000 }),
+        /** An endpoint failing every attempt for this long is disabled. */
+        disableAfterMs: Type.Integer({ minimum: 1000, default: 5 * 86400 * 1000 }),
+        /** Attempts in flight at once to one endpoint; the rest wait their turn in the store. */
+        concurrency: Type.Integer({ minimum: 1, maximum: 1024, default: 64 }),
+        /** After a rotation, how long the previous secret still signs beside the new one. */
+        secretGraceMs: Type.Integer({ minimum: 0, default: 86400 * 1000 }),
+        /** Deliver to loopback and private networks too: for development and tests only. */
+        allowPrivate: Type.Boolean({ default: false }),
+        pollMs: Type.Integer({ minimum: 1, maximum: 10000, default: 50 }),
+      },
+      { default: {}, additionalProperties: false },
+    ),
     dispatch: Type.Object(
       {
         batchSize: Type.Integer({ minimum: 1, default: 500 }),
@@ -132,6 +151,11 @@ const ENV: Record<string, (v: string, name: string) => [string, unknown]> = {
   WIREBIRD_WHATSAPP_API_URL: (v) => ['whatsapp.apiUrl', v],
   WIREBIRD_WHATSAPP_VERIFY_TOKEN: (v) => ['whatsapp.verifyToken', v],
   WIREBIRD_WHATSAPP_APP_SECRET: (v) => ['whatsapp.appSecret', v],
+  WIREBIRD_WEBHOOK_RETRY_SCHEDULE: (v) => ['webhooks.retrySchedule', v],
+  WIREBIRD_WEBHOOK_TIMEOUT_MS: (v, name) => ['webhooks.timeoutMs', integer(v, name)],
+  WIREBIRD_WEBHOOK_DISABLE_AFTER: (v, name) => ['webhooks.disableAfterMs', duration(v, name)],
+  WIREBIRD_WEBHOOK_CONCURRENCY: (v, name) => ['webhooks.concurrency', integer(v, name)],
+  WIREBIRD_WEBHOOK_ALLOW_PRIVATE: (v, name) => ['webhooks.allowPrivate', flag(v, name)],
 };
 
 export class ConfigError extends Error {}
@@ -169,6 +193,13 @@ export function checkConfig(raw: Record<string, unknown>): Config {
   checkSmpp(config.smpp, (m) => new ConfigError(m));
   checkDatabaseUrl(config.database.url);
   checkWhatsApp(config.whatsapp, (m) => new ConfigError(m));
+  try {
+    parseRetrySchedule(config.webhooks.retrySchedule);
+  } catch (e) {
+    throw new ConfigError(
+      `webhooks.retrySchedule (WIREBIRD_WEBHOOK_RETRY_SCHEDULE): ${(e as Error).message}`,
+    );
+  }
   // A trailing slash would double in every {apiUrl}/{phone number id}/... path.
   const whatsapp = { ...config.whatsapp, apiUrl: config.whatsapp.apiUrl.replace(/\/+$/, '') };
   return { ...config, defaultRegion, dataDir: resolve(config.dataDir), whatsapp };
@@ -214,6 +245,21 @@ function integer(v: string, name: string): number {
   if (!/^\d{1,12}$/.test(v.trim()))
     throw new ConfigError(`${name} must be a whole number, not ${JSON.stringify(v)}`);
   return Number(v);
+}
+
+function duration(v: string, name: string): number {
+  const ms = durationMs(v);
+  if (ms === undefined)
+    throw new ConfigError(
+      `${name} must be a duration such as 5d, 12h or 30m, not ${JSON.stringify(v)}`,
+    );
+  return ms;
+}
+
+function flag(v: string, name: string): boolean {
+  if (['1', 'true', 'yes'].includes(v.trim().toLowerCase())) return true;
+  if (['0', 'false', 'no'].includes(v.trim().toLowerCase())) return false;
+  throw new ConfigError(`${name} must be 1 or 0, not ${JSON.stringify(v)}`);
 }
 
 function splitList(v: string): string[] {

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { ChannelStatus } from '../channels/channel.js';
-import type { SecretBox } from '../api/ucloud/secret-box.js';
+import type { SecretBox } from '../crypto/secret-box.js';
 import type { InboundSink } from '../dispatch/inbound-sink.js';
 import type { Clock, Store } from '../domain/ports.js';
 import type { MetricsHistory } from '../metrics/history.js';

@@ -36,6 +36,18 @@ import type {
   SessionSummary,
   SessionView,
 } from './views/views.js';
+import type {
+  AttemptView,
+  ClaimedDelivery,
+  DeliveryFilter,
+  DeliveryPage,
+  DeliveryResult,
+  EndpointChange,
+  ReplayRequest,
+  SecretChange,
+  WebhookEndpoint,
+} from './events/endpoint.js';
+import type { NewEvent } from './events/event.js';
 
 export interface Clock {
   now(): number;
@@ -77,9 +89,10 @@ export interface TemplateStore {
   getTemplateById(templateId: string): Promise<Template | undefined>;
   /**
    * Saves `next` only if nobody saved the template since it was read (its stored version is still
-   * next.version); answers the saved template with its new version, or undefined.
+   * next.version); answers the saved template with its new version, or undefined. `event` (a
+   * review's) is written in the same transaction, only when the template is saved.
    */
-  replaceTemplate(next: Template): Promise<Template | undefined>;
+  replaceTemplate(next: Template, event?: NewEvent): Promise<Template | undefined>;
   listTemplates(filter: { status?: TemplateStatus; accountId?: number }): Promise<Template[]>;
   /** Deletes the account's templates among the ids; answers those deleted, in the order asked. */
   deleteTemplates(accountId: number, templateIds: readonly string[]): Promise<string[]>;
@@ -255,6 +268,54 @@ export interface InboundStore {
   flushInboundParts(cutoff: number, newId: () => string): Promise<number>;
 }
 
+/**
+ * The outbox (docs/events.md): events written with the change they report, delivered to the
+ * account's endpoints at least once. Every read and change goes through the account.
+ */
+export interface WebhookStore {
+  insertEndpoint(e: WebhookEndpoint): Promise<void>;
+  /** An account's endpoints, oldest first; every account's (the worker, operators) when undefined. */
+  listEndpoints(accountId: number | undefined): Promise<WebhookEndpoint[]>;
+  getEndpoint(accountId: number, endpointId: string): Promise<WebhookEndpoint | undefined>;
+  /** Applies the change; the endpoint after it, undefined if unknown or another account's. */
+  updateEndpoint(
+    accountId: number,
+    endpointId: string,
+    change: EndpointChange & SecretChange,
+    now: number,
+  ): Promise<WebhookEndpoint | undefined>;
+  /** Removes the endpoint with its deliveries; false if unknown or another account's. */
+  deleteEndpoint(accountId: number, endpointId: string): Promise<boolean>;
+  /**
+   * Writes events for the endpoints subscribed to them (or to `endpointId` alone, a test event);
+   * answers the ids of those written (an event nobody receives is not).
+   */
+  emitEvents(events: readonly NewEvent[], now: number, endpointId?: string): Promise<number[]>;
+  /** Takes up to `limit` of an endpoint's due deliveries, each leased until `leaseUntil`. */
+  claimDeliveries(
+    endpointId: string,
+    now: number,
+    limit: number,
+    leaseUntil: number,
+  ): Promise<ClaimedDelivery[]>;
+  /**
+   * Records attempts: the deliveries, their attempt log, the endpoint's failing run; an endpoint
+   * failing since `failingCutoff` or before, or answered 410, is disabled.
+   */
+  recordDeliveries(results: readonly DeliveryResult[], failingCutoff: number): Promise<void>;
+  listDeliveries(filter: DeliveryFilter): Promise<DeliveryPage>;
+  deliveryAttempts(
+    accountId: number | undefined,
+    endpointId: string,
+    eventId: number,
+  ): Promise<AttemptView[]>;
+  /** An event's body as sent; undefined if unknown or another account's. */
+  eventBody(accountId: number | undefined, eventId: number): Promise<string | undefined>;
+  /** Makes deliveries due again now; answers how many. */
+  replayEvents(request: ReplayRequest, now: number): Promise<number>;
+  outboxStats(): Promise<{ pending: number; oldestPendingAt: number | undefined }>;
+}
+
 /** What a store shared by many gateway nodes adds (PostgreSQL); one node alone needs none. */
 export interface ClusterCoordination {
   /** True while this node holds the cluster-wide lock `name`, taking it when it is free. */
@@ -274,7 +335,8 @@ export interface Store
     InboxStore,
     OperatorStore,
     MediaStore,
-    InboundStore {
+    InboundStore,
+    WebhookStore {
   readonly dialect: 'sqlite' | 'postgres';
   /** Present when several nodes may share the store. */
   readonly cluster?: ClusterCoordination;

@@ -7,7 +7,10 @@ it('turns counter samples into rates per second and a delivery rate per interval
   let now = 1_000_000;
   const clock = { now: () => now };
   const metrics = new Metrics(
-    { queueStats: async () => ({ depth: 0, oldestDueAt: undefined }) },
+    {
+      queueStats: async () => ({ depth: 0, oldestDueAt: undefined }),
+      outboxStats: async () => ({ pending: 0, oldestPendingAt: undefined }),
+    },
     clock,
   );
   const history = new MetricsHistory(metrics, clock, 10_000, 60_000);

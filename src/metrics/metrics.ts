@@ -4,7 +4,8 @@ import type { Channel } from '../channels/channel.js';
 import type { DispatchObserver } from '../dispatch/dispatcher.js';
 import type { ReportObserver } from '../dispatch/report-sink.js';
 import type { SubmitOutcome } from '../domain/messages/message.js';
-import type { Clock, OperatorStore } from '../domain/ports.js';
+import type { DeliveryResult } from '../domain/events/endpoint.js';
+import type { Clock, OperatorStore, WebhookStore } from '../domain/ports.js';
 import { receiptResultOf } from '../domain/receipts/receipt.js';
 import type { Report } from '../domain/messages/message.js';
 
@@ -26,9 +27,12 @@ export class Metrics implements DispatchObserver, ReportObserver {
   readonly webhookSignatureFailures: Counter<'channel'>;
   /** Inbound messages stored (each once), by channel and whether an account owns them. */
   readonly inbound: Counter<'channel' | 'routed'>;
+  /** Webhook attempts by outcome: delivered, retry (due again), failed (for good), gone (410). */
+  readonly webhookAttempts: Counter<'outcome'>;
+  readonly webhookSeconds: Histogram;
 
   constructor(
-    private readonly store: Pick<OperatorStore, 'queueStats'>,
+    private readonly store: Pick<OperatorStore, 'queueStats'> & Pick<WebhookStore, 'outboxStats'>,
     private readonly clock: Clock,
     /** Read at scrape time for channel and bind states. */
     private readonly channels: ReadonlyMap<string, Channel> = new Map(),
@@ -73,6 +77,17 @@ export class Metrics implements DispatchObserver, ReportObserver {
       'inbound messages (replies, WhatsApp messages) stored, each once',
       ['channel', 'routed'],
     );
+    this.webhookAttempts = counter(
+      'wirebird_webhook_attempts_total',
+      'event deliveries tried, by outcome (delivered, retry, failed, gone)',
+      ['outcome'],
+    );
+    this.webhookSeconds = new Histogram({
+      name: 'wirebird_webhook_delivery_seconds',
+      help: 'how long an endpoint took to answer one event (or to fail)',
+      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    });
     this.submitSeconds = new Histogram({
       name: 'wirebird_submit_duration_seconds',
       help: 'how long a channel took to answer one submission call (a window of messages)',
@@ -102,6 +117,24 @@ export class Metrics implements DispatchObserver, ReportObserver {
         const now = clock.now();
         const { oldestDueAt } = await store.queueStats(now);
         this.set(oldestDueAt === undefined ? 0 : Math.max(0, now - oldestDueAt) / 1000);
+      },
+    });
+    new Gauge({
+      name: 'wirebird_events_pending',
+      help: 'event deliveries not yet made (due, retrying, or held by a disabled endpoint)',
+      registers,
+      async collect() {
+        this.set((await store.outboxStats()).pending);
+      },
+    });
+    new Gauge({
+      name: 'wirebird_events_oldest_pending_age_seconds',
+      help: 'age of the oldest event still to be delivered (0 when none is)',
+      registers,
+      async collect() {
+        const { oldestPendingAt } = await store.outboxStats();
+        const age = oldestPendingAt === undefined ? 0 : clock.now() - oldestPendingAt;
+        this.set(Math.max(0, age) / 1000);
       },
     });
     const channels = () => this.channels.values();
@@ -172,6 +205,12 @@ export class Metrics implements DispatchObserver, ReportObserver {
   }
 
   /** The sweeper expires across channels, so Unknow receipts carry no channel label. */
+  webhookAttempted(r: DeliveryResult): void {
+    const outcome = r.disable ? 'gone' : r.state === 'pending' ? 'retry' : r.state;
+    this.webhookAttempts.inc({ outcome });
+    this.webhookSeconds.observe(r.latencyMs / 1000);
+  }
+
   inboundStored(m: { channel: string; accountId: number | undefined }): void {
     this.inbound.inc({ channel: m.channel, routed: m.accountId === undefined ? 'no' : 'yes' });
   }

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { templateReviewedEvent } from '../domain/events/payloads.js';
 import type { Clock, Scheduler, Store } from '../domain/ports.js';
 import { autoReviewVerdict, type ReviewRules } from '../domain/templates/auto-review.js';
 import { reviewTemplate, type ReviewAction } from '../domain/templates/template-review.js';
@@ -70,7 +71,7 @@ export class AutoReviewer {
       list: (status) => store.listTemplates({ status }),
       step: reviewTemplate,
       verdict: (t) => autoReviewVerdict(t, rules),
-      save: (t) => store.replaceTemplate(t),
+      save: (t) => store.replaceTemplate(t, templateReviewedEvent(t, t.updatedAt)),
       logged: (t) => ({ templateId: t.templateId, status: t.status, msg: 'template reviewed' }),
     };
     const signatures: Reviewed<Signature> = {

@@ -1,4 +1,5 @@
 import { WirebirdError } from '../domain/errors.js';
+import { templateReviewedEvent } from '../domain/events/payloads.js';
 import type { Store } from '../domain/ports.js';
 import { reviewTemplate, type ReviewAction } from '../domain/templates/template-review.js';
 import type { Template } from '../domain/templates/template.js';
@@ -15,7 +16,8 @@ export async function reviewById(
 ): Promise<Template> {
   const current = await store.getTemplateById(templateId);
   if (!current) throw new WirebirdError('NotFound', `TemplateId ${templateId} not found`);
-  const saved = await store.replaceTemplate(reviewTemplate(current, action, now, errDesc));
+  const next = reviewTemplate(current, action, now, errDesc);
+  const saved = await store.replaceTemplate(next, templateReviewedEvent(next, now));
   if (!saved)
     throw new WirebirdError('StateConflict', `TemplateId ${templateId} changed meanwhile; retry`);
   return saved;

@@ -16,6 +16,15 @@ import { querySignature } from './query-usms-signature.js';
 import { sendUsmsMessage } from './send-usms-message.js';
 import { updateUsmsSignature } from './update-usms-signature.js';
 import { uploadUsmsFile } from './upload-usms-file.js';
+import { listWebhookDeliveries, replayWebhookEvents } from './webhook-deliveries.js';
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  listWebhookEndpoints,
+  rotateWebhookSecret,
+  sendWebhookTestEvent,
+  updateWebhookEndpoint,
+} from './webhook-endpoints.js';
 
 /**
  * The Actions, by name: the spec's six, then the UCloud SDKs' other USMS Actions, which both the
@@ -39,5 +48,13 @@ export const actions: ReadonlyMap<string, ActionDef> = new Map<string, ActionDef
   // Wirebird's own, named in its own style (docs/api.md).
   ['GetSessionSummary', getSessionSummary],
   ['ListInboundMessages', listInboundMessages],
+  ['CreateWebhookEndpoint', createWebhookEndpoint],
+  ['ListWebhookEndpoints', listWebhookEndpoints],
+  ['UpdateWebhookEndpoint', updateWebhookEndpoint],
+  ['DeleteWebhookEndpoint', deleteWebhookEndpoint],
+  ['RotateWebhookSecret', rotateWebhookSecret],
+  ['SendWebhookTestEvent', sendWebhookTestEvent],
+  ['ListWebhookDeliveries', listWebhookDeliveries],
+  ['ReplayWebhookEvents', replayWebhookEvents],
   ...NOT_SUPPORTED.map((name): [string, ActionDef] => [name, notSupported(name)]),
 ]);

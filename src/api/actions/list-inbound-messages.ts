@@ -4,7 +4,7 @@ import type { InboundFilter } from '../../domain/inbound/inbound.js';
 import { smsNumberOf } from '../../domain/inbound/sms-number.js';
 import { e164Of } from '../../domain/phones/phones.js';
 import { defineAction } from '../context.js';
-import { inboundView } from '../inbound-view.js';
+import { inboundView } from '../../domain/inbound/inbound-view.js';
 import { IntegerLike } from './schema-types.js';
 
 const DEFAULT_LIMIT = 100;

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { WirebirdError } from '../../domain/errors.js';
 import { defineAction } from '../context.js';
-import { outTemplate } from './out-template.js';
+import { outTemplate } from '../../domain/templates/out-template.js';
 import { StringList, toList } from './schema-types.js';
 
 const Input = Type.Object({ TemplateId: StringList({ minItems: 1, maxItems: 100 }) });

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { testPhoneReply } from '../../domain/inbound/test-phone.js';
 import type { ApiDeps } from '../context.js';
-import { inboundView } from '../inbound-view.js';
+import { inboundView } from '../../domain/inbound/inbound-view.js';
 import { validator } from '../validate.js';
 import { ok, sendAdminError } from './guard.js';
 

@@ -4,7 +4,7 @@ import type { ReviewAction } from '../../domain/templates/template-review.js';
 import { TemplateStatus } from '../../domain/templates/template.js';
 import { reviewById, reviewSignatureById } from '../../review/review-by-id.js';
 import { outSignature } from '../actions/out-signature.js';
-import { outTemplate } from '../actions/out-template.js';
+import { outTemplate } from '../../domain/templates/out-template.js';
 import type { ApiDeps } from '../context.js';
 import { accountIdParam, ok, sendAdminError } from './guard.js';
 

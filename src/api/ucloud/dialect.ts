@@ -2,7 +2,7 @@ import { WirebirdError, missing } from '../../domain/errors.js';
 import type { UcloudKeyStore } from '../../domain/ports.js';
 import { SIGNATURE_PARAM, flatten, unflatten } from '../../domain/ucloud/flattened.js';
 import { FormParams } from './form-body.js';
-import type { SecretBox } from './secret-box.js';
+import type { SecretBox } from '../../crypto/secret-box.js';
 import { signatureMatches } from './signature.js';
 import { readingOf } from './reading.js';
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { WirebirdError } from '../../domain/errors.js';
 import type { Store } from '../../domain/ports.js';
-import type { SecretBox } from './secret-box.js';
+import type { SecretBox } from '../../crypto/secret-box.js';
 
 /** A new key pair: the public key names it, the private key (32 random bytes) signs with it. */
 export function newKeyPair(): { publicKey: string; privateKey: string } {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { secretBox } from './secret-box.js';
+import { secretBox } from '../../crypto/secret-box.js';
 import { signatureMatches, ucloudSignature } from './signature.js';
 
 // Each expected value was computed by the UCloud Python SDK in shared/ (ucloud.core.auth), not

@@ -12,6 +12,7 @@ import { inboundContract } from './inbound-contract.js';
 import { inboxContract } from './inbox-contract.js';
 import { mediaContract } from './media-contract.js';
 import { messagesContract } from './messages-contract.js';
+import { outboxContract } from './outbox-contract.js';
 import { outcomesContract } from './outcomes-contract.js';
 import { partsContract } from './parts-contract.js';
 import { receiptsContract } from './receipts-contract.js';
@@ -37,6 +38,7 @@ export function runStoreContract(name: string, open: OpenStore): void {
     mediaContract(open);
     ucloudContract(open);
     inboundContract(open);
+    outboxContract(open);
     concurrencyContract(open);
   });
 }

@@ -13,7 +13,9 @@ import {
   type InboundRow,
   type PartRow,
 } from '../rows/inbound.js';
+import { inboundEvent } from '../../domain/events/payloads.js';
 import { inTransaction, type Pool, type Queryable } from './database.js';
+import { emitEvents } from './outbox.js';
 
 const P = (n: number) => `$${n}`;
 
@@ -53,7 +55,14 @@ async function storeWith(c: Queryable, m: ArrivedMessage, inboundId: string) {
     inboundValues({ arrived: m, inboundId, accountId }, link, (b) => b),
   );
   const row = r.rows[0];
-  if (row) return { message: toInbound(row), stored: true };
+  if (row) {
+    const message = toInbound(row);
+    // A routed message is an event of its account's; an unrouted one is the operator's.
+    if (accountId !== undefined) {
+      await emitEvents(c, [inboundEvent({ ...message, accountId })], m.receivedAt);
+    }
+    return { message, stored: true };
+  }
   const first = await c.query<InboundRow>(
     `SELECT ${INBOUND_COLUMNS} FROM inbound_messages WHERE channel = $1 AND dedupe_key = $2`,
     [m.channel, m.dedupeKey],

@@ -3,6 +3,7 @@ import type { MessageStore } from '../../domain/ports.js';
 import { inTransaction, type Pool, type Queryable } from './database.js';
 import { earlyReportsLock } from './early-reports.js';
 import { addEvents, type EventInput } from './events.js';
+import { messagesChanged } from './outbox.js';
 import { insertParts } from './parts.js';
 import type { PostgresReports } from './reports.js';
 
@@ -65,6 +66,17 @@ async function recordAll(
       ],
     );
     await addEvents(c, businessEvents(r.rows, 'failed'), now);
+    const changes = r.rows.map((m) => ({
+      id: m.id,
+      status: 'failed',
+      code: m.code,
+      desc: m.descr,
+    }));
+    await messagesChanged(
+      c,
+      changes.map((m) => ({ ...m, at: now })),
+      now,
+    );
   }
 }
 
@@ -112,6 +124,7 @@ async function recordSubmitted(
     recorded.flatMap((o) =>
       o.parts.length === 0 ? [o] : o.parts.map((upstreamId) => ({ route: o.route, upstreamId })),
     ),
+    now,
   );
 }
 

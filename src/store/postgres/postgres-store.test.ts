@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import type { Store } from '../../domain/ports.js';
+import { endpoint as outboxEndpoint } from '../contract/outbox-contract.js';
 import { runStoreContract } from '../contract/store-contract.js';
 import { LEASE, NOW, batch, sms } from '../contract/fixtures.js';
 import { connectionConfig } from './database.js';
@@ -58,6 +59,26 @@ function nodesOnOneDatabase(url: string): void {
     const again = await c.claimDue(NOW + LEASE + 1, 1000, LEASE);
     assert.equal(again.length, 300);
     assert.ok(again.every((m) => m.attempts === (ids.includes(m.id) ? 2 : 1)));
+  });
+
+  it('nodes share an endpoint’s deliveries: each claimed by one node', async () => {
+    const [a, b, c] = [await node(), await node(), await node()];
+    await a.ensureAccount(7, NOW);
+    const endpoint = outboxEndpoint({ endpointId: 'we_shared', accountId: 7 });
+    await a.insertEndpoint(endpoint);
+    const events = Array.from({ length: 300 }, (_, i) => ({
+      accountId: 7,
+      type: 'contact.opted_in' as const,
+      at: NOW,
+      data: { N: i },
+    }));
+    assert.equal((await a.emitEvents(events, NOW)).length, 300);
+    const claims = await Promise.all(
+      [a, b, c, a, b, c].map((n) => n.claimDeliveries('we_shared', NOW, 40, NOW + LEASE)),
+    );
+    const ids = claims.flat().map((d) => d.eventId);
+    assert.equal(ids.length, 240);
+    assert.equal(new Set(ids).size, 240, 'no delivery claimed by two nodes');
   });
 
   it('a lock is held by one node at a time and passes on when its holder goes', async () => {

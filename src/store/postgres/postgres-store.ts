@@ -12,6 +12,7 @@ import { postgresSignatures } from './signatures.js';
 import { postgresStatistics } from './statistics.js';
 import { postgresTemplates } from './templates.js';
 import { postgresUcloudKeys } from './ucloud-keys.js';
+import { postgresWebhooks } from './webhooks.js';
 
 export type { PostgresOptions } from './database.js';
 
@@ -39,6 +40,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
     ...postgresSessions(pool),
     ...postgresInbound(pool),
     ...postgresMedia(pool),
+    ...postgresWebhooks(pool),
     async close() {
       await cluster.close();
       await pool.end();

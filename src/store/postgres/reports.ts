@@ -9,6 +9,8 @@ import {
   type UpstreamKey,
 } from './early-reports.js';
 import { addEvents, type EventInput } from './events.js';
+import type { MessageChange } from '../rows/outbox.js';
+import { messagesChanged } from './outbox.js';
 import { lockTargets, writeParts } from './parts.js';
 
 /** What a run of reports does to one message, folded in memory and written once. */
@@ -26,11 +28,12 @@ export type PostgresReports = ReturnType<typeof postgresReports>;
  * part has one, combined), later ones only move the status forward, business messages keep every
  * report in their history. Answers the reports that matched no message.
  */
-async function applyAll(c: Queryable, reports: readonly Report[]): Promise<Report[]> {
+async function applyAll(c: Queryable, reports: readonly Report[], now: number): Promise<Report[]> {
   if (reports.length === 0) return [];
   const targets = await lockTargets(c, reports);
   const changes = new Map<number, Change>();
   const events: EventInput[] = [];
+  const said: MessageChange[] = [];
   const unmatched: Report[] = [];
   for (const rep of reports) {
     const found = targets.locate(rep);
@@ -44,6 +47,11 @@ async function applyAll(c: Queryable, reports: readonly Report[]): Promise<Repor
     // A part's final report finishes the message only together with all the other parts'.
     const speaking = m.parts > 1 ? targets.settle(rep, found) : rep;
     const { status, receipt } = applyReport(m, speaking, rep);
+    // An SMS speaks once, with its receipt; a business message at each new status.
+    if (m.kind === 'sms' ? receipt : status !== m.status) {
+      const { code, desc } = speaking ?? rep;
+      said.push({ id: m.id, status, code, desc, at: rep.at });
+    }
     const change = changes.get(m.id) ?? { id: m.id, status: m.status };
     if (receipt) {
       m.state = 'final';
@@ -56,6 +64,7 @@ async function applyAll(c: Queryable, reports: readonly Report[]): Promise<Repor
   await writeParts(c, targets.settled());
   await writeChanges(c, [...changes.values()]);
   await addEvents(c, events, 0);
+  await messagesChanged(c, said, now);
   return unmatched;
 }
 
@@ -94,18 +103,18 @@ export function postgresReports(pool: Pool) {
     async applyReports(reports: readonly Report[], now: number) {
       return inTransaction(pool, async (c) => {
         if (await anyUnknown(c, reports)) await earlyReportsLock(c, 'exclusive');
-        const unmatched = await applyAll(c, reports);
+        const unmatched = await applyAll(c, reports, now);
         await keepEarly(c, unmatched, now);
         return { unmatched: unmatched.length };
       });
     },
     /** Reports that came before their submit answer are applied once the upstream id is known. */
-    async applyEarlyReports(c: Queryable, list: readonly UpstreamKey[]) {
+    async applyEarlyReports(c: Queryable, list: readonly UpstreamKey[], now: number) {
       if (list.length === 0) return;
       // Early reports are rare: one look at the table spares a lookup per submitted message.
       const any = await c.query('SELECT 1 FROM early_reports LIMIT 1');
       if (any.rowCount === 0) return;
-      await applyAll(c, await takeEarly(c, list));
+      await applyAll(c, await takeEarly(c, list), now);
     },
     async expireAwaiting(cutoff: number, now: number, limit: number) {
       return inTransaction(pool, async (c) => {
@@ -124,6 +133,12 @@ export function postgresReports(pool: Pool) {
         await addEvents(
           c,
           business.map((m) => ({ id: m.id, status: 'unknown', code: 'TIMEOUT', desc })),
+          now,
+        );
+        const expired = r.rows.map((m) => ({ id: m.id, status: 'unknown', code: 'TIMEOUT', desc }));
+        await messagesChanged(
+          c,
+          expired.map((m) => ({ ...m, at: now })),
           now,
         );
         // A report nobody claimed within the receipt timeout belongs to no message we will see.

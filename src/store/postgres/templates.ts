@@ -8,7 +8,8 @@ import {
 } from '../rows/templates.js';
 import { reviewedWhere } from '../rows/reviewed.js';
 import { ownedDeleter } from './owned-rows.js';
-import type { Pool } from './database.js';
+import { inTransaction, type Pool } from './database.js';
+import { emitEvents } from './outbox.js';
 
 const VALUES = COLUMNS.split(',')
   .map((_, i) => `$${i + 1}`)
@@ -37,17 +38,20 @@ export function postgresTemplates(pool: Pool): TemplateStore {
     async getTemplateById(templateId) {
       return (await select('WHERE template_id = $1', [templateId]))[0];
     },
-    async replaceTemplate(t) {
-      // Compare-and-set on the version: of two concurrent saves from one read, one wins.
-      const r = await pool.query(
-        `UPDATE templates SET template_name = $1, template = $2, status = $3, remark = $4,
+    replaceTemplate: async (t, event) =>
+      inTransaction(pool, async (c) => {
+        // Compare-and-set on the version: of two concurrent saves from one read, one wins.
+        const r = await c.query(
+          `UPDATE templates SET template_name = $1, template = $2, status = $3, remark = $4,
            err_desc = $5, instruction = $6, unsubscribe_info = $7, updated_at = $8,
            version = version + 1
          WHERE template_id = $9 AND version = $10`,
-        replaceArgs(t),
-      );
-      return r.rowCount === 1 ? { ...t, version: t.version + 1 } : undefined;
-    },
+          replaceArgs(t),
+        );
+        if (r.rowCount !== 1) return undefined;
+        if (event) await emitEvents(c, [event], t.updatedAt);
+        return { ...t, version: t.version + 1 };
+      }),
 
     async listTemplates(filter) {
       const { where, args } = reviewedWhere(filter, (n) => `$${n}`);

@@ -6,6 +6,7 @@ import { combineParts, type PartReport } from '../../domain/messages/parts.js';
 export interface TargetRow {
   id: number;
   kind: string;
+  account_id: number;
   state: string;
   status: string;
   parts: number;

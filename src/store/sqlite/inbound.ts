@@ -13,7 +13,9 @@ import {
   type InboundRow,
   type PartRow,
 } from '../rows/inbound.js';
+import { inboundEvent } from '../../domain/events/payloads.js';
 import type { Db } from './database.js';
+import type { SqliteOutbox } from './outbox.js';
 
 const Q = () => '?';
 
@@ -44,7 +46,7 @@ function sqliteRouting(db: Db) {
   return { ownerOf, linkOf };
 }
 
-export function sqliteInbound(db: Db): InboundStore {
+export function sqliteInbound(db: Db, outbox: SqliteOutbox): InboundStore {
   const { ownerOf, linkOf } = sqliteRouting(db);
   const insert = db.prepare(
     `INSERT INTO inbound_messages (${INBOUND_INSERT_COLUMNS})
@@ -60,7 +62,13 @@ export function sqliteInbound(db: Db): InboundStore {
     const link = accountId === undefined ? [] : linkOf(m, accountId);
     const values = inboundValues({ arrived: m, inboundId, accountId }, link, (b) => (b ? 1 : 0));
     const row = insert.get(...values) as InboundRow | undefined;
-    if (row) return { message: toInbound(row), stored: true };
+    if (row) {
+      const message = toInbound(row);
+      // A routed message is an event of its account's; an unrouted one is the operator's.
+      if (accountId !== undefined)
+        outbox.emit(inboundEvent({ ...message, accountId }), m.receivedAt);
+      return { message, stored: true };
+    }
     const first = existing.get(m.channel, m.dedupeKey) as InboundRow;
     return { message: toInbound(first), stored: false };
   });

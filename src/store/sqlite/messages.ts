@@ -4,18 +4,19 @@ import { sqliteClaims } from './claims.js';
 import type { Db } from './database.js';
 import { sqliteOutcomes } from './outcomes.js';
 import { sqliteReceipts } from './receipts.js';
+import type { SqliteOutbox } from './outbox.js';
 import { sqliteReports } from './reports.js';
 
 /**
  * The messages' life in SQLite, one module per operation: accept, claim (and renew leases),
  * record outcomes, apply reports, read receipts. Each keeps its SQL beside its code.
  */
-export function sqliteMessages(db: Db): MessageStore {
-  const reports = sqliteReports(db);
+export function sqliteMessages(db: Db, outbox: SqliteOutbox): MessageStore {
+  const reports = sqliteReports(db, outbox);
   return {
     ...sqliteAcceptance(db),
     ...sqliteClaims(db),
-    ...sqliteOutcomes(db, reports),
+    ...sqliteOutcomes(db, reports, outbox),
     ...reports,
     ...sqliteReceipts(db),
   };

@@ -1,14 +1,16 @@
 import type { SubmitOutcome } from '../../domain/messages/message.js';
 import type { MessageStore } from '../../domain/ports.js';
 import type { Db } from './database.js';
+import type { SqliteOutbox } from './outbox.js';
 import type { sqliteReports } from './reports.js';
 
 /** Submit outcomes recorded in one transaction: submitted (with parts), retried, failed. */
 export function sqliteOutcomes(
   db: Db,
   reports: ReturnType<typeof sqliteReports>,
+  outbox: SqliteOutbox,
 ): Pick<MessageStore, 'recordOutcomes'> {
-  const outcomes = outcomeStatements(db, reports);
+  const outcomes = outcomeStatements(db, reports, outbox);
   return {
     async recordOutcomes(list, now) {
       outcomes(list, now);
@@ -18,9 +20,14 @@ export function sqliteOutcomes(
 
 interface Changed {
   kind: string;
+  account_id: number;
 }
 
-function outcomeStatements(db: Db, reports: ReturnType<typeof sqliteReports>) {
+function outcomeStatements(
+  db: Db,
+  reports: ReturnType<typeof sqliteReports>,
+  outbox: SqliteOutbox,
+) {
   const submitted = db.prepare(
     `UPDATE messages SET state = 'submitted', due_at = NULL, route = ?, upstream_id = ?, submitted_at = ?,
        parts = ? WHERE id = ? AND state = 'submitting' AND attempts = ? RETURNING kind`,
@@ -89,12 +96,17 @@ function outcomeStatements(db: Db, reports: ReturnType<typeof sqliteReports>) {
         const row = retry.get(o.dueAt, `${o.code} ${o.desc}`, o.id, o.attempt);
         event(row, o.id, 'retry', now, o.code, o.desc);
       } else {
-        const row = failed.get(o.code, o.desc, Math.floor(now / 1000), o.id, o.attempt);
+        const row = failed.get(o.code, o.desc, Math.floor(now / 1000), o.id, o.attempt) as
+          Changed | undefined;
         event(row, o.id, 'failed', now, o.code, o.desc);
+        if (row) {
+          const change = { id: o.id, accountId: row.account_id, kind: row.kind, status: 'failed' };
+          outbox.messageChanged({ ...change, code: o.code, desc: o.desc, at: now }, now);
+        }
       }
     }
     recordSingle(single, now, late);
-    reports.applyEarlyReports(late);
+    reports.applyEarlyReports(late, now);
   });
 }
 

@@ -5,11 +5,12 @@ import { applyReport } from '../../domain/receipts/apply-report.js';
 import { receiptResultOf } from '../../domain/receipts/receipt.js';
 import type { TargetRow as Target } from '../rows/parts.js';
 import type { Db } from './database.js';
+import type { SqliteOutbox } from './outbox.js';
 import { sqliteParts } from './parts.js';
 
-export function sqliteReports(db: Db) {
+export function sqliteReports(db: Db, outbox: SqliteOutbox) {
   const find = db.prepare(
-    'SELECT id, kind, state, status, parts FROM messages WHERE route = ? AND upstream_id = ?',
+    'SELECT id, kind, account_id, state, status, parts FROM messages WHERE route = ? AND upstream_id = ?',
   );
   const event = db.prepare(
     'INSERT INTO message_events (message_ref, status, at, code, descr) VALUES (?,?,?,?,?)',
@@ -24,7 +25,8 @@ export function sqliteReports(db: Db) {
   const finaliseSms = db.prepare(
     `UPDATE messages SET state = 'final', status = ?, receipt_result = ?, receipt_code = ?,
        receipt_desc = ?, receipt_time = ? WHERE route = ? AND upstream_id = ? AND kind = 'sms'
-       AND parts = 1 AND state = 'submitted' AND status IN ('accepted', 'sent')`,
+       AND parts = 1 AND state = 'submitted' AND status IN ('accepted', 'sent')
+     RETURNING id, account_id`,
   );
   const keepEarly = db.prepare(
     `INSERT INTO early_reports (route, upstream_id, status, code, descr, at, received_at)
@@ -37,7 +39,7 @@ export function sqliteReports(db: Db) {
     `UPDATE messages SET state = 'final', status = 'unknown', receipt_result = 'Unknow',
        receipt_code = 'TIMEOUT', receipt_desc = 'no delivery report arrived before the receipt timeout',
        receipt_time = ? WHERE id IN (SELECT id FROM messages WHERE state = 'submitted' AND submitted_at <= ? LIMIT ?)
-     RETURNING id, kind`,
+     RETURNING id, kind, account_id`,
   );
   const purgeEarly = db.prepare('DELETE FROM early_reports WHERE received_at <= ?');
   const parts = sqliteParts(db);
@@ -45,10 +47,13 @@ export function sqliteReports(db: Db) {
     const expired = expire.all(Math.floor(now / 1000), cutoff, limit) as {
       id: number;
       kind: string;
+      account_id: number;
     }[];
+    const desc = 'no status before the receipt timeout';
     for (const m of expired) {
-      if (m.kind === 'business')
-        event.run(m.id, 'unknown', now, 'TIMEOUT', 'no status before the receipt timeout');
+      if (m.kind === 'business') event.run(m.id, 'unknown', now, 'TIMEOUT', desc);
+      const change = { id: m.id, accountId: m.account_id, kind: m.kind, status: 'unknown' };
+      outbox.messageChanged({ ...change, code: 'TIMEOUT', desc, at: now }, now);
     }
     // A report nobody claimed within the receipt timeout belongs to no message we will see.
     purgeEarly.run(cutoff);
@@ -67,19 +72,23 @@ export function sqliteReports(db: Db) {
   };
 
   /** Applies one report to its message; false when no message carries that upstream id yet. */
-  const applyOne = (r: Report): boolean => {
+  const applyOne = (r: Report, now: number): boolean => {
     const result = receiptResultOf(r.status);
     if (result && advanceStatus('sent', r.status)) {
       const at = Math.floor(r.at / 1000);
-      if (finaliseSms.run(r.status, result, r.code, r.desc, at, r.route, r.upstreamId).changes) {
+      const done = finaliseSms.get(r.status, result, r.code, r.desc, at, r.route, r.upstreamId) as
+        { id: number; account_id: number } | undefined;
+      if (done) {
+        const change = { id: done.id, accountId: done.account_id, kind: 'sms', status: r.status };
+        outbox.messageChanged({ ...change, code: r.code, desc: r.desc, at: r.at }, now);
         return true;
       }
     }
-    return applyFound(r);
+    return applyFound(r, now);
   };
 
   /** Any report: to a message or a part, final or not, first or repeated. */
-  const applyFound = (r: Report): boolean => {
+  const applyFound = (r: Report, now: number): boolean => {
     const found = locate(r.route, r.upstreamId);
     if (!found) return false;
     const { m, partId } = found;
@@ -92,13 +101,19 @@ export function sqliteReports(db: Db) {
     } else if (status !== m.status) {
       setStatus.run(status, m.id);
     }
+    // An SMS speaks once, with its receipt; a business message at each new status.
+    if (m.kind === 'sms' ? receipt : status !== m.status) {
+      const said = speaking ?? r;
+      const change = { id: m.id, accountId: m.account_id, kind: m.kind, status };
+      outbox.messageChanged({ ...change, code: said.code, desc: said.desc, at: r.at }, now);
+    }
     return true;
   };
 
   const applyReports = db.transaction((reports: readonly Report[], now: number) => {
     let unmatched = 0;
     for (const r of reports) {
-      if (applyOne(r)) continue;
+      if (applyOne(r, now)) continue;
       unmatched++;
       keepEarly.run(r.route, r.upstreamId, r.status, r.code, r.desc, r.at, now);
     }
@@ -107,7 +122,10 @@ export function sqliteReports(db: Db) {
 
   const anyEarly = db.prepare('SELECT EXISTS (SELECT 1 FROM early_reports)').pluck();
   /** Reports that came before their submit answer are applied once the upstream id is known. */
-  const applyEarlyReports = (list: readonly { route: string; upstreamId: string }[]) => {
+  const applyEarlyReports = (
+    list: readonly { route: string; upstreamId: string }[],
+    now: number,
+  ) => {
     // Early reports are rare: one look at the table spares a lookup per submitted message.
     if (list.length === 0 || !anyEarly.get()) return;
     for (const { route, upstreamId } of list) {
@@ -116,7 +134,10 @@ export function sqliteReports(db: Db) {
       );
       early.sort(byOccurrence);
       for (const e of early)
-        applyOne({ route, upstreamId, status: e.status, code: e.code, desc: e.descr, at: e.at });
+        applyOne(
+          { route, upstreamId, status: e.status, code: e.code, desc: e.descr, at: e.at },
+          now,
+        );
     }
   };
 

@@ -6,11 +6,13 @@ import { sqliteInbox } from './inbox.js';
 import { sqliteInboxViews } from './inbox-views.js';
 import { sqliteMedia } from './media.js';
 import { sqliteMessages } from './messages.js';
+import { sqliteOutbox } from './outbox.js';
 import { sqliteSessions } from './sessions.js';
 import { sqliteSignatures } from './signatures.js';
 import { sqliteStatistics } from './statistics.js';
 import { sqliteTemplates } from './templates.js';
 import { sqliteUcloudKeys } from './ucloud-keys.js';
+import { sqliteWebhooks } from './webhooks.js';
 import { lockWrites, type WriteLock } from './write-lock.js';
 
 /**
@@ -26,19 +28,21 @@ export function openSqliteStore(options: SqliteOptions & { writeLock?: WriteLock
 
 /** The store's operations on a connection to an already migrated database. */
 export function sqliteStoreOn(db: Db): Store {
+  const outbox = sqliteOutbox(db);
   return {
     dialect: 'sqlite',
     ...sqliteAccounts(db),
-    ...sqliteTemplates(db),
+    ...sqliteTemplates(db, outbox),
     ...sqliteSignatures(db),
     ...sqliteStatistics(db),
     ...sqliteUcloudKeys(db),
-    ...sqliteMessages(db),
+    ...sqliteMessages(db, outbox),
     ...sqliteInbox(db),
     ...sqliteInboxViews(db),
     ...sqliteSessions(db),
     ...sqliteMedia(db),
-    ...sqliteInbound(db),
+    ...sqliteInbound(db, outbox),
+    ...sqliteWebhooks(db, outbox),
     async close() {
       db.close();
     },

@@ -9,8 +9,9 @@ import {
 import { reviewedWhere } from '../rows/reviewed.js';
 import { ownedDeleter } from './owned-rows.js';
 import type { Db } from './database.js';
+import type { SqliteOutbox } from './outbox.js';
 
-export function sqliteTemplates(db: Db): TemplateStore {
+export function sqliteTemplates(db: Db, outbox: SqliteOutbox): TemplateStore {
   const marks = COLUMNS.split(',')
     .map(() => '?')
     .join(',');
@@ -41,10 +42,12 @@ export function sqliteTemplates(db: Db): TemplateStore {
       const row = byId.get(templateId) as TemplateRow | undefined;
       return row && fromRow(row);
     },
-    async replaceTemplate(t) {
-      const r = replace.run(...replaceArgs(t));
-      return r.changes === 1 ? { ...t, version: t.version + 1 } : undefined;
-    },
+    replaceTemplate: async (t, event) =>
+      db.transaction(() => {
+        if (replace.run(...replaceArgs(t)).changes !== 1) return undefined;
+        if (event) outbox.emit(event, t.updatedAt);
+        return { ...t, version: t.version + 1 };
+      })(),
 
     async listTemplates(filter) {
       const { where, args } = reviewedWhere(filter, () => '?');

@@ -1,4 +1,4 @@
-import type { InboundMessage } from '../domain/inbound/inbound.js';
+import type { InboundMessage } from './inbound.js';
 
 /**
  * An inbound message as the API answers it (ListInboundMessages, the admin API): times in Unix

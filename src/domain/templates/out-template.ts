@@ -1,4 +1,4 @@
-import type { Template } from '../../domain/templates/template.js';
+import type { Template } from './template.js';
 
 /**
  * The spec's OutTemplate; CreateTime in Unix seconds like every time the API answers. The UCloud

@@ -1,0 +1,119 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { WirebirdError, invalid } from '../../domain/errors.js';
+import type { DeliveryCursor, DeliveryView, ReplayRequest } from '../../domain/events/endpoint.js';
+import { webhookId } from '../../domain/events/event.js';
+import { defineAction } from '../context.js';
+import { IntegerLike } from './schema-types.js';
+import { webhookDeps } from './webhook-endpoints.js';
+
+const DEFAULT_LIMIT = 100;
+const MAX_LIMIT = 1000;
+
+const EventId = Type.String({ pattern: '^evt_[0-9]{1,15}$', maxLength: 19 });
+
+/** `evt_<n>` (the webhook-id receivers see) as the store's number. */
+function eventNumber(id: string): number {
+  return Number(id.slice('evt_'.length));
+}
+
+function deliveryView(d: DeliveryView): Record<string, unknown> {
+  const s = (ms: number | undefined) => (ms === undefined ? 0 : Math.floor(ms / 1000));
+  return {
+    EventId: webhookId(d.eventId),
+    EndpointId: d.endpointId,
+    Type: d.type,
+    State: d.state,
+    Attempts: d.attempts,
+    LastStatusCode: d.lastStatus ?? 0,
+    LastError: d.lastError,
+    LastAttemptTime: s(d.lastAt),
+    LatencyMs: d.latencyMs ?? 0,
+    NextAttemptTime: s(d.nextAt),
+    CreateTime: s(d.createdAt),
+    DeliveredTime: s(d.deliveredAt),
+  };
+}
+
+const cursorText = (c: DeliveryCursor) => `${c.eventId}.${c.endpointId}`;
+
+function cursorOf(text: string): DeliveryCursor {
+  const m = /^([0-9]{1,15})\.(.{1,64})$/.exec(text);
+  if (!m) throw invalid('Cursor', 'is not a NextCursor this Action answered; start without one');
+  return { eventId: Number(m[1]), endpointId: m[2] as string };
+}
+
+const ListInput = Type.Object({
+  EndpointId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  EventId: Type.Optional(EventId),
+  State: Type.Optional(
+    Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),
+  ),
+  Cursor: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  Limit: Type.Optional(IntegerLike),
+});
+
+function limitOf(raw: Static<typeof ListInput>['Limit']): number {
+  if (raw === undefined) return DEFAULT_LIMIT;
+  const n = Number(raw);
+  if (n < 1 || n > MAX_LIMIT) throw invalid('Limit', `must be 1 to ${MAX_LIMIT}`);
+  return n;
+}
+
+/** The account's deliveries, newest event first, a page at a time (docs/events.md). */
+export const listWebhookDeliveries = defineAction(ListInput, async (ctx, input) => {
+  const page = await ctx.deps.store.listDeliveries({
+    accountId: ctx.accountId,
+    ...(input.EndpointId === undefined ? {} : { endpointId: input.EndpointId }),
+    ...(input.EventId === undefined ? {} : { eventId: eventNumber(input.EventId) }),
+    ...(input.State === undefined ? {} : { state: input.State }),
+    ...(input.Cursor === undefined ? {} : { before: cursorOf(input.Cursor) }),
+    limit: limitOf(input.Limit),
+  });
+  return {
+    Data: page.deliveries.map(deliveryView),
+    NextCursor: page.nextCursor ? cursorText(page.nextCursor) : '',
+  };
+});
+
+/**
+ * Sends again: one event (to every endpoint it went to, or to `EndpointId`, even one created
+ * since), or every delivery that failed for good since `Since` (Unix seconds).
+ */
+export const replayWebhookEvents = defineAction(
+  Type.Object({
+    EventId: Type.Optional(EventId),
+    Since: Type.Optional(IntegerLike),
+    EndpointId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  }),
+  async (ctx, input) => {
+    if ((input.EventId === undefined) === (input.Since === undefined)) {
+      throw invalid(
+        'EventId',
+        'or Since is required, not both: one event, or every failed one since a time',
+      );
+    }
+    const endpoint = input.EndpointId === undefined ? {} : { endpointId: input.EndpointId };
+    const request: ReplayRequest =
+      input.EventId !== undefined
+        ? { accountId: ctx.accountId, eventId: eventNumber(input.EventId), ...endpoint }
+        : { accountId: ctx.accountId, failedSince: sinceMs(input.Since), ...endpoint };
+    if (
+      input.EndpointId !== undefined &&
+      !(await ctx.deps.store.getEndpoint(ctx.accountId, input.EndpointId))
+    ) {
+      throw new WirebirdError('NotFound', `EndpointId ${input.EndpointId} not found`);
+    }
+    const replayed = await ctx.deps.store.replayEvents(request, ctx.deps.clock.now());
+    if (replayed === 0 && input.EventId !== undefined) {
+      throw new WirebirdError('NotFound', `EventId ${input.EventId} not found`);
+    }
+    webhookDeps(ctx).nudge();
+    return { Replayed: replayed };
+  },
+);
+
+function sinceMs(raw: number | string | undefined): number {
+  const n = Number(raw);
+  if (!(n >= 0)) throw invalid('Since', 'must be Unix seconds, 0 or more');
+  return n * 1000;
+}

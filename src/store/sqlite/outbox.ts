@@ -1,0 +1,72 @@
+import { eventBody, type NewEvent } from '../../domain/events/event.js';
+import { messageEvent } from '../../domain/events/payloads.js';
+import {
+  MESSAGE_EVENT_COLUMNS,
+  messageEventType,
+  messageSourceOf,
+  type MessageChange,
+  subscribedWhere,
+  type MessageEventRow,
+} from '../rows/outbox.js';
+import type { Db } from './database.js';
+
+/** A change, with what decides whether anyone receives its event. */
+export interface SqliteMessageChange extends MessageChange {
+  accountId: number;
+  kind: string;
+}
+
+export type SqliteOutbox = ReturnType<typeof sqliteOutbox>;
+
+/**
+ * Writes events inside the caller's transaction: the outbox row and a delivery per subscribed
+ * endpoint. Nothing is written for an account without a subscriber to the type.
+ */
+export function sqliteOutbox(db: Db) {
+  const subscribers = db
+    .prepare(
+      `SELECT endpoint_id FROM webhook_endpoints WHERE ${subscribedWhere({ account: '?', type: '?', dialect: 'sqlite' })}`,
+    )
+    .pluck();
+  const ownEndpoint = db
+    .prepare('SELECT endpoint_id FROM webhook_endpoints WHERE endpoint_id = ? AND account_id = ?')
+    .pluck();
+  const insertEvent = db.prepare(
+    'INSERT INTO outbox_events (account_id, type, created_at, body) VALUES (?,?,?,?)',
+  );
+  const insertDelivery = db.prepare(
+    `INSERT INTO webhook_deliveries (event_id, endpoint_id, state, next_at) VALUES (?,?,'pending',?)`,
+  );
+  const bump = db.prepare(
+    `UPDATE messages SET event_seq = event_seq + 1 WHERE id = ? RETURNING ${MESSAGE_EVENT_COLUMNS}`,
+  );
+
+  /** Writes one event for its subscribers (or one endpoint of its account); answers its id. */
+  const emit = (e: NewEvent, now: number, endpointId?: string): number | undefined => {
+    const endpoints = (
+      endpointId === undefined
+        ? subscribers.all(e.accountId, `,${e.type},`)
+        : ownEndpoint.all(endpointId, e.accountId)
+    ) as string[];
+    return emitTo(e, endpoints, now);
+  };
+  const emitTo = (e: NewEvent, endpoints: readonly string[], now: number): number | undefined => {
+    if (endpoints.length === 0) return undefined;
+    const eventId = insertEvent.run(e.accountId, e.type, e.at, eventBody(e)).lastInsertRowid;
+    for (const id of endpoints) insertDelivery.run(eventId, id, now);
+    return Number(eventId);
+  };
+
+  /** The event a message's change makes, when its account has a subscriber for it. */
+  const messageChanged = (c: SqliteMessageChange, now: number): void => {
+    const type = messageEventType(c.kind);
+    const endpoints = subscribers.all(c.accountId, `,${type},`) as string[];
+    if (endpoints.length === 0) return;
+    const row = bump.get(c.id) as MessageEventRow | undefined;
+    if (!row) return;
+    const e = messageEvent(messageSourceOf(row, c.status, row.event_seq), c, c.at);
+    if (e) emitTo(e, endpoints, now);
+  };
+
+  return { emit, messageChanged };
+}

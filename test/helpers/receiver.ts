@@ -1,0 +1,80 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+
+/** One POST the receiver got, as it came, and whether the secret given verifies it. */
+export interface Received {
+  id: string;
+  timestamp: string;
+  signature: string;
+  body: string;
+  type: string;
+  data: Record<string, unknown>;
+  at: number;
+  /** The standardwebhooks package's verdict with the receiver's current secrets (any of them). */
+  verified: boolean;
+}
+
+export type Responder = (r: Received, res: ServerResponse) => void | Promise<void>;
+
+/**
+ * A webhook receiver on 127.0.0.1 that verifies each request with the `standardwebhooks` npm
+ * package (the receiver's side nobody here wrote) and answers 200 unless told otherwise.
+ */
+export class Receiver {
+  readonly got: Received[] = [];
+  secrets: string[] = [];
+  respond: Responder = (_r, res) => {
+    res.writeHead(200).end('ok');
+  };
+  private readonly server = createServer((req, res) => void this.handle(req, res));
+  url = '';
+
+  async start(): Promise<this> {
+    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hook`;
+    return this;
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const body = Buffer.concat(chunks).toString('utf8');
+    const h = (name: string) => String(req.headers[name] ?? '');
+    const headers = {
+      'webhook-id': h('webhook-id'),
+      'webhook-timestamp': h('webhook-timestamp'),
+      'webhook-signature': h('webhook-signature'),
+    };
+    const verified = this.secrets.some((s) => {
+      try {
+        new Webhook(s).verify(body, headers);
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    const parsed = JSON.parse(body) as { type: string; data: Record<string, unknown> };
+    const r: Received = {
+      id: headers['webhook-id'],
+      timestamp: headers['webhook-timestamp'],
+      signature: headers['webhook-signature'],
+      body,
+      type: parsed.type,
+      data: parsed.data,
+      at: Date.now(),
+      verified,
+    };
+    this.got.push(r);
+    await this.respond(r, res);
+  }
+
+  ofType(type: string): Received[] {
+    return this.got.filter((r) => r.type === type);
+  }
+
+  async close(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
