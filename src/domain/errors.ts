@@ -24,6 +24,8 @@ export const RetCode = {
   StateConflict: 18020,
   /** A rendered SMS longer than the configured number of segments (maxSegments). */
   MessageTooLong: 18021,
+  /** The recipient opted out of the account's messages (docs/opt-out.md). */
+  OptedOut: 18022,
   NothingAccepted: 18046,
 } as const;
 

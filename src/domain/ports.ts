@@ -48,6 +48,7 @@ import type {
   WebhookEndpoint,
 } from './events/endpoint.js';
 import type { NewEvent } from './events/event.js';
+import type { OptOut, OptOutFilter, OptOutSettings, OptOutSource } from './opt-out/opt-out.js';
 
 export interface Clock {
   now(): number;
@@ -316,6 +317,28 @@ export interface WebhookStore {
   outboxStats(): Promise<{ pending: number; oldestPendingAt: number | undefined }>;
 }
 
+/**
+ * Opt-outs (docs/opt-out.md), per account and phone. Every change writes its event
+ * (contact.opted_out / contact.opted_in) in the same transaction.
+ */
+export interface OptOutStore {
+  optOutSettings(accountId: number): Promise<OptOutSettings>;
+  setOptOutSettings(accountId: number, settings: OptOutSettings): Promise<void>;
+  /** The phones among `phones` the account may not send to. */
+  optedOutAmong(accountId: number, phones: readonly string[]): Promise<Set<string>>;
+  /** Records opt-outs not recorded yet; answers the phones this call added. */
+  addOptOuts(list: readonly OptOut[], now: number): Promise<string[]>;
+  /** Removes the account's opt-outs of these phones; answers the phones removed. */
+  removeOptOuts(
+    accountId: number,
+    phones: readonly string[],
+    source: OptOutSource,
+    now: number,
+  ): Promise<string[]>;
+  /** In phone order, a page at a time. */
+  listOptOuts(filter: OptOutFilter): Promise<{ optOuts: OptOut[]; nextCursor: string | undefined }>;
+}
+
 /** What a store shared by many gateway nodes adds (PostgreSQL); one node alone needs none. */
 export interface ClusterCoordination {
   /** True while this node holds the cluster-wide lock `name`, taking it when it is free. */
@@ -336,7 +359,8 @@ export interface Store
     OperatorStore,
     MediaStore,
     InboundStore,
-    WebhookStore {
+    WebhookStore,
+    OptOutStore {
   readonly dialect: 'sqlite' | 'postgres';
   /** Present when several nodes may share the store. */
   readonly cluster?: ClusterCoordination;

@@ -16,6 +16,13 @@ import { querySignature } from './query-usms-signature.js';
 import { sendUsmsMessage } from './send-usms-message.js';
 import { updateUsmsSignature } from './update-usms-signature.js';
 import { uploadUsmsFile } from './upload-usms-file.js';
+import {
+  createOptOut,
+  deleteOptOut,
+  getOptOutSettings,
+  queryOptOut,
+  updateOptOutSettings,
+} from './opt-outs.js';
 import { listWebhookDeliveries, replayWebhookEvents } from './webhook-deliveries.js';
 import {
   createWebhookEndpoint,
@@ -56,5 +63,10 @@ export const actions: ReadonlyMap<string, ActionDef> = new Map<string, ActionDef
   ['SendWebhookTestEvent', sendWebhookTestEvent],
   ['ListWebhookDeliveries', listWebhookDeliveries],
   ['ReplayWebhookEvents', replayWebhookEvents],
+  ['CreateOptOut', createOptOut],
+  ['DeleteOptOut', deleteOptOut],
+  ['QueryOptOut', queryOptOut],
+  ['GetOptOutSettings', getOptOutSettings],
+  ['UpdateOptOutSettings', updateOptOutSettings],
   ...NOT_SUPPORTED.map((name): [string, ActionDef] => [name, notSupported(name)]),
 ]);

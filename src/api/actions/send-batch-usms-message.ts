@@ -6,6 +6,7 @@ import {
 } from '../../domain/batches/batch.js';
 import { planBatch } from '../../domain/batches/plan-batch.js';
 import { WirebirdError } from '../../domain/errors.js';
+import { normalizePhone } from '../../domain/phones/phones.js';
 import { defineAction, type ActionContext } from '../context.js';
 import { acceptOnce, findReplay, idempotencyOf } from '../idempotency.js';
 
@@ -141,5 +142,20 @@ async function batchContext(ctx: ActionContext, groups: TaskCountModal[]) {
     defaultRegion,
     maxSegments: config.maxSegments,
     route: (e164: string, senderId: string) => routing.smsRoute(e164, senderId),
+    ...(await optOutsOf(ctx, groups, defaultRegion)),
   };
+}
+
+/** The request's numbers that opted out, and whether verification codes still reach them. */
+async function optOutsOf(ctx: ActionContext, groups: TaskCountModal[], region: string) {
+  const phones = groups.flatMap((g) =>
+    g.Target.flatMap((t) => {
+      const read = normalizePhone(t.Phone, region);
+      return read.ok ? [read.e164] : [];
+    }),
+  );
+  const optedOut = await ctx.deps.store.optedOutAmong(ctx.accountId, phones);
+  const verificationExempt =
+    optedOut.size > 0 && (await ctx.deps.store.optOutSettings(ctx.accountId)).exemptVerification;
+  return { optedOut, verificationExempt };
 }

@@ -1,6 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { parseBusinessContentAt } from '../../domain/business-messages/content.js';
-import { invalid } from '../../domain/errors.js';
+import { RetCode, WirebirdError, invalid } from '../../domain/errors.js';
+import { optedOutReason } from '../../domain/opt-out/opt-out.js';
 import { e164Of } from '../../domain/phones/phones.js';
 import { defineAction } from '../context.js';
 import { acceptOnce, findReplay, idempotencyOf } from '../idempotency.js';
@@ -26,6 +27,9 @@ export const sendMessage = defineAction(Input, async (ctx, input) => {
   const idem = idempotencyOf(ctx, input);
   const replayed = await findReplay(ctx, idem);
   if (replayed) return replayed;
+  if ((await store.optedOutAmong(ctx.accountId, [to])).size > 0) {
+    throw new WirebirdError('OptedOut', optedOutReason(to, RetCode.OptedOut));
+  }
   const messageId = ids.uuid();
   const answer = { RequestId: ids.uuid(), Data: { MessageId: messageId } };
   const message = {

@@ -26,6 +26,8 @@ const ctx = (senderIds: string[]): BatchContext => ({
   defaultRegion: 'CN',
   maxSegments: 3,
   route: () => 'simulator',
+  optedOut: new Set(),
+  verificationExempt: false,
 });
 
 const one = (SenderId: string) => [
@@ -69,4 +71,31 @@ test('a message rendered into more segments than maxSegments fails its number on
     reason,
     /^message too long \(RetCode 18021\): the rendered text needs 4 segments; at most 3/,
   );
+});
+
+test('a number that opted out fails its own row with RetCode 18022; Purpose 1 may be exempt', () => {
+  const phone = '+8613800000001';
+  const groups = [
+    {
+      TemplateId: template.templateId,
+      Target: [
+        { Phone: phone, TemplateParams: ['1'] },
+        { Phone: '+8613800000002', TemplateParams: ['2'] },
+      ],
+    },
+  ];
+  const out = planBatch(groups, { ...ctx([]), optedOut: new Set([phone]) });
+  assert.deepEqual(
+    out.accepted.map((m) => m.e164),
+    ['+8613800000002'],
+  );
+  assert.match(out.failContent[0]?.Target[0]?.FailureDetails ?? '', /opted out.*RetCode 18022/);
+  const verification = { ...template, purpose: 1 as const };
+  const exempt = {
+    ...ctx([]),
+    templates: new Map([[template.templateId, verification]]),
+    optedOut: new Set([phone]),
+  };
+  assert.equal(planBatch(groups, exempt).accepted.length, 1, 'not exempt by default');
+  assert.equal(planBatch(groups, { ...exempt, verificationExempt: true }).accepted.length, 2);
 });

@@ -1,6 +1,7 @@
 import { senderIdKind } from '../accounts/sender-id.js';
 import { RetCode } from '../errors.js';
 import type { AcceptedSms } from '../messages/message.js';
+import { optedOutReason } from '../opt-out/opt-out.js';
 import { normalizePhone } from '../phones/phones.js';
 import { costCount } from '../segments/segments.js';
 import { TemplateStatus, type Template } from '../templates/template.js';
@@ -22,6 +23,10 @@ export interface BatchContext {
   /** The most segments one message may have (a concatenated SMS has at most 255 parts). */
   maxSegments: number;
   route(e164: string, senderId: string): string;
+  /** The request's numbers (E.164) that opted out of the account's messages. */
+  optedOut: ReadonlySet<string>;
+  /** Verification codes (Purpose 1) still go to numbers that opted out. */
+  verificationExempt: boolean;
 }
 
 export interface BatchPlan {
@@ -91,6 +96,10 @@ function planTargets(
       failed.push(
         failDetail(target, problem ?? `Phone ${phone && !phone.ok ? phone.reason : 'is invalid'}`),
       );
+      continue;
+    }
+    if (ctx.optedOut.has(phone.e164) && !(template.purpose === 1 && ctx.verificationExempt)) {
+      failed.push(failDetail(target, optedOutReason(phone.e164, RetCode.OptedOut)));
       continue;
     }
     const named = isGiven(target.SenderId) ? target.SenderId : (group.SenderId ?? '');

@@ -132,7 +132,7 @@ export function outboxContract(open: OpenStore): void {
         from: '+447700900123',
         to: '10690001',
         type: 'text',
-        body: 'STOP',
+        body: 'See you soon',
         dedupeKey: 'k-1',
         complete: true,
         receivedAt: NOW,
@@ -143,7 +143,7 @@ export function outboxContract(open: OpenStore): void {
       const got = await claimAll(store, e);
       assert.deepEqual(
         got.map((d) => [d.type, dataOf(d).InboundId, dataOf(d).Text]),
-        [['message.inbound', 'in_1', 'STOP']],
+        [['message.inbound', 'in_1', 'See you soon']],
       );
     });
 

@@ -12,6 +12,7 @@ import { inboundContract } from './inbound-contract.js';
 import { inboxContract } from './inbox-contract.js';
 import { mediaContract } from './media-contract.js';
 import { messagesContract } from './messages-contract.js';
+import { optOutsContract } from './opt-outs-contract.js';
 import { outboxContract } from './outbox-contract.js';
 import { outcomesContract } from './outcomes-contract.js';
 import { partsContract } from './parts-contract.js';
@@ -39,6 +40,7 @@ export function runStoreContract(name: string, open: OpenStore): void {
     ucloudContract(open);
     inboundContract(open);
     outboxContract(open);
+    optOutsContract(open);
     concurrencyContract(open);
   });
 }

@@ -15,6 +15,7 @@ import {
 } from '../rows/inbound.js';
 import { inboundEvent } from '../../domain/events/payloads.js';
 import { inTransaction, type Pool, type Queryable } from './database.js';
+import { keywordReply } from './opt-outs.js';
 import { emitEvents } from './outbox.js';
 
 const P = (n: number) => `$${n}`;
@@ -57,9 +58,13 @@ async function storeWith(c: Queryable, m: ArrivedMessage, inboundId: string) {
   const row = r.rows[0];
   if (row) {
     const message = toInbound(row);
-    // A routed message is an event of its account's; an unrouted one is the operator's.
+    // A routed message is an event of its account's, and may be an opt-out keyword; an
+    // unrouted one is the operator's.
     if (accountId !== undefined) {
       await emitEvents(c, [inboundEvent({ ...message, accountId })], m.receivedAt);
+      if (m.type === 'text') {
+        await keywordReply(c, { accountId, from: m.from, body: m.body, at: m.receivedAt });
+      }
     }
     return { message, stored: true };
   }

@@ -354,4 +354,22 @@ export const postgresMigrations: readonly Migration[] = [
       ALTER TABLE messages ADD COLUMN event_seq INTEGER NOT NULL DEFAULT 0;
     `,
   },
+  {
+    version: 11,
+    name: "opt-outs per account and phone, and each account's keywords",
+    sql: `
+      CREATE TABLE opt_outs (
+        account_id BIGINT NOT NULL,
+        phone TEXT NOT NULL,
+        source TEXT NOT NULL,
+        keyword TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        PRIMARY KEY (account_id, phone)
+      );
+      -- JSON arrays; NULL keeps the defaults (docs/opt-out.md).
+      ALTER TABLE accounts ADD COLUMN opt_out_keywords TEXT;
+      ALTER TABLE accounts ADD COLUMN opt_in_keywords TEXT;
+      ALTER TABLE accounts ADD COLUMN opt_out_exempt_verification BOOLEAN NOT NULL DEFAULT FALSE;
+    `,
+  },
 ];

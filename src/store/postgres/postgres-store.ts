@@ -13,6 +13,7 @@ import { postgresStatistics } from './statistics.js';
 import { postgresTemplates } from './templates.js';
 import { postgresUcloudKeys } from './ucloud-keys.js';
 import { postgresWebhooks } from './webhooks.js';
+import { postgresOptOuts } from './opt-outs.js';
 
 export type { PostgresOptions } from './database.js';
 
@@ -41,6 +42,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
     ...postgresInbound(pool),
     ...postgresMedia(pool),
     ...postgresWebhooks(pool),
+    ...postgresOptOuts(pool),
     async close() {
       await cluster.close();
       await pool.end();

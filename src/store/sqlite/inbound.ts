@@ -15,6 +15,7 @@ import {
 } from '../rows/inbound.js';
 import { inboundEvent } from '../../domain/events/payloads.js';
 import type { Db } from './database.js';
+import type { SqliteOptOuts } from './opt-outs.js';
 import type { SqliteOutbox } from './outbox.js';
 
 const Q = () => '?';
@@ -46,7 +47,11 @@ function sqliteRouting(db: Db) {
   return { ownerOf, linkOf };
 }
 
-export function sqliteInbound(db: Db, outbox: SqliteOutbox): InboundStore {
+export function sqliteInbound(
+  db: Db,
+  outbox: SqliteOutbox,
+  optOuts: Pick<SqliteOptOuts, 'keywordReply'>,
+): InboundStore {
   const { ownerOf, linkOf } = sqliteRouting(db);
   const insert = db.prepare(
     `INSERT INTO inbound_messages (${INBOUND_INSERT_COLUMNS})
@@ -64,9 +69,14 @@ export function sqliteInbound(db: Db, outbox: SqliteOutbox): InboundStore {
     const row = insert.get(...values) as InboundRow | undefined;
     if (row) {
       const message = toInbound(row);
-      // A routed message is an event of its account's; an unrouted one is the operator's.
-      if (accountId !== undefined)
+      // A routed message is an event of its account's, and may be an opt-out keyword; an
+      // unrouted one is the operator's.
+      if (accountId !== undefined) {
         outbox.emit(inboundEvent({ ...message, accountId }), m.receivedAt);
+        if (m.type === 'text') {
+          optOuts.keywordReply({ accountId, from: m.from, body: m.body, at: m.receivedAt });
+        }
+      }
       return { message, stored: true };
     }
     const first = existing.get(m.channel, m.dedupeKey) as InboundRow;

@@ -352,4 +352,22 @@ export const sqliteMigrations: readonly Migration[] = [
       ALTER TABLE messages ADD COLUMN event_seq INTEGER NOT NULL DEFAULT 0;
     `,
   },
+  {
+    version: 13,
+    name: "opt-outs per account and phone, and each account's keywords",
+    sql: `
+      CREATE TABLE opt_outs (
+        account_id INTEGER NOT NULL,
+        phone TEXT NOT NULL,
+        source TEXT NOT NULL,
+        keyword TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (account_id, phone)
+      );
+      -- JSON arrays; NULL keeps the defaults (docs/opt-out.md).
+      ALTER TABLE accounts ADD COLUMN opt_out_keywords TEXT;
+      ALTER TABLE accounts ADD COLUMN opt_in_keywords TEXT;
+      ALTER TABLE accounts ADD COLUMN opt_out_exempt_verification INTEGER NOT NULL DEFAULT 0;
+    `,
+  },
 ];

@@ -6,6 +6,7 @@ import { sqliteInbox } from './inbox.js';
 import { sqliteInboxViews } from './inbox-views.js';
 import { sqliteMedia } from './media.js';
 import { sqliteMessages } from './messages.js';
+import { sqliteOptOuts } from './opt-outs.js';
 import { sqliteOutbox } from './outbox.js';
 import { sqliteSessions } from './sessions.js';
 import { sqliteSignatures } from './signatures.js';
@@ -29,6 +30,7 @@ export function openSqliteStore(options: SqliteOptions & { writeLock?: WriteLock
 /** The store's operations on a connection to an already migrated database. */
 export function sqliteStoreOn(db: Db): Store {
   const outbox = sqliteOutbox(db);
+  const optOuts = sqliteOptOuts(db, outbox);
   return {
     dialect: 'sqlite',
     ...sqliteAccounts(db),
@@ -41,7 +43,8 @@ export function sqliteStoreOn(db: Db): Store {
     ...sqliteInboxViews(db),
     ...sqliteSessions(db),
     ...sqliteMedia(db),
-    ...sqliteInbound(db, outbox),
+    ...sqliteInbound(db, outbox, optOuts),
+    ...optOuts.store,
     ...sqliteWebhooks(db, outbox),
     async close() {
       db.close();

@@ -1,0 +1,128 @@
+import { Type } from '@sinclair/typebox';
+import { invalid } from '../../domain/errors.js';
+import {
+  MAX_KEYWORDS,
+  MAX_KEYWORD_LENGTH,
+  keywordOf,
+  type OptOut,
+  type OptOutSettings,
+} from '../../domain/opt-out/opt-out.js';
+import { e164Of } from '../../domain/phones/phones.js';
+import { defineAction, type ActionContext } from '../context.js';
+import { IntegerLike } from './schema-types.js';
+
+/** Phones per CreateOptOut / DeleteOptOut: a batch's worth, as SendBatchUSMSMessage takes. */
+export const MAX_OPT_OUT_PHONES = 1000;
+const DEFAULT_LIMIT = 100;
+const MAX_LIMIT = 1000;
+
+const Phones = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
+  minItems: 1,
+  maxItems: MAX_OPT_OUT_PHONES,
+});
+
+/** The phones as E.164, each read in the account's region; a bad one names its index. */
+async function phonesOf(ctx: ActionContext, raw: readonly string[]): Promise<string[]> {
+  const region = await ctx.defaultRegion();
+  return [...new Set(raw.map((p, i) => e164Of(p, region, `Phones[${i}]`)))];
+}
+
+export function optOutView(o: OptOut): Record<string, unknown> {
+  return {
+    Phone: o.phone,
+    Source: o.source,
+    Keyword: o.keyword,
+    CreateTime: Math.floor(o.createdAt / 1000),
+  };
+}
+
+/** Wirebird's own Action (docs/opt-out.md): numbers the account will not send to. */
+export const createOptOut = defineAction(Type.Object({ Phones }), async (ctx, input) => {
+  const phones = await phonesOf(ctx, input.Phones);
+  const now = ctx.deps.clock.now();
+  const list = phones.map((phone) => ({
+    accountId: ctx.accountId,
+    phone,
+    source: 'api' as const,
+    keyword: '',
+    createdAt: now,
+  }));
+  const added = await ctx.deps.store.addOptOuts(list, now);
+  return { Added: added.length, AlreadyOptedOut: phones.length - added.length };
+});
+
+export const deleteOptOut = defineAction(Type.Object({ Phones }), async (ctx, input) => {
+  const phones = await phonesOf(ctx, input.Phones);
+  const now = ctx.deps.clock.now();
+  const removed = await ctx.deps.store.removeOptOuts(ctx.accountId, phones, 'api', now);
+  return { Removed: removed.length, NotOptedOut: phones.length - removed.length };
+});
+
+export const queryOptOut = defineAction(
+  Type.Object({
+    Phone: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    Cursor: Type.Optional(Type.String({ pattern: '^\\+[0-9]{4,15}$' })),
+    Limit: Type.Optional(IntegerLike),
+  }),
+  async (ctx, input) => {
+    const limit = input.Limit === undefined ? DEFAULT_LIMIT : Number(input.Limit);
+    if (limit < 1 || limit > MAX_LIMIT) throw invalid('Limit', `must be 1 to ${MAX_LIMIT}`);
+    const phone =
+      input.Phone === undefined
+        ? undefined
+        : e164Of(input.Phone, await ctx.defaultRegion(), 'Phone');
+    const page = await ctx.deps.store.listOptOuts({
+      accountId: ctx.accountId,
+      ...(phone === undefined ? {} : { phone }),
+      ...(input.Cursor === undefined ? {} : { after: input.Cursor }),
+      limit,
+    });
+    return { Data: page.optOuts.map(optOutView), NextCursor: page.nextCursor ?? '' };
+  },
+);
+
+function settingsView(s: OptOutSettings): Record<string, unknown> {
+  return {
+    OptOutKeywords: s.optOutKeywords,
+    OptInKeywords: s.optInKeywords,
+    ExemptVerificationCodes: s.exemptVerification,
+  };
+}
+
+export const getOptOutSettings = defineAction(Type.Object({}), async (ctx) =>
+  settingsView(await ctx.deps.store.optOutSettings(ctx.accountId)),
+);
+
+const Keywords = Type.Array(Type.String({ minLength: 1, maxLength: MAX_KEYWORD_LENGTH }), {
+  maxItems: MAX_KEYWORDS,
+});
+
+/** Replaces the lists given (absent ones stay); a word may not both opt out and opt in. */
+export const updateOptOutSettings = defineAction(
+  Type.Object({
+    OptOutKeywords: Type.Optional(Keywords),
+    OptInKeywords: Type.Optional(Keywords),
+    ExemptVerificationCodes: Type.Optional(Type.Boolean()),
+  }),
+  async (ctx, input) => {
+    const current = await ctx.deps.store.optOutSettings(ctx.accountId);
+    const next: OptOutSettings = {
+      optOutKeywords: input.OptOutKeywords ?? current.optOutKeywords,
+      optInKeywords: input.OptInKeywords ?? current.optInKeywords,
+      exemptVerification: input.ExemptVerificationCodes ?? current.exemptVerification,
+    };
+    const outs = new Set(next.optOutKeywords.map(keywordOf));
+    const both = next.optInKeywords.find((k) => outs.has(keywordOf(k)));
+    if (both !== undefined) {
+      throw invalid(
+        'OptInKeywords',
+        `has ${both}, which is an opt-out keyword too; a word does one thing`,
+      );
+    }
+    const blank = [...next.optOutKeywords, ...next.optInKeywords].find((k) => keywordOf(k) === '');
+    if (blank !== undefined)
+      throw invalid('OptOutKeywords', 'must not hold blank or punctuation-only words');
+    await ctx.deps.store.setOptOutSettings(ctx.accountId, next);
+    return settingsView(next);
+  },
+);

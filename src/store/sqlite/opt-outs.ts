@@ -1,0 +1,110 @@
+import {
+  keywordAction,
+  optOutEvent,
+  type OptOut,
+  type OptOutSettings,
+  type OptOutSource,
+} from '../../domain/opt-out/opt-out.js';
+import type { OptOutStore } from '../../domain/ports.js';
+import {
+  OPT_OUT_COLUMNS,
+  SETTINGS_COLUMNS,
+  optOutPage,
+  settingsOf,
+  type OptOutRow,
+  type SettingsRow,
+} from '../rows/opt-outs.js';
+import type { Db } from './database.js';
+import type { SqliteOutbox } from './outbox.js';
+
+export type SqliteOptOuts = ReturnType<typeof sqliteOptOuts>;
+
+/** Opt-outs and the accounts' keywords; each change with its event, in one transaction. */
+export function sqliteOptOuts(db: Db, outbox: SqliteOutbox) {
+  const settings = db.prepare(`SELECT ${SETTINGS_COLUMNS} FROM accounts WHERE account_id = ?`);
+  const insert = db.prepare(
+    `INSERT INTO opt_outs (${OPT_OUT_COLUMNS}) VALUES (?,?,?,?,?) ON CONFLICT DO NOTHING`,
+  );
+  const remove = db.prepare('DELETE FROM opt_outs WHERE account_id = ? AND phone = ?');
+  const any = db.prepare('SELECT EXISTS (SELECT 1 FROM opt_outs WHERE account_id = ?)').pluck();
+  const among = db
+    .prepare(
+      'SELECT phone FROM opt_outs WHERE account_id = ? AND phone IN (SELECT value FROM json_each(?))',
+    )
+    .pluck();
+
+  const add = (list: readonly OptOut[], now: number): string[] =>
+    list.flatMap((o) => {
+      if (insert.run(o.accountId, o.phone, o.source, o.keyword, o.createdAt).changes === 0)
+        return [];
+      outbox.emit(optOutEvent('out', { ...o, at: o.createdAt }), now);
+      return [o.phone];
+    });
+  const drop = (accountId: number, phones: readonly string[], source: OptOutSource, now: number) =>
+    phones.filter((phone) => {
+      if (remove.run(accountId, phone).changes === 0) return false;
+      outbox.emit(optOutEvent('in', { accountId, phone, source, keyword: '', at: now }), now);
+      return true;
+    });
+  const settingsOfAccount = (accountId: number) =>
+    settingsOf(settings.get(accountId) as SettingsRow | undefined);
+
+  /** A reply that is an opt-out or opt-in keyword of its account changes the opt-out with it. */
+  const keywordReply = (m: { accountId: number; from: string; body: string; at: number }) => {
+    const action = keywordAction(m.body, settingsOfAccount(m.accountId));
+    if (action === 'out') {
+      const keyword = m.body.trim();
+      add(
+        [{ accountId: m.accountId, phone: m.from, source: 'keyword', keyword, createdAt: m.at }],
+        m.at,
+      );
+    } else if (action === 'in') {
+      drop(m.accountId, [m.from], 'keyword', m.at);
+    }
+  };
+
+  const store: OptOutStore = {
+    async optOutSettings(accountId) {
+      return settingsOfAccount(accountId);
+    },
+    async setOptOutSettings(accountId, s: OptOutSettings) {
+      db.prepare(
+        `UPDATE accounts SET opt_out_keywords = ?, opt_in_keywords = ?,
+           opt_out_exempt_verification = ? WHERE account_id = ?`,
+      ).run(
+        JSON.stringify(s.optOutKeywords),
+        JSON.stringify(s.optInKeywords),
+        s.exemptVerification ? 1 : 0,
+        accountId,
+      );
+    },
+    async optedOutAmong(accountId, phones) {
+      // Most accounts have none: one index probe spares building the list.
+      if (phones.length === 0 || !any.get(accountId)) return new Set();
+      return new Set(among.all(accountId, JSON.stringify(phones)) as string[]);
+    },
+    async addOptOuts(list, now) {
+      return db.transaction(() => add(list, now))();
+    },
+    async removeOptOuts(accountId, phones, source, now) {
+      return db.transaction(() => drop(accountId, phones, source, now))();
+    },
+    async listOptOuts(f) {
+      const rows = db
+        .prepare(
+          `SELECT ${OPT_OUT_COLUMNS} FROM opt_outs WHERE account_id = ?
+           AND (? IS NULL OR phone = ?) AND (? IS NULL OR phone > ?) ORDER BY phone LIMIT ?`,
+        )
+        .all(
+          f.accountId,
+          f.phone ?? null,
+          f.phone ?? null,
+          f.after ?? null,
+          f.after ?? null,
+          f.limit + 1,
+        ) as OptOutRow[];
+      return optOutPage(rows, f.limit);
+    },
+  };
+  return { store, keywordReply };
+}
