@@ -9,6 +9,7 @@ import { registerReceipts } from './receipts.js';
 import { registerSend } from './send.js';
 import { registerSmscSim } from './smsc-sim.js';
 import { registerGraphSim } from './graph-sim.js';
+import { registerOptOuts } from './opt-outs.js';
 import { failOnError } from './open-store.js';
 
 const program = new Command()
@@ -22,6 +23,7 @@ registerAccounts(program);
 registerTemplates(program);
 registerSend(program);
 registerReceipts(program);
+registerOptOuts(program);
 registerSmscSim(program);
 registerGraphSim(program);
 program.addHelpText(
