@@ -151,6 +151,9 @@ async function startOnStore(rt: Runtime): Promise<Gateway> {
     channels: () => [...channels.byName.values()].map((c) => c.status()),
     box,
     inbound,
+    webhooks: events.deps,
+    secretGraceMs: config.webhooks.secretGraceMs,
+    newEndpointId: randomIds.endpointId,
   });
   reviewer?.start();
   history.start();

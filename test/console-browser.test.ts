@@ -198,6 +198,9 @@ describe('console in a real browser', { skip: browserSkip() }, () => {
         'templates',
         'sessions',
         `sessions?id=${lastSession}`,
+        'webhooks',
+        'opt-outs',
+        'keys',
         'health',
       ]) {
         await page.goto(`${gw.url}/console/${path}`);

@@ -2,7 +2,9 @@ import type { FastifyRequest } from 'fastify';
 import type { ChannelStatus } from '../channels/channel.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { InboundSink } from '../dispatch/inbound-sink.js';
+import { invalid } from '../domain/errors.js';
 import type { Clock, Store } from '../domain/ports.js';
+import type { EventsDeps } from '../events/start-events.js';
 import type { MetricsHistory } from '../metrics/history.js';
 import type { ConsoleSession, SessionSigner } from './console-session.js';
 import type { InboxFeed } from './inbox-feed.js';
@@ -20,6 +22,11 @@ export interface ConsoleDeps {
   box: SecretBox;
   /** Where a test phone's reply typed in the Inbox goes, as a network's would. */
   inbound: Pick<InboundSink, 'receive'>;
+  /** What the Webhooks page manages endpoints with (the same as the webhook Actions). */
+  webhooks: EventsDeps;
+  /** How long a rotated-out webhook secret still signs. */
+  secretGraceMs: number;
+  newEndpointId: () => string;
 }
 
 export interface ConsoleContext extends ConsoleDeps {
@@ -48,4 +55,18 @@ export function pageContext(ctx: ConsoleContext, request: FastifyRequest): PageC
 export function accountScope(request: FastifyRequest): number | undefined {
   const { viewer } = sessionOf(request);
   return viewer.role === 'account' ? viewer.accountId : undefined;
+}
+
+/** The account the page is about: the viewer's own, or for the admin the one asked (1 by default). */
+export function accountOf(
+  request: FastifyRequest,
+  from: Record<string, unknown> | undefined,
+): number {
+  const own = accountScope(request);
+  if (own !== undefined) return own;
+  const given = from?.account;
+  const raw = (typeof given === 'string' ? given : '1').trim();
+  const n = /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1) throw invalid('account', 'must be a positive integer');
+  return n;
 }

@@ -4,6 +4,8 @@ import { registerHealthRoutes } from './health-route.js';
 import { registerInboxRoutes } from './inbox-route.js';
 import { registerSessionsRoutes } from './sessions-route.js';
 import { registerTemplatesRoutes } from './templates-route.js';
+import { registerWebhooksRoutes } from './webhooks-route.js';
+import { registerOptOutsRoutes } from './opt-outs-route.js';
 
 /** The console's pages after login, each page's routes in a module of its own. */
 export function registerConsolePages(app: FastifyInstance, ctx: ConsoleContext): void {
@@ -12,5 +14,7 @@ export function registerConsolePages(app: FastifyInstance, ctx: ConsoleContext):
   registerInboxRoutes(app, ctx);
   registerTemplatesRoutes(app, ctx);
   registerSessionsRoutes(app, ctx);
+  registerWebhooksRoutes(app, ctx);
+  registerOptOutsRoutes(app, ctx);
   registerHealthRoutes(app, ctx);
 }

@@ -29,7 +29,7 @@ export function registerConsole(app: FastifyInstance, deps: ConsoleDeps): void {
     scoped.addContentTypeParser(
       'application/x-www-form-urlencoded',
       { parseAs: 'string', bodyLimit: 16 * 1024 },
-      (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
+      (_request, body, done) => done(null, formFields(body as string)),
     );
     const ctx = { ...deps, signer: new SessionSigner(deps.adminKey) };
     registerConsoleAuth(scoped, ctx);
@@ -42,4 +42,14 @@ export function registerConsole(app: FastifyInstance, deps: ConsoleDeps): void {
     registerKeysPage(scoped, ctx);
     registerInboxEvents(scoped, ctx);
   });
+}
+
+/** A form's fields; a name given more than once (checkboxes) keeps every value, in order. */
+function formFields(body: string): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [name, value] of new URLSearchParams(body)) {
+    const seen = out[name];
+    out[name] = seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), value];
+  }
+  return out;
 }

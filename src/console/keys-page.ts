@@ -1,21 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { createKeyPair, deleteKeyPair } from '../api/ucloud/key-pair.js';
 import type { UcloudKey } from '../domain/accounts/ucloud-key.js';
-import { invalid } from '../domain/errors.js';
-import { accountScope, pageContext, type ConsoleContext } from './console-deps.js';
-import { guardedRoute, sendPage, type PageRequest, type Query } from './console-routes.js';
+import { accountOf, pageContext, type ConsoleContext } from './console-deps.js';
+import { guardedRoute, sendPage, type PageRequest } from './console-routes.js';
 import { html, type Html } from './html.js';
-import { csrfField, page, utc, type PageContext } from './layout.js';
-
-/** The account the page is about: the viewer's own, or for the admin the one asked (1 by default). */
-function accountOf(request: PageRequest, from: Query | undefined): number {
-  const own = accountScope(request);
-  if (own !== undefined) return own;
-  const raw = (from?.account ?? '1').trim();
-  const n = /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(n) || n < 1) throw invalid('account', 'must be a positive integer');
-  return n;
-}
+import { accountPicker, csrfField, page, utc, type PageContext } from './layout.js';
 
 /** UCloud SDK key pairs (docs/ucloud-sdk.md): listed, created (private key shown once), deleted. */
 export function registerKeysPage(app: FastifyInstance, ctx: ConsoleContext): void {
@@ -58,7 +47,6 @@ function keysPage(
   view: { accountId: number; keys: readonly UcloudKey[]; created?: Created },
 ): Html {
   const { accountId, keys, created } = view;
-  const admin = ctx.viewer.role === 'admin';
   return page(
     ctx,
     'keys',
@@ -68,15 +56,7 @@ function keysPage(
         The official UCloud SDKs sign their requests with a key pair; set the SDK's
         <code>base_url</code> to this gateway's <code>/api</code> (docs/ucloud-sdk.md).
       </p>
-      ${
-        admin
-          ? html`<form method="get" action="/console/keys" class="account">
-              <label>Account <input name="account" value="${accountId}" size="6" /></label>
-              <button type="submit">Show</button>
-            </form>`
-          : ''
-      }
-      ${created ? createdNotice(created) : ''}
+      ${accountPicker(ctx, 'keys', accountId)} ${created ? createdNotice(created) : ''}
       <table class="keys">
         <thead>
           <tr>

@@ -1,12 +1,15 @@
 import type { Viewer } from './console-session.js';
 import { html, type Html } from './html.js';
 
-export type PageName = 'inbox' | 'templates' | 'sessions' | 'keys' | 'health';
+export type PageName =
+  'inbox' | 'templates' | 'sessions' | 'webhooks' | 'opt-outs' | 'keys' | 'health';
 
 const NAV: readonly [PageName, string, boolean][] = [
   ['inbox', 'Inbox', false],
   ['templates', 'Templates', false],
   ['sessions', 'Sessions', false],
+  ['webhooks', 'Webhooks', false],
+  ['opt-outs', 'Opt-outs', false],
   ['keys', 'Keys', false],
   ['health', 'Health', true],
 ];
@@ -87,4 +90,13 @@ export function loginPage(problem?: string): Html {
 /** A UTC time to the second, as operators compare it with logs. */
 export function utc(ms: number): string {
   return new Date(ms).toISOString().replace('T', ' ').slice(0, 19);
+}
+
+/** The admin's account chooser of a per-account page; an account sees only its own. */
+export function accountPicker(ctx: PageContext, path: string, accountId: number): Html {
+  if (ctx.viewer.role !== 'admin') return html``;
+  return html`<form method="get" action="/console/${path}" class="account">
+    <label>Account <input name="account" value="${accountId}" size="6" /></label>
+    <button type="submit">Show</button>
+  </form>`;
 }

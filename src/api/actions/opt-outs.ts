@@ -3,7 +3,7 @@ import { invalid } from '../../domain/errors.js';
 import {
   MAX_KEYWORDS,
   MAX_KEYWORD_LENGTH,
-  keywordOf,
+  changedSettings,
   type OptOut,
   type OptOutSettings,
 } from '../../domain/opt-out/opt-out.js';
@@ -106,22 +106,13 @@ export const updateOptOutSettings = defineAction(
   }),
   async (ctx, input) => {
     const current = await ctx.deps.store.optOutSettings(ctx.accountId);
-    const next: OptOutSettings = {
-      optOutKeywords: input.OptOutKeywords ?? current.optOutKeywords,
-      optInKeywords: input.OptInKeywords ?? current.optInKeywords,
-      exemptVerification: input.ExemptVerificationCodes ?? current.exemptVerification,
-    };
-    const outs = new Set(next.optOutKeywords.map(keywordOf));
-    const both = next.optInKeywords.find((k) => outs.has(keywordOf(k)));
-    if (both !== undefined) {
-      throw invalid(
-        'OptInKeywords',
-        `has ${both}, which is an opt-out keyword too; a word does one thing`,
-      );
-    }
-    const blank = [...next.optOutKeywords, ...next.optInKeywords].find((k) => keywordOf(k) === '');
-    if (blank !== undefined)
-      throw invalid('OptOutKeywords', 'must not hold blank or punctuation-only words');
+    const next = changedSettings(current, {
+      ...(input.OptOutKeywords === undefined ? {} : { optOutKeywords: input.OptOutKeywords }),
+      ...(input.OptInKeywords === undefined ? {} : { optInKeywords: input.OptInKeywords }),
+      ...(input.ExemptVerificationCodes === undefined
+        ? {}
+        : { exemptVerification: input.ExemptVerificationCodes }),
+    });
     await ctx.deps.store.setOptOutSettings(ctx.accountId, next);
     return settingsView(next);
   },

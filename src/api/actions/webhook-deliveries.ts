@@ -1,10 +1,11 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { WirebirdError, invalid } from '../../domain/errors.js';
-import type { DeliveryCursor, DeliveryView, ReplayRequest } from '../../domain/events/endpoint.js';
+import { invalid } from '../../domain/errors.js';
+import type { DeliveryCursor, DeliveryView } from '../../domain/events/endpoint.js';
 import { webhookId } from '../../domain/events/event.js';
 import { defineAction } from '../context.js';
 import { IntegerLike } from './schema-types.js';
-import { webhookDeps } from './webhook-endpoints.js';
+import { replay } from '../webhooks-service.js';
+import { webhookScope } from './webhook-endpoints.js';
 
 const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 1000;
@@ -92,23 +93,11 @@ export const replayWebhookEvents = defineAction(
         'or Since is required, not both: one event, or every failed one since a time',
       );
     }
-    const endpoint = input.EndpointId === undefined ? {} : { endpointId: input.EndpointId };
-    const request: ReplayRequest =
+    const what =
       input.EventId !== undefined
-        ? { accountId: ctx.accountId, eventId: eventNumber(input.EventId), ...endpoint }
-        : { accountId: ctx.accountId, failedSince: sinceMs(input.Since), ...endpoint };
-    if (
-      input.EndpointId !== undefined &&
-      !(await ctx.deps.store.getEndpoint(ctx.accountId, input.EndpointId))
-    ) {
-      throw new WirebirdError('NotFound', `EndpointId ${input.EndpointId} not found`);
-    }
-    const replayed = await ctx.deps.store.replayEvents(request, ctx.deps.clock.now());
-    if (replayed === 0 && input.EventId !== undefined) {
-      throw new WirebirdError('NotFound', `EventId ${input.EventId} not found`);
-    }
-    webhookDeps(ctx).nudge();
-    return { Replayed: replayed };
+        ? { eventId: eventNumber(input.EventId) }
+        : { failedSince: sinceMs(input.Since) };
+    return { Replayed: await replay(webhookScope(ctx), what, input.EndpointId) };
   },
 );
 

@@ -1,3 +1,4 @@
+import { invalid } from '../errors.js';
 import type { NewEvent } from '../events/event.js';
 
 /**
@@ -100,4 +101,37 @@ export function optOutEvent(
 /** Why a number is refused: the reason a FailContent row or a SendMessage answer gives. */
 export function optedOutReason(phone: string, retCode: number): string {
   return `Phone ${phone} opted out of this account's messages (RetCode ${retCode}); it is sent to again once it opts back in (START) or the opt-out is deleted`;
+}
+
+/**
+ * The settings after a change (absent parts stay): each list at most MAX_KEYWORDS words, none
+ * blank, and no word both opting out and in. Throws naming the field otherwise.
+ */
+export function changedSettings(
+  current: OptOutSettings,
+  change: Partial<OptOutSettings>,
+): OptOutSettings {
+  const next: OptOutSettings = { ...current, ...change };
+  for (const [field, list] of [
+    ['OptOutKeywords', next.optOutKeywords],
+    ['OptInKeywords', next.optInKeywords],
+  ] as const) {
+    if (list.length > MAX_KEYWORDS) throw invalid(field, `holds at most ${MAX_KEYWORDS} words`);
+    const bad = list.find((k) => keywordOf(k) === '' || k.length > MAX_KEYWORD_LENGTH);
+    if (bad !== undefined) {
+      throw invalid(
+        field,
+        `has "${bad}": each word 1 to ${MAX_KEYWORD_LENGTH} characters, not only punctuation`,
+      );
+    }
+  }
+  const outs = new Set(next.optOutKeywords.map(keywordOf));
+  const both = next.optInKeywords.find((k) => outs.has(keywordOf(k)));
+  if (both !== undefined) {
+    throw invalid(
+      'OptInKeywords',
+      `has ${both}, which is an opt-out keyword too; a word does one thing`,
+    );
+  }
+  return next;
 }

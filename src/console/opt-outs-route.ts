@@ -1,0 +1,110 @@
+import type { FastifyInstance } from 'fastify';
+import { invalid } from '../domain/errors.js';
+import { changedSettings } from '../domain/opt-out/opt-out.js';
+import { normalizePhone } from '../domain/phones/phones.js';
+import { accountOf, pageContext, type ConsoleContext } from './console-deps.js';
+import { guardedRoute, param, sendPage, type Query } from './console-routes.js';
+import { optOutsPage } from './opt-outs-page.js';
+
+const SHOWN = 100;
+const MAX_PASTED = 1000;
+
+/** The Opt-outs page (docs/opt-out.md): list, add, remove, and the account's keywords. */
+export function registerOptOutsRoutes(app: FastifyInstance, ctx: ConsoleContext): void {
+  const { store } = ctx;
+  const regionOf = async (accountId: number) =>
+    (await store.accountRegion(accountId)) ?? ctx.defaultRegion;
+  const back = (accountId: number, done: string) =>
+    `/console/opt-outs?${new URLSearchParams({ account: String(accountId), done })}`;
+  app.get(
+    '/console/opt-outs',
+    guardedRoute(async (request, reply) => {
+      const accountId = accountOf(request, request.query);
+      const after = param(request.query, 'after', 20);
+      const page = await store.listOptOuts({
+        accountId,
+        limit: SHOWN,
+        ...(after ? { after } : {}),
+      });
+      const settings = await store.optOutSettings(accountId);
+      const view = { accountId, page, settings, notice: param(request.query, 'done', 200) };
+      return sendPage(reply, optOutsPage(pageContext(ctx, request), view));
+    }),
+  );
+  app.post(
+    '/console/opt-outs',
+    guardedRoute(async (request, reply) => {
+      const accountId = accountOf(request, request.body);
+      const phones = phonesOf(
+        param(request.body ?? {}, 'phones', 40_000),
+        await regionOf(accountId),
+      );
+      const now = ctx.clock.now();
+      const list = phones.map((phone) => ({
+        accountId,
+        phone,
+        source: 'console' as const,
+        keyword: '',
+        createdAt: now,
+      }));
+      const added = await store.addOptOuts(list, now);
+      return reply.redirect(back(accountId, `${added.length} numbers opted out`), 303);
+    }),
+  );
+  app.post(
+    '/console/opt-outs/remove',
+    guardedRoute(async (request, reply) => {
+      const accountId = accountOf(request, request.body);
+      const phone = param(request.body ?? {}, 'phone', 20);
+      const removed = await store.removeOptOuts(accountId, [phone], 'console', ctx.clock.now());
+      return reply.redirect(
+        back(
+          accountId,
+          removed.length ? `${phone} may be sent to again` : `${phone} was not opted out`,
+        ),
+        303,
+      );
+    }),
+  );
+  app.post(
+    '/console/opt-outs/settings',
+    guardedRoute(async (request, reply) => {
+      const accountId = accountOf(request, request.body);
+      const body = request.body ?? {};
+      const next = changedSettings(await store.optOutSettings(accountId), {
+        optOutKeywords: words(body, 'out'),
+        optInKeywords: words(body, 'in'),
+        exemptVerification: param(body, 'exempt', 5) === 'on',
+      });
+      await store.setOptOutSettings(accountId, next);
+      return reply.redirect(back(accountId, 'keywords saved'), 303);
+    }),
+  );
+}
+
+/** Numbers pasted one per line or separated by commas; a bad one refuses the whole form. */
+function phonesOf(text: string, region: string): string[] {
+  const raw = text
+    .split(/[\n,;]+/)
+    .map((p) => p.trim())
+    .filter(Boolean);
+  if (raw.length === 0) throw invalid('phones', 'is empty: paste one number per line');
+  if (raw.length > MAX_PASTED)
+    throw invalid('phones', `holds ${raw.length} numbers; at most ${MAX_PASTED} at a time`);
+  return [
+    ...new Set(
+      raw.map((p) => {
+        const read = normalizePhone(p, region);
+        if (!read.ok) throw invalid('phones', `has ${p}, which ${read.reason}; nothing was added`);
+        return read.e164;
+      }),
+    ),
+  ];
+}
+
+function words(body: Query, name: string): string[] {
+  return param(body, name, 2000)
+    .split(',')
+    .map((w) => w.trim())
+    .filter(Boolean);
+}
