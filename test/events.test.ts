@@ -28,7 +28,12 @@ describe('webhook events (Standard Webhooks)', () => {
   before(async () => {
     gw = await startTestGateway({
       simDelayMs: 0,
-      webhooks: { allowPrivate: true, retrySchedule: '200ms,200ms,200ms', pollMs: 10 },
+      webhooks: {
+        allowPrivate: true,
+        retrySchedule: '200ms,200ms,200ms',
+        pollMs: 10,
+        probeMs: 50,
+      },
     });
     rx = await new Receiver().start();
   });

@@ -22,6 +22,8 @@ export interface OutboxWorkerOptions {
   concurrency: number;
   disableAfterMs: number;
   pollMs: number;
+  /** Between probes of a failing endpoint. */
+  probeMs: number;
   /** How long a claim holds its deliveries: past the send timeout, so a live worker never loses one. */
   leaseMs: number;
   random: () => number;
@@ -33,6 +35,26 @@ export interface OutboxWorkerOptions {
 interface Lane {
   endpoint: WebhookEndpoint;
   inFlight: number;
+  /** While it is failing, when it may be probed again; undefined once an attempt succeeds. */
+  probeAt: number | undefined;
+}
+
+/**
+ * How much a lane may take now. A failing endpoint is probed with one attempt at a time, at
+ * most every `probeMs`: its backlog waits in the store instead of spending its retries on a
+ * receiver that is down, and drains at full concurrency once a probe succeeds.
+ */
+function laneRoom(lane: Lane, o: { concurrency: number; now: number }): number {
+  if (lane.endpoint.disabled) return 0;
+  if (lane.probeAt === undefined) return o.concurrency - lane.inFlight;
+  return lane.inFlight === 0 && o.now >= lane.probeAt ? 1 : 0;
+}
+
+/** When a lane whose attempt failed is probed next: after probeMs, or its Retry-After. */
+function probeAfter(r: DeliveryResult, probeMs: number): number | undefined {
+  if (r.state === 'delivered') return undefined;
+  const busy = r.statusCode === 429 || r.statusCode === 503;
+  return Math.max(r.at + probeMs, busy && r.nextAt !== undefined ? r.nextAt : 0);
 }
 
 const ENDPOINTS_REFRESH_MS = 1000;
@@ -94,9 +116,9 @@ export class OutboxWorker {
     await this.refreshEndpoints();
     let busy = false;
     for (const lane of this.lanes.values()) {
-      const free = this.o.concurrency - lane.inFlight;
-      if (free <= 0 || lane.endpoint.disabled) continue;
       const now = this.o.clock.now();
+      const free = laneRoom(lane, { ...this.o, now });
+      if (free <= 0) continue;
       const claimed = await this.o.store.claimDeliveries(
         lane.endpoint.endpointId,
         now,
@@ -104,7 +126,7 @@ export class OutboxWorker {
         now + this.o.leaseMs,
       );
       for (const d of claimed) this.track(this.attempt(lane, d));
-      if (claimed.length === free) busy = true;
+      if (claimed.length === free && lane.probeAt === undefined) busy = true;
     }
     if (this.results.length > 0) await this.record();
     return busy;
@@ -125,7 +147,7 @@ export class OutboxWorker {
       seen.add(e.endpointId);
       const lane = this.lanes.get(e.endpointId);
       if (lane) lane.endpoint = e;
-      else this.lanes.set(e.endpointId, { endpoint: e, inFlight: 0 });
+      else this.lanes.set(e.endpointId, { endpoint: e, inFlight: 0, probeAt: undefined });
     }
     for (const [id, lane] of this.lanes)
       if (!seen.has(id) && lane.inFlight === 0) this.lanes.delete(id);
@@ -158,6 +180,8 @@ export class OutboxWorker {
     });
     this.results.push(result);
     this.o.onAttempt?.(result);
+    const lane = this.lanes.get(e.endpointId);
+    if (lane) lane.probeAt = probeAfter(result, this.o.probeMs);
   }
 
   /** The secrets that sign: the current one, and the previous one during its grace. */

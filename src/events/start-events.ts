@@ -48,8 +48,9 @@ export function createEvents(o: {
     concurrency: w.concurrency,
     disableAfterMs: w.disableAfterMs,
     pollMs: w.pollMs,
+    probeMs: w.probeMs,
     // Past the send timeout with room to record: a live worker's claim never runs out.
-    leaseMs: w.timeoutMs * 2 + 30_000,
+    leaseMs: w.timeoutMs * 2 + 5_000,
     random: Math.random,
     ...(o.onAttempt ? { onAttempt: o.onAttempt } : {}),
   });

@@ -1,0 +1,138 @@
+import assert from 'node:assert/strict';
+import type { ServerResponse } from 'node:http';
+import { after, before, describe, it } from 'node:test';
+import { eventually, startTestGateway, type TestGateway } from './helpers/gateway.js';
+import { Receiver, type Received } from './helpers/receiver.js';
+
+const EVENTS = 200;
+
+type Misbehaviour = (r: Received, res: ServerResponse) => void | Promise<void>;
+
+/** Receivers that misbehave in each way an application's server can; a healthy one beside. */
+const MISBEHAVIOURS: [string, Misbehaviour, RegExp][] = [
+  ['answers 500', (_r, res) => void res.writeHead(500).end('boom'), /^$|boom/],
+  ['hangs for 60 s', () => undefined, /no answer within 1000 ms/],
+  [
+    'closes the connection',
+    (_r, res) => {
+      res.socket?.destroy();
+    },
+    /socket|closed|reset|ECONNRESET|UND_ERR/i,
+  ],
+];
+
+describe('webhook receivers that fail', () => {
+  let gw: TestGateway;
+  let healthy: Receiver;
+  let bad: Receiver;
+  before(async () => {
+    gw = await startTestGateway({
+      webhooks: {
+        allowPrivate: true,
+        timeoutMs: 1000,
+        pollMs: 10,
+        probeMs: 200,
+        retrySchedule: '300ms,300ms,300ms',
+        concurrency: 8,
+      },
+    });
+    healthy = await new Receiver().start();
+    bad = await new Receiver().start();
+  });
+  after(async () => {
+    await gw.close();
+    await healthy.close();
+    await bad.close();
+  });
+
+  const endpoint = async (url: string) => {
+    const { json } = await gw.api({
+      Action: 'CreateWebhookEndpoint',
+      AccountId: 1,
+      Url: url,
+      EventTypes: ['contact.opted_in'],
+    });
+    assert.equal(json.RetCode, 0, json.Message);
+    return { id: json.EndpointId as string, secret: json.Secret as string };
+  };
+  const emit = (n: number) =>
+    gw.store.emitEvents(
+      Array.from({ length: n }, (_, i) => ({
+        accountId: 1,
+        type: 'contact.opted_in' as const,
+        at: Date.now(),
+        data: { N: i },
+      })),
+      Date.now(),
+    );
+
+  for (const [name, misbehave, error] of MISBEHAVIOURS) {
+    it(`one that ${name} is retried as specified; the other endpoint gets every event at once`, async () => {
+      for (const e of await gw.store.listEndpoints(1))
+        await gw.store.deleteEndpoint(1, e.endpointId);
+      healthy.got.length = 0;
+      bad.got.length = 0;
+      bad.respond = misbehave;
+      const good = await endpoint(healthy.url);
+      const failing = await endpoint(bad.url);
+      healthy.secrets = [good.secret];
+      const started = Date.now();
+      await emit(EVENTS);
+      await eventually(async () => (healthy.got.length >= EVENTS ? true : undefined), 'all');
+      const took = Date.now() - started;
+      assert.ok(took < 5000, `the healthy endpoint got ${EVENTS} events in ${took} ms`);
+      assert.ok(healthy.got.every((r) => r.verified));
+      // The failing one: a first burst, then probed one attempt at a time; nothing lost.
+      await eventually(async () => (bad.got.length >= 12 ? true : undefined), 'probes');
+      const page = await gw.store.listDeliveries({
+        accountId: 1,
+        endpointId: failing.id,
+        limit: EVENTS,
+      });
+      assert.equal(page.deliveries.length, EVENTS, 'every event kept for the failing endpoint');
+      assert.ok(page.deliveries.every((d) => d.state === 'pending'));
+      const tried = page.deliveries.filter((d) => d.attempts >= 1);
+      assert.ok(
+        tried.every((d) => d.nextAt !== undefined),
+        'each failed one is due again',
+      );
+      assert.match(tried[0]?.lastError ?? '', error);
+      const probes = bad.got.slice(8).map((r, i) => r.at - (bad.got[7 + i]?.at ?? 0));
+      assert.ok(
+        probes.every((gap) => gap >= 150),
+        `probes ${probes.join(', ')} ms apart`,
+      );
+      assert.ok(tried.length < EVENTS, `${tried.length} of ${EVENTS} tried while failing`);
+    });
+  }
+
+  it('a 50 MB answer is read up to its limit and the delivery counts', async () => {
+    for (const e of await gw.store.listEndpoints(1)) await gw.store.deleteEndpoint(1, e.endpointId);
+    const chunk = Buffer.alloc(1024 * 1024, 120);
+    bad.got.length = 0;
+    bad.respond = (_r, res) => {
+      res.writeHead(200);
+      let sent = 0;
+      const more = () => {
+        while (sent < 50) {
+          sent++;
+          if (!res.write(chunk)) return void res.once('drain', more);
+        }
+        res.end();
+      };
+      res.on('error', () => undefined);
+      more();
+    };
+    const e = await endpoint(bad.url);
+    const rss = process.memoryUsage().rss;
+    await emit(5);
+    await eventually(async () => {
+      const p = await gw.store.listDeliveries({ accountId: 1, endpointId: e.id, limit: 10 });
+      return p.deliveries.length === 5 && p.deliveries.every((d) => d.state === 'delivered')
+        ? p
+        : undefined;
+    }, 'delivered despite the flood');
+    const grew = (process.memoryUsage().rss - rss) / 1024 / 1024;
+    assert.ok(grew < 100, `memory grew ${grew.toFixed(0)} MB for five 50 MB answers`);
+  });
+});
