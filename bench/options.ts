@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 export type Scenario =
-  'acceptance' | 'dispatch' | 'flat' | 'prefill' | 'smpp' | 'cluster' | 'ucloud';
+  'acceptance' | 'dispatch' | 'flat' | 'prefill' | 'smpp' | 'cluster' | 'ucloud' | 'events';
 const SCENARIOS: readonly Scenario[] = [
   'acceptance',
   'dispatch',
@@ -13,6 +13,7 @@ const SCENARIOS: readonly Scenario[] = [
   'smpp',
   'cluster',
   'ucloud',
+  'events',
 ];
 
 export interface Options {
@@ -55,10 +56,12 @@ export interface Options {
   databaseUrl: string | undefined;
   /** Cluster: how many nodes, one run per entry. */
   nodes: number[];
+  /** Events: receipts made while the receiver is down, then drained (0 skips that part). */
+  backlog: number;
 }
 
 const HELP = `npm run bench -- [options]
-  --scenario <list>     acceptance,dispatch,flat,prefill,smpp,cluster,ucloud (default acceptance,dispatch)
+  --scenario <list>     acceptance,dispatch,flat,prefill,smpp,cluster,ucloud,events (default acceptance,dispatch)
   --clients <n>         concurrent clients / pool connections (8)
   --requests <n>        acceptance requests of --batch numbers each (300)
   --warmup <n>          requests sent before measuring, not counted (16)
@@ -82,6 +85,7 @@ const HELP = `npm run bench -- [options]
   --receipt-delay <ms>  smpp scenario: the SMSC simulator's delay before each receipt (100)
   --database-url <url>  cluster: the PostgreSQL the nodes share (WIREBIRD_TEST_DATABASE_URL)
   --nodes <list>        cluster: node counts to measure, one run each (1,2,3)
+  --backlog <n>         events: receipts made while the receiver is down, then drained (1000000)
   --keep                keep temporary data dirs`;
 
 function int(v: string | undefined, name: string, fallback: number): number {
@@ -135,6 +139,7 @@ export function parseOptions(argv: string[]): Options | undefined {
       'receipt-delay': { type: 'string' },
       'database-url': { type: 'string' },
       nodes: { type: 'string' },
+      backlog: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -171,5 +176,6 @@ export function parseOptions(argv: string[]): Options | undefined {
     receiptDelayMs: int(v['receipt-delay'], 'receipt-delay', 100),
     databaseUrl: v['database-url'] ?? process.env.WIREBIRD_TEST_DATABASE_URL,
     nodes: (v.nodes ?? '1,2,3').split(',').map((n) => Math.max(1, int(n.trim(), 'nodes', 1))),
+    backlog: int(v.backlog, 'backlog', 1_000_000),
   };
 }

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { acceptanceTable, measureAcceptance } from './acceptance.js';
 import { clusterTable, measureCluster } from './cluster.js';
 import { dispatchTable, measureDispatch } from './dispatch.js';
+import { eventsTable, measureEvents } from './events.js';
 import { flatTable, measureFlat, prefilledDataDir, prefillLine } from './flat.js';
 import { freshDataDir } from './gateway.js';
 import { describeMachine } from './machine.js';
@@ -77,6 +78,10 @@ const RUNNERS: Record<Scenario, (o: Options, phones: PhoneSequence) => Promise<S
     const f = await measureUcloud(o, dir, phones);
     cleanup(o, dir);
     return { figures: f, markdown: ucloudTable(f) };
+  },
+  events: async (o, phones) => {
+    const f = await measureEvents(o, phones);
+    return { figures: f, markdown: eventsTable(f) };
   },
   cluster: async (o, phones) => {
     const f = await measureCluster(o, phones);

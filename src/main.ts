@@ -49,7 +49,9 @@ export async function startGateway(
   config: Config,
   logger: Logger = createLogger(config.logLevel),
 ): Promise<Gateway> {
-  const lock = config.acceptThreads > 0 && !config.database.url ? new WriteLock() : undefined;
+  // SQLite written from other threads (acceptance, the outbox thread) takes a shared write lock.
+  const threads = config.acceptThreads > 0 || config.webhooks.thread;
+  const lock = threads && !config.database.url ? new WriteLock() : undefined;
   const store = await openStore(config, lock);
   const runtime = { config, store, clock: systemClock, scheduler: systemScheduler, logger, lock };
   try {
@@ -110,9 +112,11 @@ async function startOnStore(rt: Runtime): Promise<Gateway> {
     config,
     store,
     box,
+    secret: resolveGatewaySecret(config),
+    lockBuffer: rt.lock?.buffer,
     clock,
     log: logger.child({ worker: 'events' }),
-    onAttempt: (r) => metrics.webhookAttempted(r),
+    onAttempt: (a) => metrics.webhookAttempted(a),
   });
   const pipeline = await startPipeline({ ...rt, metrics, channels });
   const reviewer = autoReviewer(rt);
@@ -157,7 +161,7 @@ async function startOnStore(rt: Runtime): Promise<Gateway> {
   });
   reviewer?.start();
   history.start();
-  events.start();
+  await events.start();
   const partsFlush = flushPartsEvery(rt, inbound);
   const stopWork = async () => {
     history.stop();
@@ -242,7 +246,8 @@ async function startAcceptPool(
   pipeline: Pipeline,
 ): Promise<AcceptPool | undefined> {
   const { lock, config, logger } = rt;
-  if (!lock) return undefined;
+  // The lock may be there for the outbox thread alone.
+  if (!lock || config.acceptThreads === 0) return undefined;
   return AcceptPool.start({
     threads: config.acceptThreads,
     config,

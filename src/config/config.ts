@@ -102,6 +102,8 @@ export const ConfigSchema = Type.Object(
         /** Deliver to loopback and private networks too: for development and tests only. */
         allowPrivate: Type.Boolean({ default: false }),
         pollMs: Type.Integer({ minimum: 1, maximum: 10000, default: 50 }),
+        /** Deliver from a thread of its own (signing and HTTP off the main thread). */
+        thread: Type.Boolean({ default: true }),
         /** While an endpoint fails, one attempt at a time, this often. */
         probeMs: Type.Integer({ minimum: 10, maximum: 3600000, default: 5000 }),
       },

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, createSecretKey, randomBytes, type KeyObject } from 'node:crypto';
 
 /**
  * Standard Webhooks signing (standardwebhooks.com): a secret is `whsec_` and base64 of random
@@ -12,14 +12,26 @@ export function newWebhookSecret(): string {
   return SECRET_PREFIX + randomBytes(32).toString('base64');
 }
 
+/** Decoded keys by secret: decoding one per signature is measurable at 10k events/s. */
+const keys = new Map<string, KeyObject>();
+const MAX_KEYS = 1000;
+
+function keyOf(secret: string): KeyObject {
+  let key = keys.get(secret);
+  if (!key) {
+    const raw = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret;
+    key = createSecretKey(Buffer.from(raw, 'base64'));
+    if (keys.size >= MAX_KEYS) keys.clear();
+    keys.set(secret, key);
+  }
+  return key;
+}
+
 export function signPayload(
   secret: string,
   msg: { id: string; timestamp: number; body: string },
 ): string {
-  const key = Buffer.from(
-    secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret,
-    'base64',
-  );
+  const key = keyOf(secret);
   const mac = createHmac('sha256', key)
     .update(`${msg.id}.${msg.timestamp}.${msg.body}`)
     .digest('base64');

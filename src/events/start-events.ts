@@ -1,15 +1,16 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
 import type { SecretBox } from '../crypto/secret-box.js';
-import type { DeliveryResult } from '../domain/events/endpoint.js';
 import { parseRetrySchedule } from '../domain/events/retry.js';
 import type { Clock, WebhookStore } from '../domain/ports.js';
 import { urlProblem } from './address-guard.js';
+import { OutboxThreadHost } from './outbox-host.js';
+import type { AttemptSummary } from './outbox-protocol.js';
 import { OutboxWorker } from './outbox-worker.js';
 import { newWebhookSecret } from './signing.js';
 import { WebhookSender } from './webhook-sender.js';
 
-/** What the API's webhook Actions are given (see api/context.ts WebhookDeps). */
+/** What the API's webhook Actions and the console are given. */
 export interface EventsDeps {
   box: SecretBox;
   urlProblem(url: string): Promise<string | undefined>;
@@ -19,19 +20,19 @@ export interface EventsDeps {
 
 export interface Events {
   deps: EventsDeps;
-  start(): void;
+  start(): Promise<void>;
   stop(): Promise<void>;
 }
 
-/** The outbox worker and its HTTP sender, built from the config (docs/events.md). */
-export function createEvents(o: {
+/** The outbox worker and its HTTP sender on a store, as the config says (docs/events.md). */
+export function buildOutbox(o: {
   config: Config;
   store: WebhookStore;
   box: SecretBox;
   clock: Clock;
   log: Logger;
-  onAttempt?: (r: DeliveryResult) => void;
-}): Events {
+  onAttempt: (a: AttemptSummary) => void;
+}): { worker: OutboxWorker; sender: WebhookSender } {
   const w = o.config.webhooks;
   const sender = new WebhookSender({
     timeoutMs: w.timeoutMs,
@@ -52,16 +53,46 @@ export function createEvents(o: {
     // Past the send timeout with room to record: a live worker's claim never runs out.
     leaseMs: w.timeoutMs * 2 + 5_000,
     random: Math.random,
-    ...(o.onAttempt ? { onAttempt: o.onAttempt } : {}),
+    onAttempt: (r) =>
+      o.onAttempt({ state: r.state, gone: r.disable !== undefined, latencyMs: r.latencyMs }),
   });
+  return { worker, sender };
+}
+
+/**
+ * Event delivery: in a thread of its own (webhooks.thread, the default), on a store connection
+ * of its own; or on the main thread. Either way the API nudges it the same.
+ */
+export function createEvents(o: {
+  config: Config;
+  store: WebhookStore;
+  box: SecretBox;
+  /** The gateway secret the thread opens the signing secrets with. */
+  secret: string;
+  /** The SQLite write lock the thread shares (SQLite only). */
+  lockBuffer: SharedArrayBuffer | undefined;
+  clock: Clock;
+  log: Logger;
+  onAttempt: (a: AttemptSummary) => void;
+}): Events {
+  const allowPrivate = o.config.webhooks.allowPrivate;
+  const deps = (nudge: () => void): EventsDeps => ({
+    box: o.box,
+    urlProblem: (url) => urlProblem(url, { allowPrivate }),
+    newSecret: newWebhookSecret,
+    nudge,
+  });
+  if (o.config.webhooks.thread) {
+    const host = new OutboxThreadHost({
+      ...o,
+      onAttempts: (list) => list.forEach(o.onAttempt),
+    });
+    return { deps: deps(() => host.nudge()), start: () => host.start(), stop: () => host.stop() };
+  }
+  const { worker, sender } = buildOutbox(o);
   return {
-    deps: {
-      box: o.box,
-      urlProblem: (url) => urlProblem(url, { allowPrivate: w.allowPrivate }),
-      newSecret: newWebhookSecret,
-      nudge: () => worker.nudge(),
-    },
-    start: () => worker.start(),
+    deps: deps(() => worker.nudge()),
+    start: async () => worker.start(),
     async stop() {
       await worker.stop();
       await sender.close();

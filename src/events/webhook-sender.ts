@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { Agent, request } from 'undici';
 import { guardedLookup, isBlockedAddress, type Resolve } from './address-guard.js';
+import { LeanHttpClient } from './lean-http.js';
 
 /** What one POST to an endpoint came to. */
 export interface SendAnswer {
@@ -31,10 +32,18 @@ export interface SenderOptions {
  */
 export class WebhookSender {
   private readonly agent: Agent;
+  /** Plain http goes through the lean client; https through undici. */
+  private readonly lean: LeanHttpClient;
   private readonly now: () => number;
 
   constructor(private readonly options: SenderOptions) {
     this.now = options.now ?? (() => performance.now());
+    this.lean = new LeanHttpClient({
+      connectionsPerOrigin: options.connections,
+      timeoutMs: options.timeoutMs,
+      readLimit: ANSWER_READ_LIMIT,
+      ...(options.allowPrivate ? {} : { lookup: guardedLookup(options.resolve) }),
+    });
     this.agent = new Agent({
       connections: options.connections,
       keepAliveTimeout: 30_000,
@@ -50,6 +59,8 @@ export class WebhookSender {
     const refused = this.refusedHost(url);
     if (refused)
       return { statusCode: undefined, error: refused, latencyMs: 0, retryAfter: undefined };
+    const parsed = new URL(url);
+    if (parsed.protocol === 'http:') return this.sendLean(parsed, headers, body, took);
     try {
       const res = await request(url, {
         method: 'POST',
@@ -59,8 +70,8 @@ export class WebhookSender {
           ...headers,
         },
         body,
+        // The agent's headers and body timeouts bound the wait (an AbortSignal per request costs).
         dispatcher: this.agent,
-        signal: AbortSignal.timeout(this.options.timeoutMs),
       });
       const excerpt = await readSome(res.body, ANSWER_READ_LIMIT);
       const ok = res.statusCode >= 200 && res.statusCode < 300;
@@ -81,6 +92,36 @@ export class WebhookSender {
     }
   }
 
+  private async sendLean(
+    url: URL,
+    headers: Record<string, string>,
+    body: string,
+    took: () => number,
+  ): Promise<SendAnswer> {
+    const all = {
+      'content-type': 'application/json',
+      'user-agent': 'Wirebird-Webhooks/1',
+      ...headers,
+    };
+    try {
+      const a = await this.lean.post(url, all, body);
+      const ok = a.statusCode >= 200 && a.statusCode < 300;
+      return {
+        statusCode: a.statusCode,
+        error: ok ? '' : a.excerpt.slice(0, 500),
+        latencyMs: took(),
+        retryAfter: a.retryAfter,
+      };
+    } catch (err) {
+      const e = err as { code?: string; message?: string };
+      const error =
+        e.code === 'ETIMEDOUT'
+          ? `no answer within ${this.options.timeoutMs} ms`
+          : `${e.code ?? 'ERROR'}: ${e.message ?? String(err)}`;
+      return { statusCode: undefined, error, latencyMs: took(), retryAfter: undefined };
+    }
+  }
+
   /** An address written into the URL is never looked up, so it is checked here. */
   private refusedHost(url: string): string | undefined {
     if (this.options.allowPrivate) return undefined;
@@ -92,6 +133,7 @@ export class WebhookSender {
   }
 
   async close(): Promise<void> {
+    this.lean.close();
     await this.agent.close();
   }
 }

@@ -4,7 +4,6 @@ import type { Channel } from '../channels/channel.js';
 import type { DispatchObserver } from '../dispatch/dispatcher.js';
 import type { ReportObserver } from '../dispatch/report-sink.js';
 import type { SubmitOutcome } from '../domain/messages/message.js';
-import type { DeliveryResult } from '../domain/events/endpoint.js';
 import type { Clock, OperatorStore, WebhookStore } from '../domain/ports.js';
 import { receiptResultOf } from '../domain/receipts/receipt.js';
 import type { Report } from '../domain/messages/message.js';
@@ -205,8 +204,8 @@ export class Metrics implements DispatchObserver, ReportObserver {
   }
 
   /** The sweeper expires across channels, so Unknow receipts carry no channel label. */
-  webhookAttempted(r: DeliveryResult): void {
-    const outcome = r.disable ? 'gone' : r.state === 'pending' ? 'retry' : r.state;
+  webhookAttempted(r: { state: string; gone: boolean; latencyMs: number }): void {
+    const outcome = r.gone ? 'gone' : r.state === 'pending' ? 'retry' : r.state;
     this.webhookAttempts.inc({ outcome });
     this.webhookSeconds.observe(r.latencyMs / 1000);
   }

@@ -84,7 +84,26 @@ export function deliveryResult(
   },
   policy: { scheduleMs: readonly number[]; now: number; random: () => number },
 ): DeliveryResult {
-  const base = {
+  const meaning = answerMeaning(answer.statusCode);
+  let state: DeliveryResult['state'] = 'delivered';
+  let nextAt: number | undefined;
+  let disable: string | undefined;
+  if (meaning === 'gone') {
+    state = 'failed';
+    disable = 'the endpoint answered 410 Gone';
+  } else if (meaning === 'retry') {
+    const busy = answer.statusCode === 429 || answer.statusCode === 503;
+    nextAt = nextAttemptAt({
+      attempts: d.attempt,
+      scheduleMs: policy.scheduleMs,
+      now: policy.now,
+      random: policy.random,
+      retryAfterMs: busy ? retryAfterMs(answer.retryAfter, policy.now) : undefined,
+    });
+    state = nextAt === undefined ? 'failed' : 'pending';
+  }
+  // Built once, field by field: one of these is made per delivery.
+  return {
     eventId: d.eventId,
     endpointId: d.endpointId,
     claim: d.claim,
@@ -93,30 +112,8 @@ export function deliveryResult(
     statusCode: answer.statusCode,
     error: answer.error,
     latencyMs: answer.latencyMs,
-  };
-  const meaning = answerMeaning(answer.statusCode);
-  if (meaning === 'delivered')
-    return { ...base, state: 'delivered', nextAt: undefined, disable: undefined };
-  if (meaning === 'gone') {
-    return {
-      ...base,
-      state: 'failed',
-      nextAt: undefined,
-      disable: 'the endpoint answered 410 Gone',
-    };
-  }
-  const busy = answer.statusCode === 429 || answer.statusCode === 503;
-  const nextAt = nextAttemptAt({
-    attempts: d.attempt,
-    scheduleMs: policy.scheduleMs,
-    now: policy.now,
-    random: policy.random,
-    retryAfterMs: busy ? retryAfterMs(answer.retryAfter, policy.now) : undefined,
-  });
-  return {
-    ...base,
-    state: nextAt === undefined ? 'failed' : 'pending',
+    state,
     nextAt,
-    disable: undefined,
+    disable,
   };
 }

@@ -179,6 +179,17 @@ export function outboxContract(open: OpenStore): void {
       assert.deepEqual(await store.outboxStats(), { pending: 0, oldestPendingAt: undefined });
     });
 
+    test('a replay is not settled by a result of the claim before it', async (store) => {
+      const e = await withEndpoint(store);
+      const [id] = await store.emitEvents([event('contact.opted_in')], NOW);
+      const [d] = await claimAll(store, e);
+      assert.ok(d && id !== undefined);
+      assert.equal(await store.replayEvents({ accountId: ACCOUNT, eventId: id }, NOW), 1);
+      await store.recordDeliveries([result(d)], 0);
+      const [again] = await claimAll(store, e);
+      assert.equal(again?.eventId, id, 'still due: the replay stands');
+    });
+
     test('failures retry, then fail; replay makes them due again', async (store) => {
       const e = await withEndpoint(store);
       await store.emitEvents([event('contact.opted_in')], NOW);

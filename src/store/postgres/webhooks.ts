@@ -7,6 +7,7 @@ import {
 } from '../../domain/events/endpoint.js';
 import type { WebhookStore } from '../../domain/ports.js';
 import {
+  ATTEMPTS_SQL,
   DELIVERY_COLUMNS,
   ENDPOINT_COLUMNS,
   deliveryConditions,
@@ -115,11 +116,9 @@ function postgresDeliveries(pool: Pool) {
     },
     async deliveryAttempts(accountId: number | undefined, endpointId: string, eventId: number) {
       const r = await pool.query<AttemptRow>(
-        `SELECT a.attempt, a.at, a.status_code, a.error, a.latency_ms FROM webhook_attempts a
-         JOIN outbox_events e ON e.event_id = a.event_id
-         WHERE a.endpoint_id = $1 AND a.event_id = $2 AND ($3::bigint IS NULL OR e.account_id = $3)
-         ORDER BY a.at, a.attempt`,
-        [endpointId, eventId, accountId ?? null],
+        `SELECT a.* FROM (${ATTEMPTS_SQL(P)}) AS a JOIN outbox_events e ON e.event_id = $2
+         WHERE $5::bigint IS NULL OR e.account_id = $5 ORDER BY a.at, a.attempt`,
+        [endpointId, eventId, endpointId, eventId, accountId ?? null],
       );
       return r.rows.map(toAttempt);
     },
@@ -210,7 +209,11 @@ async function record(
     ],
   );
   const kept = settled.rows.map((row) => results[Number(row.i) - 1] as DeliveryResult);
-  await logAttempts(c, kept);
+  // A success's attempt is the delivery's own last_* columns; failures are logged.
+  await logAttempts(
+    c,
+    kept.filter((r) => r.state !== 'delivered'),
+  );
   await endpointRuns(c, kept, failingCutoff);
 }
 
@@ -283,7 +286,9 @@ async function replay(c: Queryable, r: ReplayRequest, now: number): Promise<numb
     );
     if (own.rowCount === 0) return 0;
   }
-  const again = `state = 'pending', attempts = 0, next_at = $1, delivered_at = NULL`;
+  // A new claim generation: a result still being recorded can no longer settle the replay.
+  const again = `state = 'pending', attempts = 0, next_at = $1, delivered_at = NULL,
+    claims = webhook_deliveries.claims + 1`;
   if ('eventId' in r && r.endpointId !== undefined) {
     const x = await c.query(
       `INSERT INTO webhook_deliveries (event_id, endpoint_id, state, next_at)

@@ -221,6 +221,18 @@ export function deliveryConditions(
   return { where: conds.length > 0 ? conds.join(' AND ') : 'TRUE', values };
 }
 
+/**
+ * A delivery's attempts: the failed ones logged, and its success from the delivery's own row.
+ * Placeholders, in order: endpoint, event (the log), endpoint, event (the delivery).
+ */
+export const ATTEMPTS_SQL = (p: (n: number) => string = () => '?', from = 1) =>
+  `SELECT attempt, at, status_code, error, latency_ms FROM webhook_attempts
+     WHERE endpoint_id = ${p(from)} AND event_id = ${p(from + 1)}
+   UNION ALL
+   SELECT attempts AS attempt, last_at AS at, last_status AS status_code, '' AS error,
+       latency_ms FROM webhook_deliveries
+     WHERE endpoint_id = ${p(from + 2)} AND event_id = ${p(from + 3)} AND state = 'delivered'`;
+
 export interface AttemptRow {
   attempt: number;
   at: number;

@@ -40,12 +40,28 @@ export function sqliteOutbox(db: Db) {
   const bump = db.prepare(
     `UPDATE messages SET event_seq = event_seq + 1 WHERE id = ? RETURNING ${MESSAGE_EVENT_COLUMNS}`,
   );
+  // A batch of reports asks the same question thousands of times. SQLite work is synchronous, so
+  // a cache dropped at the next microtask lives within the one transaction asking, never longer.
+  let cache: Map<string, string[]> | undefined;
+  const subscribed = (accountId: number, type: string): string[] => {
+    if (!cache) {
+      cache = new Map();
+      queueMicrotask(() => (cache = undefined));
+    }
+    const key = `${accountId},${type}`;
+    let found = cache.get(key);
+    if (!found) {
+      found = subscribers.all(accountId, `,${type},`) as string[];
+      cache.set(key, found);
+    }
+    return found;
+  };
 
   /** Writes one event for its subscribers (or one endpoint of its account); answers its id. */
   const emit = (e: NewEvent, now: number, endpointId?: string): number | undefined => {
     const endpoints = (
       endpointId === undefined
-        ? subscribers.all(e.accountId, `,${e.type},`)
+        ? subscribed(e.accountId, e.type)
         : ownEndpoint.all(endpointId, e.accountId)
     ) as string[];
     return emitTo(e, endpoints, now);
@@ -60,7 +76,7 @@ export function sqliteOutbox(db: Db) {
   /** The event a message's change makes, when its account has a subscriber for it. */
   const messageChanged = (c: SqliteMessageChange, now: number): void => {
     const type = messageEventType(c.kind);
-    const endpoints = subscribers.all(c.accountId, `,${type},`) as string[];
+    const endpoints = subscribed(c.accountId, type);
     if (endpoints.length === 0) return;
     const row = bump.get(c.id) as MessageEventRow | undefined;
     if (!row) return;

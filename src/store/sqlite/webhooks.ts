@@ -8,6 +8,7 @@ import { changedEndpoint } from '../../domain/events/endpoint.js';
 import type { WebhookStore } from '../../domain/ports.js';
 import {
   DELIVERY_COLUMNS,
+  ATTEMPTS_SQL,
   ENDPOINT_COLUMNS,
   deliveryConditions,
   deliveryPage,
@@ -121,12 +122,13 @@ function sqliteDeliveries(db: Db) {
     async deliveryAttempts(accountId: number | undefined, endpointId: string, eventId: number) {
       const rows = db
         .prepare(
-          `SELECT a.attempt, a.at, a.status_code, a.error, a.latency_ms FROM webhook_attempts a
-           JOIN outbox_events e ON e.event_id = a.event_id
-           WHERE a.endpoint_id = ? AND a.event_id = ? AND (? IS NULL OR e.account_id = ?)
-           ORDER BY a.at, a.attempt`,
+          `SELECT a.* FROM (${ATTEMPTS_SQL()}) AS a JOIN outbox_events e ON e.event_id = ?
+           WHERE ? IS NULL OR e.account_id = ? ORDER BY a.at, a.attempt`,
         )
-        .all(endpointId, eventId, accountId ?? null, accountId ?? null) as AttemptRow[];
+        .all(
+          ...[endpointId, eventId, endpointId, eventId],
+          ...[eventId, accountId ?? null, accountId ?? null],
+        ) as AttemptRow[];
       return rows.map(toAttempt);
     },
     async eventBody(accountId: number | undefined, eventId: number) {
@@ -153,7 +155,7 @@ function sqliteClaim(db: Db) {
     `UPDATE webhook_deliveries SET claims = claims + 1, next_at = ?
      WHERE endpoint_id = ? AND event_id IN (
        SELECT event_id FROM webhook_deliveries WHERE endpoint_id = ? AND state = 'pending'
-         AND next_at <= ? ORDER BY next_at, event_id LIMIT ?)
+         AND next_at <= ? ORDER BY next_at LIMIT ?)
      RETURNING event_id, claims, attempts`,
   );
   const bodies = db.prepare(
@@ -196,11 +198,24 @@ interface BodyRow {
   body: string;
 }
 
-/** Records attempts, the endpoints' failing runs, and disables those that must stop. */
+/**
+ * Records attempts: the deliveries taken, in one statement (the bulk of every batch); each failure
+ * with its row in the attempt log, the endpoint's failing run, and the disabling it may bring. A
+ * success's attempt is the delivery's own last_* columns, not a log row.
+ */
 function sqliteRecord(db: Db) {
+  const delivered = db.prepare(
+    `UPDATE webhook_deliveries SET state = 'delivered', attempts = r.value ->> 2, next_at = NULL,
+       last_status = r.value ->> 4, last_error = '', last_at = r.value ->> 5,
+       latency_ms = r.value ->> 6, delivered_at = r.value ->> 5
+     FROM json_each(?) AS r
+     WHERE webhook_deliveries.endpoint_id = r.value ->> 0
+       AND webhook_deliveries.event_id = r.value ->> 1 AND claims = r.value ->> 3
+       AND state = 'pending'`,
+  );
   const settle = db.prepare(
     `UPDATE webhook_deliveries SET state = ?, attempts = ?, next_at = ?, last_status = ?,
-       last_error = ?, last_at = ?, latency_ms = ?, delivered_at = ?
+       last_error = ?, last_at = ?, latency_ms = ?
      WHERE endpoint_id = ? AND event_id = ? AND claims = ? AND state = 'pending'`,
   );
   const log = db.prepare(
@@ -217,39 +232,43 @@ function sqliteRecord(db: Db) {
     `UPDATE webhook_endpoints SET disabled = 1, disabled_reason = ?, disabled_at = ?, updated_at = ?
      WHERE endpoint_id = ? AND disabled = 0 AND (? OR failing_since <= ?)`,
   );
+  const failed = (r: DeliveryResult, failingCutoff: number) => {
+    const changed = settle.run(
+      ...[r.state, r.attempt, r.nextAt ?? null, r.statusCode ?? null, r.error, r.at, r.latencyMs],
+      ...[r.endpointId, r.eventId, r.claim],
+    ).changes;
+    if (changed === 0) return;
+    log.run(r.endpointId, r.eventId, r.attempt, r.at, r.statusCode ?? null, r.error, r.latencyMs);
+    failing.run(r.at, r.endpointId);
+    const reason = r.disable ?? 'failing every attempt since the failing limit';
+    disable.run(reason, r.at, r.at, r.endpointId, r.disable ? 1 : 0, failingCutoff);
+  };
   return db.transaction((results: readonly DeliveryResult[], failingCutoff: number) => {
-    for (const r of results) {
-      const delivered = r.state === 'delivered';
-      const changed = settle.run(
-        r.state,
-        r.attempt,
-        r.nextAt ?? null,
-        r.statusCode ?? null,
-        r.error,
-        r.at,
-        r.latencyMs,
-        delivered ? r.at : null,
+    const ok = results.filter((r) => r.state === 'delivered');
+    if (ok.length > 0) {
+      const rows = ok.map((r) => [
         r.endpointId,
         r.eventId,
+        r.attempt,
         r.claim,
-      ).changes;
-      if (changed === 0) continue;
-      log.run(r.endpointId, r.eventId, r.attempt, r.at, r.statusCode ?? null, r.error, r.latencyMs);
-      if (delivered) {
-        succeeded.run(r.endpointId);
-        continue;
-      }
-      failing.run(r.at, r.endpointId);
-      const reason = r.disable ?? 'failing every attempt since the failing limit';
-      disable.run(reason, r.at, r.at, r.endpointId, r.disable ? 1 : 0, failingCutoff);
+        r.statusCode,
+        r.at,
+        r.latencyMs,
+      ]);
+      delivered.run(JSON.stringify(rows));
+      for (const endpointId of new Set(ok.map((r) => r.endpointId))) succeeded.run(endpointId);
     }
+    for (const r of results) if (r.state !== 'delivered') failed(r, failingCutoff);
   });
 }
 
-/** Makes deliveries due again now, their retry schedule started afresh. */
+/**
+ * Makes deliveries due again now, their retry schedule started afresh. A replay is a new claim
+ * generation: the result of an attempt still being recorded can no longer settle it.
+ */
 function sqliteReplay(db: Db) {
   const again = `UPDATE webhook_deliveries SET state = 'pending', attempts = 0, next_at = ?,
-    delivered_at = NULL`;
+    delivered_at = NULL, claims = claims + 1`;
   const own = 'SELECT event_id FROM outbox_events WHERE event_id = ? AND account_id = ?';
   const ownEndpoint = db
     .prepare('SELECT 1 FROM webhook_endpoints WHERE endpoint_id = ? AND account_id = ?')
@@ -258,7 +277,7 @@ function sqliteReplay(db: Db) {
     `INSERT INTO webhook_deliveries (event_id, endpoint_id, state, next_at)
      SELECT event_id, ?, 'pending', ? FROM outbox_events WHERE event_id = ? AND account_id = ?
      ON CONFLICT (endpoint_id, event_id) DO UPDATE SET state = 'pending', attempts = 0,
-       next_at = excluded.next_at, delivered_at = NULL`,
+       next_at = excluded.next_at, delivered_at = NULL, claims = webhook_deliveries.claims + 1`,
   );
   const oneEverywhere = db.prepare(`${again} WHERE event_id IN (${own})`);
   const failedSince = db.prepare(

@@ -1,0 +1,237 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Api } from './api.js';
+import { freshDataDir } from './gateway.js';
+import { runLoad } from './load.js';
+import type { PhoneSequence } from './numbers.js';
+import type { Options } from './options.js';
+import { CpuWindow } from './proc.js';
+import { waitForReceipts } from './receipts.js';
+import { gatewayFigures, makeBodies, withBench, type Bench } from './session.js';
+import { fmt, table } from './stats.js';
+
+/**
+ * Issue 16's event figures: the same end-to-end run without and with a receiver subscribed to
+ * message.receipt, then a receiver down while `backlog` receipts become events, brought back.
+ * The receiver is a keep-alive HTTP server in this process that answers 200 at once.
+ */
+class CountingReceiver {
+  readonly ids = new Set<string>();
+  requests = 0;
+  firstAt = 0;
+  lastAt = 0;
+  private server: Server | undefined;
+
+  async start(port = 0): Promise<string> {
+    this.server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        const now = performance.now();
+        this.firstAt ||= now;
+        this.lastAt = now;
+        this.requests++;
+        this.ids.add(String(req.headers['webhook-id']));
+        res.writeHead(200, { 'content-length': '0' }).end();
+      });
+    });
+    this.server.keepAliveTimeout = 60_000;
+    await new Promise<void>((r) => this.server?.listen(port, '127.0.0.1', r));
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/events`;
+  }
+
+  async stop(): Promise<void> {
+    this.server?.closeAllConnections();
+    await new Promise<void>((r) => (this.server ? this.server.close(() => r()) : r()));
+  }
+}
+
+const CONFIG = { webhooks: { allowPrivate: true } };
+
+async function subscribe(api: Api, url: string): Promise<void> {
+  const { json } = await api.call({
+    Action: 'CreateWebhookEndpoint',
+    AccountId: api.gw.accountId,
+    Url: url,
+    EventTypes: ['message.receipt'],
+  });
+  if (json.RetCode !== 0) throw new Error(`CreateWebhookEndpoint: ${JSON.stringify(json)}`);
+}
+
+/** Sends `messages` and waits for every final receipt; answers the accepted count and times. */
+async function sendAndDrain(o: Options, b: Bench, phones: PhoneSequence, messages: number) {
+  const bodies = makeBodies(b, phones, Math.ceil(messages / o.batch), o.batch);
+  const window = CpuWindow.start(b.gw.pid);
+  const load = await runLoad(b.api, bodies, o.clients, o.timeLimitS * 1000);
+  const drain = await waitForReceipts(
+    b.api,
+    load.sessions,
+    performance.now() + o.drainLimitS * 1000,
+  );
+  return { load, drain, cpu: window };
+}
+
+async function waitFor(done: () => boolean, limitS: number): Promise<boolean> {
+  const end = performance.now() + limitS * 1000;
+  while (!done() && performance.now() < end) await sleep(20);
+  return done();
+}
+
+export interface EndToEnd {
+  accepted: number;
+  receiptsPerS: number;
+  /** With webhooks: first request → last event received. */
+  eventsDonePerS: number | undefined;
+  events: number | undefined;
+  complete: boolean;
+  cpuS: number;
+  peakRssMb: number;
+}
+
+async function endToEnd(o: Options, phones: PhoneSequence, withHooks: boolean): Promise<EndToEnd> {
+  const rx = new CountingReceiver();
+  const url = await rx.start();
+  const dir = freshDataDir(o.workDir, withHooks ? 'events-on' : 'events-off');
+  try {
+    const { value, ended } = await withBench(
+      o,
+      dir,
+      withHooks ? 'events-on' : 'events-off',
+      async (b) => {
+        if (withHooks) await subscribe(b.api, url);
+        const { load, drain, cpu } = await sendAndDrain(o, b, phones, o.messages);
+        const all = withHooks
+          ? await waitFor(() => rx.ids.size >= load.accepted, o.drainLimitS)
+          : true;
+        const endS = (drain.doneMs - load.startMs) / 1000;
+        const eventsS = (rx.lastAt - load.startMs) / 1000;
+        return {
+          accepted: load.accepted,
+          receiptsPerS: drain.finals / endS,
+          eventsDonePerS: withHooks ? rx.ids.size / eventsS : undefined,
+          events: withHooks ? rx.ids.size : undefined,
+          complete: drain.complete && all,
+          cpuS: cpu.end().gatewayS,
+        };
+      },
+      CONFIG,
+    );
+    return { ...value, peakRssMb: gatewayFigures(ended).peakRssMb };
+  } finally {
+    await rx.stop();
+  }
+}
+
+export interface Backlog {
+  events: number;
+  /** Receipts made while the receiver was down: the backlog built. */
+  buildS: number;
+  /** Receiver back → every event received. */
+  drainS: number;
+  drainPerS: number;
+  /** Attempts the receiver saw beyond one per event (probes land while it is down: none). */
+  extraRequests: number;
+  rssAtDownMb: number;
+  rssBeforeBackMb: number;
+  peakRssMb: number;
+  rssTimeline: [number, number][];
+  complete: boolean;
+}
+
+/** The receiver down while `backlog` receipts are made, then back: RSS, and how fast it drains. */
+async function backlog(o: Options, phones: PhoneSequence, events: number): Promise<Backlog> {
+  const port = await portOf();
+  const url = `http://127.0.0.1:${port}/events`;
+  const dir = freshDataDir(o.workDir, 'events-backlog');
+  const rx = new CountingReceiver();
+  const { value, ended } = await withBench(
+    o,
+    dir,
+    'events-backlog',
+    async (b) => {
+      await subscribe(b.api, url);
+      const rssAtDownMb = b.sampler.sample()?.rssMb ?? NaN;
+      const started = performance.now();
+      const { drain } = await sendAndDrain(o, b, phones, events);
+      const buildS = (performance.now() - started) / 1000;
+      const rssBeforeBackMb = b.sampler.sample()?.rssMb ?? NaN;
+      await rx.start(port);
+      const back = performance.now();
+      const complete = await waitFor(() => rx.ids.size >= drain.finals, o.drainLimitS * 4);
+      const drainS = (rx.lastAt - back) / 1000;
+      return {
+        events: rx.ids.size,
+        buildS,
+        drainS,
+        drainPerS: rx.ids.size / ((rx.lastAt - rx.firstAt) / 1000),
+        extraRequests: rx.requests - rx.ids.size,
+        rssAtDownMb,
+        rssBeforeBackMb,
+        complete: complete && drain.complete,
+      };
+    },
+    { ...CONFIG, webhooks: { ...CONFIG.webhooks, timeoutMs: 2000 } },
+  );
+  await rx.stop();
+  const g = gatewayFigures(ended);
+  return { ...value, peakRssMb: g.peakRssMb, rssTimeline: g.rssTimeline };
+}
+
+async function portOf(): Promise<number> {
+  const probe = new CountingReceiver();
+  const url = await probe.start();
+  await probe.stop();
+  return Number(new URL(url).port);
+}
+
+export interface EventsFigures {
+  off: EndToEnd;
+  on: EndToEnd;
+  backlog: Backlog | undefined;
+}
+
+export async function measureEvents(o: Options, phones: PhoneSequence): Promise<EventsFigures> {
+  const off = await endToEnd(o, phones, false);
+  const on = await endToEnd(o, phones, true);
+  const back = o.backlog > 0 ? await backlog(o, phones, o.backlog) : undefined;
+  return { off, on, backlog: back };
+}
+
+export function eventsTable(f: EventsFigures): string {
+  const ratio = f.on.receiptsPerS / f.off.receiptsPerS;
+  const rows: [string, string][] = [
+    [
+      'end to end, no webhooks',
+      `${fmt.int(f.off.accepted)} messages: **${fmt.int(f.off.receiptsPerS)}/s** to the last final receipt, gateway CPU ${fmt.s(f.off.cpuS)}, peak RSS ${fmt.mb(f.off.peakRssMb)}`,
+    ],
+    [
+      'end to end, receiver on message.receipt',
+      `${fmt.int(f.on.accepted)} messages: **${fmt.int(f.on.receiptsPerS)}/s** to the last final receipt, gateway CPU ${fmt.s(f.on.cpuS)}, peak RSS ${fmt.mb(f.on.peakRssMb)}`,
+    ],
+    ['**with webhooks ÷ without**', `**${(ratio * 100).toFixed(0)} %** (target ≥ 80 %)`],
+    [
+      'events received (first request → last event)',
+      `${fmt.int(f.on.events ?? 0)} at ${fmt.int(f.on.eventsDonePerS ?? 0)}/s${f.on.complete ? '' : ' — INCOMPLETE'}`,
+    ],
+  ];
+  const b = f.backlog;
+  if (b) {
+    rows.push(
+      [
+        'backlog: receipts made while the receiver was down',
+        `${fmt.int(b.events)} in ${fmt.s(b.buildS)}`,
+      ],
+      [
+        'backlog: gateway RSS at the start / when the receiver came back / peak',
+        `${fmt.mb(b.rssAtDownMb)} / ${fmt.mb(b.rssBeforeBackMb)} / ${fmt.mb(b.peakRssMb)}`,
+      ],
+      [
+        '**backlog drained (receiver back → last event)**',
+        `**${fmt.s(b.drainS)}, ${fmt.int(b.drainPerS)} events/s** (target ≥ 10,000/s)${b.complete ? '' : ' — INCOMPLETE'}`,
+      ],
+      ['requests beyond one per event', fmt.int(b.extraRequests)],
+    );
+  }
+  return table(rows);
+}

@@ -1,0 +1,366 @@
+import { connect, type LookupFunction, type Socket } from 'node:net';
+
+/**
+ * A lean HTTP/1.1 client for webhook POSTs over plain http: keep-alive connections per origin,
+ * one request at a time on each, an answer read for its status, Retry-After and the first bytes
+ * of its body. undici costs about three times the CPU per request (bench/RESULTS.md, section
+ * 00000-events), which at 10,000 events a second is the whole budget; https stays with undici.
+ * Anything it does not understand closes the connection and fails the attempt, which is retried.
+ */
+export interface LeanAnswer {
+  statusCode: number;
+  retryAfter: string | undefined;
+  /** The body's first bytes, up to the read limit. */
+  excerpt: string;
+}
+
+export interface LeanOptions {
+  connectionsPerOrigin: number;
+  timeoutMs: number;
+  readLimit: number;
+  lookup?: LookupFunction;
+}
+
+const MAX_HEAD = 16 * 1024;
+/**
+ * How long an idle connection is kept: under the 5 s a Node.js server keeps one (undici keeps
+ * 4 s for the same reason), so a request rarely meets a connection its server is closing.
+ */
+const IDLE_MS = 4_000;
+
+class LeanError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+interface Answering {
+  resolve(a: LeanAnswer): void;
+  reject(e: Error): void;
+  timer: NodeJS.Timeout;
+}
+
+/** One keep-alive connection and the answer it is reading. */
+class Connection {
+  private buf: Buffer = Buffer.alloc(0);
+  private answering: Answering | undefined;
+  private reader: AnswerReader | undefined;
+  private idleTimer: NodeJS.Timeout | undefined;
+  closed = false;
+  /** Answers it has carried: a reused connection may have been closed by its server meanwhile. */
+  answered = 0;
+  /** Whether any byte of the current answer came. */
+  heard = false;
+
+  constructor(
+    readonly socket: Socket,
+    private readonly o: LeanOptions,
+    private readonly onIdle: (c: Connection) => void,
+    onGone: () => void,
+  ) {
+    socket.setNoDelay(true);
+    socket.on('data', (d: Buffer) => this.data(d));
+    socket.on('error', (e: NodeJS.ErrnoException) =>
+      this.fail(new LeanError(e.code ?? 'ESOCKET', e.message)),
+    );
+    socket.on('close', () => {
+      onGone();
+      // An answer without a length ends with its connection.
+      const whole = this.reader?.closedAnswer();
+      if (whole) this.finish(whole, false);
+      else this.fail(new LeanError('ECLOSED', 'the connection closed before the answer ended'));
+    });
+  }
+
+  request(head: string, body: string): Promise<LeanAnswer> {
+    clearTimeout(this.idleTimer);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.fail(new LeanError('ETIMEDOUT', `no answer within ${this.o.timeoutMs} ms`));
+      }, this.o.timeoutMs);
+      this.answering = { resolve, reject, timer };
+      this.reader = new AnswerReader(this.o.readLimit);
+      this.heard = false;
+      this.socket.write(head + body);
+    });
+  }
+
+  private data(d: Buffer): void {
+    if (!this.reader) {
+      // Bytes nobody asked for: the connection cannot be trusted to frame the next answer.
+      this.socket.destroy();
+      return;
+    }
+    this.heard = true;
+    this.buf = this.buf.length === 0 ? d : Buffer.concat([this.buf, d]);
+    let step: ReturnType<AnswerReader['read']>;
+    try {
+      step = this.reader.read(this.buf);
+    } catch (err) {
+      this.fail(err as Error);
+      return;
+    }
+    this.buf = this.buf.subarray(step.used);
+    if (step.done) this.finish(step.done, step.keepAlive && this.buf.length === 0);
+  }
+
+  private finish(answer: LeanAnswer, keepAlive: boolean): void {
+    const a = this.answering;
+    this.answering = undefined;
+    this.reader = undefined;
+    this.answered++;
+    if (a) {
+      clearTimeout(a.timer);
+      a.resolve(answer);
+    }
+    if (!keepAlive) {
+      this.closed = true;
+      this.socket.destroy();
+      return;
+    }
+    this.idleTimer = setTimeout(() => this.socket.destroy(), IDLE_MS);
+    this.idleTimer.unref();
+    this.onIdle(this);
+  }
+
+  private fail(err: Error): void {
+    this.closed = true;
+    clearTimeout(this.idleTimer);
+    const a = this.answering;
+    this.answering = undefined;
+    this.reader = undefined;
+    if (a) {
+      clearTimeout(a.timer);
+      a.reject(err);
+    }
+    this.socket.destroy();
+  }
+}
+
+/** Reads one answer: its head, then a body framed by Content-Length, chunks, or the close. */
+export class AnswerReader {
+  private status = 0;
+  private retryAfter: string | undefined;
+  private mode: 'head' | 'length' | 'chunked' | 'close' = 'head';
+  private remaining = 0;
+  private keepAlive = true;
+  private readonly parts: Buffer[] = [];
+  private kept = 0;
+  private chunkState: 'size' | 'data' | 'crlf' | 'trailers' = 'size';
+
+  constructor(private readonly limit: number) {}
+
+  /** Consumes what it can of `buf`; `done` once the answer is whole (or enough of it is read). */
+  read(buf: Buffer): { used: number; done?: LeanAnswer; keepAlive: boolean } {
+    let used = 0;
+    while (this.mode === 'head') {
+      const end = buf.indexOf('\r\n\r\n', used);
+      if (end < 0) {
+        if (buf.length - used > MAX_HEAD)
+          throw new LeanError('EHEAD', 'the answer’s head is too large');
+        return { used, keepAlive: false };
+      }
+      const text = buf.toString('latin1', used, end);
+      used = end + 4;
+      // An interim answer (100 Continue) is skipped; the real one follows it.
+      this.head(text);
+    }
+    return this.body(buf, used);
+  }
+
+  /** Parses a head; an interim (1xx) one leaves the reader waiting for the next head. */
+  private head(text: string): void {
+    const lines = text.split('\r\n');
+    const m = /^HTTP\/1\.([01]) (\d{3})/.exec(lines[0] ?? '');
+    if (!m) throw new LeanError('EPROTO', 'the answer is not HTTP/1.x');
+    this.status = Number(m[2]);
+    if (this.status >= 100 && this.status < 200) return;
+    this.keepAlive = m[1] === '1';
+    let length: number | undefined;
+    for (const line of lines.slice(1)) {
+      const colon = line.indexOf(':');
+      const name = line.slice(0, colon).trim().toLowerCase();
+      const value = line.slice(colon + 1).trim();
+      if (name === 'content-length') length = Number(value);
+      else if (name === 'transfer-encoding' && /chunked/i.test(value)) this.mode = 'chunked';
+      else if (name === 'connection') this.keepAlive = !/close/i.test(value) && this.keepAlive;
+      else if (name === 'retry-after') this.retryAfter = value;
+    }
+    if (this.mode === 'chunked') return;
+    if (this.status === 204 || this.status === 304) length = 0;
+    if (length !== undefined && Number.isSafeInteger(length) && length >= 0) {
+      this.mode = 'length';
+      this.remaining = length;
+    } else {
+      this.mode = 'close';
+      this.keepAlive = false;
+    }
+  }
+
+  private body(buf: Buffer, from: number): { used: number; done?: LeanAnswer; keepAlive: boolean } {
+    let at = from;
+    if (this.mode === 'length') {
+      const take = Math.min(this.remaining, buf.length - at);
+      this.keep(buf.subarray(at, at + take));
+      at += take;
+      this.remaining -= take;
+      if (this.remaining === 0) return this.done(at, this.keepAlive);
+    } else if (this.mode === 'chunked') {
+      const r = this.chunks(buf, at);
+      at = r.at;
+      if (r.ended) return this.done(at, this.keepAlive);
+    } else {
+      this.keep(buf.subarray(at));
+      at = buf.length;
+    }
+    // Enough read to answer: the rest is not worth reading, and the connection goes with it.
+    if (this.kept >= this.limit) return this.done(at, false);
+    return { used: at, keepAlive: this.keepAlive };
+  }
+
+  private chunks(buf: Buffer, from: number): { at: number; ended: boolean } {
+    let at = from;
+    for (;;) {
+      if (this.chunkState === 'data') {
+        const take = Math.min(this.remaining, buf.length - at);
+        this.keep(buf.subarray(at, at + take));
+        at += take;
+        this.remaining -= take;
+        if (this.remaining > 0) return { at, ended: false };
+        this.chunkState = 'crlf';
+      }
+      const eol = buf.indexOf('\r\n', at);
+      if (eol < 0) return { at, ended: false };
+      const line = buf.toString('latin1', at, eol);
+      at = eol + 2;
+      if (this.chunkState === 'crlf') {
+        this.chunkState = 'size';
+      } else if (this.chunkState === 'trailers') {
+        if (line === '') return { at, ended: true };
+      } else {
+        const size = parseInt(line.split(';')[0] ?? '', 16);
+        if (!Number.isSafeInteger(size) || size < 0)
+          throw new LeanError('EPROTO', 'a bad chunk size');
+        this.remaining = size;
+        this.chunkState = size === 0 ? 'trailers' : 'data';
+      }
+    }
+  }
+
+  private keep(part: Buffer): void {
+    if (this.kept >= this.limit || part.length === 0) return;
+    const slice = part.subarray(0, this.limit - this.kept);
+    this.parts.push(Buffer.from(slice));
+    this.kept += slice.length;
+  }
+
+  private done(used: number, keepAlive: boolean) {
+    const excerpt = Buffer.concat(this.parts).toString('utf8');
+    return {
+      used,
+      keepAlive,
+      done: { statusCode: this.status, retryAfter: this.retryAfter, excerpt },
+    };
+  }
+
+  /** When the connection closes in 'close' mode, the answer is what was read. */
+  closedAnswer(): LeanAnswer | undefined {
+    return this.mode === 'close' ? this.done(0, false).done : undefined;
+  }
+}
+
+interface Waiter {
+  url: URL;
+  resolve(c: Connection): void;
+  reject(e: Error): void;
+}
+
+/** Connections per origin, reused while they stay open. */
+export class LeanHttpClient {
+  private readonly idle = new Map<string, Connection[]>();
+  private readonly open = new Map<string, number>();
+  private readonly waiting = new Map<string, Waiter[]>();
+
+  constructor(private readonly o: LeanOptions) {}
+
+  async post(url: URL, headers: Record<string, string>, body: string): Promise<LeanAnswer> {
+    const origin = url.host;
+    const conn = await this.take(url);
+    let head = `POST ${url.pathname}${url.search} HTTP/1.1\r\nhost: ${origin}\r\n`;
+    head += `content-length: ${Buffer.byteLength(body)}\r\n`;
+    for (const [k, v] of Object.entries(headers)) head += `${k}: ${v}\r\n`;
+    try {
+      return await conn.request(`${head}\r\n`, body);
+    } catch (err) {
+      // A kept connection its server closed as the request went: once more, on a new one.
+      const stale = conn.answered > 0 && !conn.heard && (err as LeanError).code !== 'ETIMEDOUT';
+      if (!stale) throw err;
+      return (await this.dial(url)).request(`${head}\r\n`, body);
+    }
+  }
+
+  private take(url: URL): Promise<Connection> {
+    const origin = url.host;
+    const idle = this.idle.get(origin);
+    while (idle && idle.length > 0) {
+      const c = idle.pop() as Connection;
+      if (!c.closed) return Promise.resolve(c);
+    }
+    if ((this.open.get(origin) ?? 0) < this.o.connectionsPerOrigin) return this.dial(url);
+    return new Promise((resolve, reject) => {
+      const list = this.waiting.get(origin) ?? [];
+      list.push({ url, resolve, reject });
+      this.waiting.set(origin, list);
+    });
+  }
+
+  private dial(url: URL): Promise<Connection> {
+    const origin = url.host;
+    this.open.set(origin, (this.open.get(origin) ?? 0) + 1);
+    return new Promise((resolve, reject) => {
+      const socket = connect({
+        host: url.hostname.replace(/^\[|\]$/g, ''),
+        port: Number(url.port || 80),
+        ...(this.o.lookup ? { lookup: this.o.lookup } : {}),
+        timeout: this.o.timeoutMs,
+      });
+      const refused = (e: NodeJS.ErrnoException) => {
+        this.gone(origin);
+        reject(new LeanError(e.code ?? 'ECONNECT', e.message));
+      };
+      socket.once('error', refused);
+      socket.once('timeout', () =>
+        socket.destroy(new LeanError('ETIMEDOUT', `no connection within ${this.o.timeoutMs} ms`)),
+      );
+      socket.once('connect', () => {
+        socket.off('error', refused);
+        socket.setTimeout(0);
+        const gone = () => this.gone(origin);
+        resolve(new Connection(socket, this.o, (c) => this.release(origin, c), gone));
+      });
+    });
+  }
+
+  private release(origin: string, c: Connection): void {
+    const next = this.waiting.get(origin)?.shift();
+    if (next) return next.resolve(c);
+    const list = this.idle.get(origin) ?? [];
+    list.push(c);
+    this.idle.set(origin, list);
+  }
+
+  /** A connection closed: one fewer open, and the first waiter dials one of its own. */
+  private gone(origin: string): void {
+    this.open.set(origin, Math.max(0, (this.open.get(origin) ?? 1) - 1));
+    const next = this.waiting.get(origin)?.shift();
+    if (next) this.dial(next.url).then(next.resolve, next.reject);
+  }
+
+  close(): void {
+    for (const list of this.idle.values()) for (const c of list) c.socket.destroy();
+    this.idle.clear();
+  }
+}

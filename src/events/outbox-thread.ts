@@ -1,0 +1,56 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { secretBox } from '../crypto/secret-box.js';
+import { createLogger } from '../logger.js';
+import { openStore } from '../store/open-store.js';
+import { WriteLock } from '../store/sqlite/write-lock.js';
+import type {
+  AttemptSummary,
+  FromOutboxThread,
+  OutboxThreadData,
+  ToOutboxThread,
+} from './outbox-protocol.js';
+import { buildOutbox } from './start-events.js';
+
+/**
+ * The outbox thread (docs/events.md): the outbox worker on a store connection of its own, so
+ * that signing and HTTP never take the main thread's time from the API and the dispatcher. This
+ * file is the thread's composition root: the one place under events/ that opens a store.
+ */
+const port = parentPort;
+if (!port) throw new Error('outbox-thread runs as a worker thread');
+const { config, secret, lockBuffer } = workerData as OutboxThreadData;
+const log = createLogger(config.logLevel).child({ worker: 'events' });
+const store = await openStore(config, lockBuffer ? new WriteLock(lockBuffer) : undefined);
+let attempts: AttemptSummary[] = [];
+const { worker, sender } = buildOutbox({
+  config,
+  store,
+  box: secretBox(secret),
+  clock: { now: () => Date.now() },
+  log,
+  onAttempt: (a) => attempts.push(a),
+});
+// Attempts go to the main thread's metrics in batches, not one message each.
+const report = setInterval(() => {
+  if (attempts.length === 0) return;
+  port.postMessage({ kind: 'attempts', list: attempts } satisfies FromOutboxThread);
+  attempts = [];
+}, 100);
+
+port.on('message', (m: ToOutboxThread) => {
+  if (m.kind === 'nudge') worker.nudge();
+  else if (m.kind === 'stop') void stop();
+});
+
+async function stop(): Promise<void> {
+  await worker.stop();
+  clearInterval(report);
+  if (attempts.length > 0)
+    port?.postMessage({ kind: 'attempts', list: attempts } satisfies FromOutboxThread);
+  await sender.close();
+  await store.close();
+  port?.postMessage({ kind: 'stopped' } satisfies FromOutboxThread);
+}
+
+worker.start();
+port.postMessage({ kind: 'ready' } satisfies FromOutboxThread);
