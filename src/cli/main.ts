@@ -10,6 +10,7 @@ import { registerSend } from './send.js';
 import { registerSmscSim } from './smsc-sim.js';
 import { registerGraphSim } from './graph-sim.js';
 import { registerOptOuts } from './opt-outs.js';
+import { registerWebhooks } from './webhooks.js';
 import { failOnError } from './open-store.js';
 
 const program = new Command()
@@ -24,6 +25,7 @@ registerTemplates(program);
 registerSend(program);
 registerReceipts(program);
 registerOptOuts(program);
+registerWebhooks(program);
 registerSmscSim(program);
 registerGraphSim(program);
 program.addHelpText(
