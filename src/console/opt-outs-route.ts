@@ -12,10 +12,6 @@ const MAX_PASTED = 1000;
 /** The Opt-outs page (docs/opt-out.md): list, add, remove, and the account's keywords. */
 export function registerOptOutsRoutes(app: FastifyInstance, ctx: ConsoleContext): void {
   const { store } = ctx;
-  const regionOf = async (accountId: number) =>
-    (await store.accountRegion(accountId)) ?? ctx.defaultRegion;
-  const back = (accountId: number, done: string) =>
-    `/console/opt-outs?${new URLSearchParams({ account: String(accountId), done })}`;
   app.get(
     '/console/opt-outs',
     guardedRoute(async (request, reply) => {
@@ -31,6 +27,17 @@ export function registerOptOutsRoutes(app: FastifyInstance, ctx: ConsoleContext)
       return sendPage(reply, optOutsPage(pageContext(ctx, request), view));
     }),
   );
+  registerOptOutChanges(app, ctx);
+}
+
+const back = (accountId: number, done: string) =>
+  `/console/opt-outs?${new URLSearchParams({ account: String(accountId), done })}`;
+
+/** The forms: opt numbers out, remove one, save the keywords. */
+function registerOptOutChanges(app: FastifyInstance, ctx: ConsoleContext): void {
+  const { store } = ctx;
+  const regionOf = async (accountId: number) =>
+    (await store.accountRegion(accountId)) ?? ctx.defaultRegion;
   app.post(
     '/console/opt-outs',
     guardedRoute(async (request, reply) => {

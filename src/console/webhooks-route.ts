@@ -20,64 +20,13 @@ const DELIVERIES_SHOWN = 50;
  * delivery's attempts and body, and the buttons that do what the webhook Actions do.
  */
 export function registerWebhooksRoutes(app: FastifyInstance, ctx: ConsoleContext): void {
-  const scope = (accountId: number): WebhookScope => ({
-    store: ctx.store,
-    clock: ctx.clock,
-    newEndpointId: ctx.newEndpointId,
-    graceMs: ctx.secretGraceMs,
-    events: ctx.webhooks,
-    accountId,
-  });
-  const show = async (request: PageRequest, accountId: number, shown?: Shown) => {
-    const endpoints = await ctx.store.listEndpoints(accountId);
-    const { deliveries } = await ctx.store.listDeliveries({ accountId, limit: DELIVERIES_SHOWN });
-    const view = { accountId, endpoints, deliveries, ...(shown ? { shown } : {}) };
-    return webhooksPage(pageContext(ctx, request), view);
-  };
   app.get(
     '/console/webhooks',
     guardedRoute(async (request, reply) => {
       const accountId = accountOf(request, request.query);
       const done = param(request.query, 'done', 100);
-      return sendPage(reply, await show(request, accountId, done ? { notice: done } : undefined));
-    }),
-  );
-  app.post(
-    '/console/webhooks',
-    guardedRoute(async (request, reply) => {
-      const accountId = accountOf(request, request.body);
-      const body = request.body ?? {};
-      const { endpoint, secret } = await createEndpoint(scope(accountId), {
-        url: param(body, 'url', 2048),
-        eventTypes: checked(body, 'types'),
-        description: param(body, 'description', 256),
-      });
-      // A page, not a redirect: the secret must not travel in a URL.
-      const shown = { secret: { endpointId: endpoint.endpointId, value: secret } };
-      return sendPage(
-        reply.header('cache-control', 'no-store'),
-        await show(request, accountId, shown),
-      );
-    }),
-  );
-  app.post(
-    '/console/webhooks/:endpointId/:verb',
-    guardedRoute(async (request, reply) => {
-      const accountId = accountOf(request, request.body);
-      const endpointId = request.params.endpointId ?? '';
-      const s = scope(accountId);
-      const verb = request.params.verb ?? '';
-      if (verb === 'rotate') {
-        const { secret } = await rotateSecret(s, endpointId);
-        const shown = { secret: { endpointId, value: secret } };
-        return sendPage(
-          reply.header('cache-control', 'no-store'),
-          await show(request, accountId, shown),
-        );
-      }
-      const done = await endpointVerb(s, endpointId, verb, request.body ?? {});
-      const q = new URLSearchParams({ account: String(accountId), done });
-      return reply.redirect(`/console/webhooks?${q}`, 303);
+      const shown = done ? { notice: done } : undefined;
+      return sendPage(reply, await show(ctx, request, accountId, shown));
     }),
   );
   app.get(
@@ -94,6 +43,61 @@ export function registerWebhooksRoutes(app: FastifyInstance, ctx: ConsoleContext
       const body = (await ctx.store.eventBody(accountId, eventId)) ?? '';
       const view = { accountId, delivery, attempts, body };
       return sendPage(reply, deliveryPage(pageContext(ctx, request), view));
+    }),
+  );
+  registerEndpointForms(app, ctx);
+}
+
+function scopeOf(ctx: ConsoleContext, accountId: number): WebhookScope {
+  return {
+    store: ctx.store,
+    clock: ctx.clock,
+    newEndpointId: ctx.newEndpointId,
+    graceMs: ctx.secretGraceMs,
+    events: ctx.webhooks,
+    accountId,
+  };
+}
+
+async function show(ctx: ConsoleContext, request: PageRequest, accountId: number, shown?: Shown) {
+  const endpoints = await ctx.store.listEndpoints(accountId);
+  const { deliveries } = await ctx.store.listDeliveries({ accountId, limit: DELIVERIES_SHOWN });
+  const view = { accountId, endpoints, deliveries, ...(shown ? { shown } : {}) };
+  return webhooksPage(pageContext(ctx, request), view);
+}
+
+/** Add an endpoint, and each endpoint's buttons. A new secret is shown on a page, never in a URL. */
+function registerEndpointForms(app: FastifyInstance, ctx: ConsoleContext): void {
+  app.post(
+    '/console/webhooks',
+    guardedRoute(async (request, reply) => {
+      const accountId = accountOf(request, request.body);
+      const body = request.body ?? {};
+      const { endpoint, secret } = await createEndpoint(scopeOf(ctx, accountId), {
+        url: param(body, 'url', 2048),
+        eventTypes: checked(body, 'types'),
+        description: param(body, 'description', 256),
+      });
+      const shown = { secret: { endpointId: endpoint.endpointId, value: secret } };
+      const page = await show(ctx, request, accountId, shown);
+      return sendPage(reply.header('cache-control', 'no-store'), page);
+    }),
+  );
+  app.post(
+    '/console/webhooks/:endpointId/:verb',
+    guardedRoute(async (request, reply) => {
+      const accountId = accountOf(request, request.body);
+      const endpointId = request.params.endpointId ?? '';
+      const s = scopeOf(ctx, accountId);
+      const verb = request.params.verb ?? '';
+      if (verb === 'rotate') {
+        const { secret } = await rotateSecret(s, endpointId);
+        const page = await show(ctx, request, accountId, { secret: { endpointId, value: secret } });
+        return sendPage(reply.header('cache-control', 'no-store'), page);
+      }
+      const done = await endpointVerb(s, endpointId, verb, request.body ?? {});
+      const q = new URLSearchParams({ account: String(accountId), done });
+      return reply.redirect(`/console/webhooks?${q}`, 303);
     }),
   );
 }

@@ -64,20 +64,7 @@ export function sqliteOptOuts(db: Db, outbox: SqliteOutbox) {
   };
 
   const store: OptOutStore = {
-    async optOutSettings(accountId) {
-      return settingsOfAccount(accountId);
-    },
-    async setOptOutSettings(accountId, s: OptOutSettings) {
-      db.prepare(
-        `UPDATE accounts SET opt_out_keywords = ?, opt_in_keywords = ?,
-           opt_out_exempt_verification = ? WHERE account_id = ?`,
-      ).run(
-        JSON.stringify(s.optOutKeywords),
-        JSON.stringify(s.optInKeywords),
-        s.exemptVerification ? 1 : 0,
-        accountId,
-      );
-    },
+    ...sqliteOptOutReads(db, settingsOfAccount),
     async optedOutAmong(accountId, phones) {
       // Most accounts have none: one index probe spares building the list.
       if (phones.length === 0 || !any.get(accountId)) return new Set();
@@ -89,22 +76,36 @@ export function sqliteOptOuts(db: Db, outbox: SqliteOutbox) {
     async removeOptOuts(accountId, phones, source, now) {
       return db.transaction(() => drop(accountId, phones, source, now))();
     },
+  };
+  return { store, keywordReply };
+}
+
+/** The keyword settings and the listing: reads and one plain write, no events. */
+function sqliteOptOutReads(
+  db: Db,
+  settingsOfAccount: (accountId: number) => OptOutSettings,
+): Pick<OptOutStore, 'optOutSettings' | 'setOptOutSettings' | 'listOptOuts'> {
+  const save = db.prepare(
+    `UPDATE accounts SET opt_out_keywords = ?, opt_in_keywords = ?,
+       opt_out_exempt_verification = ? WHERE account_id = ?`,
+  );
+  const list = db.prepare(
+    `SELECT ${OPT_OUT_COLUMNS} FROM opt_outs WHERE account_id = ?
+     AND (? IS NULL OR phone = ?) AND (? IS NULL OR phone > ?) ORDER BY phone LIMIT ?`,
+  );
+  return {
+    async optOutSettings(accountId) {
+      return settingsOfAccount(accountId);
+    },
+    async setOptOutSettings(accountId, s) {
+      const keywords = [JSON.stringify(s.optOutKeywords), JSON.stringify(s.optInKeywords)];
+      save.run(...keywords, s.exemptVerification ? 1 : 0, accountId);
+    },
     async listOptOuts(f) {
-      const rows = db
-        .prepare(
-          `SELECT ${OPT_OUT_COLUMNS} FROM opt_outs WHERE account_id = ?
-           AND (? IS NULL OR phone = ?) AND (? IS NULL OR phone > ?) ORDER BY phone LIMIT ?`,
-        )
-        .all(
-          f.accountId,
-          f.phone ?? null,
-          f.phone ?? null,
-          f.after ?? null,
-          f.after ?? null,
-          f.limit + 1,
-        ) as OptOutRow[];
+      const phone = f.phone ?? null;
+      const after = f.after ?? null;
+      const rows = list.all(f.accountId, phone, phone, after, after, f.limit + 1) as OptOutRow[];
       return optOutPage(rows, f.limit);
     },
   };
-  return { store, keywordReply };
 }
