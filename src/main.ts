@@ -163,6 +163,7 @@ async function startOnStore(rt: Runtime): Promise<Gateway> {
   history.start();
   await events.start();
   const partsFlush = flushPartsEvery(rt, inbound);
+  const pruning = pruneOutboxEvery(rt);
   const stopWork = async () => {
     history.stop();
     logger.info('shutting down: refusing new connections, answering the requests in hand');
@@ -171,6 +172,7 @@ async function startOnStore(rt: Runtime): Promise<Gateway> {
     await offload?.stop();
     await reviewer?.stop();
     partsFlush.cancel();
+    pruning.cancel();
     await events.stop();
     // The dispatcher finishes its claimed messages; anything a crash would leave claimed comes
     // back by its lease, so a stop hands nothing back by hand.
@@ -211,6 +213,27 @@ function flushPartsEvery(rt: Runtime, inbound: InboundSink): { cancel(): void } 
       .then((yes) => (yes ? inbound.flush(rt.clock.now(), waitMs) : 0))
       .catch((err: unknown) => rt.logger.error({ err }, 'reply parts not flushed'));
   });
+}
+
+const PRUNE_EVERY_MS = 3600_000;
+const PRUNE_BATCH = 10_000;
+
+/**
+ * Settled event history older than webhooks.retentionDays goes, in batches, every hour (and once
+ * at start); one node of several does it at a time. Pending deliveries are never touched.
+ */
+function pruneOutboxEvery(rt: Runtime): { cancel(): void } {
+  const mine = onOneNode(rt.store, 'outbox-prune');
+  const keepMs = rt.config.webhooks.retentionDays * 86_400_000;
+  const pass = async () => {
+    if (!(await mine())) return;
+    const before = rt.clock.now() - keepMs;
+    while ((await rt.store.pruneOutbox(before, PRUNE_BATCH)) === PRUNE_BATCH);
+  };
+  const run = () =>
+    void pass().catch((err: unknown) => rt.logger.error({ err }, 'outbox not pruned'));
+  run();
+  return rt.scheduler.every(PRUNE_EVERY_MS, run);
 }
 
 /** The auto-reviewer, when templates are reviewed automatically. */

@@ -102,6 +102,8 @@ export const ConfigSchema = Type.Object(
         /** Deliver to loopback and private networks too: for development and tests only. */
         allowPrivate: Type.Boolean({ default: false }),
         pollMs: Type.Integer({ minimum: 1, maximum: 10000, default: 50 }),
+        /** How long settled deliveries (delivered, failed) and their events are kept. */
+        retentionDays: Type.Integer({ minimum: 1, maximum: 3650, default: 30 }),
         /** Deliver from a thread of its own (signing and HTTP off the main thread). */
         thread: Type.Boolean({ default: true }),
         /** While an endpoint fails, one attempt at a time, this often. */

@@ -315,6 +315,12 @@ export interface WebhookStore {
   /** Makes deliveries due again now; answers how many. */
   replayEvents(request: ReplayRequest, now: number): Promise<number>;
   outboxStats(): Promise<{ pending: number; oldestPendingAt: number | undefined }>;
+  /**
+   * Lets go of settled history: deliveries delivered or failed whose event is older than
+   * `before` (with their attempt log), then events with no delivery left; at most `limit`
+   * events a call. Answers how many events went.
+   */
+  pruneOutbox(before: number, limit: number): Promise<number>;
 }
 
 /**

@@ -279,6 +279,24 @@ export function outboxContract(open: OpenStore): void {
       );
     });
 
+    test('pruning lets settled history older than the cutoff go, never a pending delivery', async (store) => {
+      const e = await withEndpoint(store);
+      const old = { ...event('contact.opted_in'), at: NOW - 40 * DAY };
+      const [settled, waiting] = await store.emitEvents([old, old], NOW);
+      const [recent] = await store.emitEvents([event('contact.opted_in')], NOW);
+      const claimed = await claimAll(store, e);
+      const done = claimed.filter((d) => d.eventId !== waiting);
+      await store.recordDeliveries(
+        done.map((d) => result(d)),
+        0,
+      );
+      assert.equal(await store.pruneOutbox(NOW - 30 * DAY, 100), 1);
+      assert.equal(await store.eventBody(ACCOUNT, settled as number), undefined);
+      assert.ok(await store.eventBody(ACCOUNT, waiting as number), 'its delivery is still pending');
+      assert.ok(await store.eventBody(ACCOUNT, recent as number), 'younger than the cutoff');
+      assert.equal(await store.pruneOutbox(NOW - 30 * DAY, 100), 0);
+    });
+
     test('deliveries page newest first by cursor', async (store) => {
       await withEndpoint(store);
       await withEndpoint(store);

@@ -131,6 +131,22 @@ function postgresDeliveries(pool: Pool) {
     },
     replayEvents: (request: ReplayRequest, now: number) =>
       inTransaction(pool, (c) => replay(c, request, now)),
+    pruneOutbox: (before: number, limit: number) =>
+      inTransaction(pool, async (c) => {
+        const old = await c.query<{ event_id: number }>(
+          `SELECT event_id FROM outbox_events e WHERE created_at < $1 AND NOT EXISTS (
+             SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.event_id AND d.state = 'pending')
+           ORDER BY event_id LIMIT $2 FOR UPDATE SKIP LOCKED`,
+          [before, limit],
+        );
+        const ids = old.rows.map((r) => r.event_id);
+        await c.query('DELETE FROM webhook_attempts WHERE event_id = ANY($1::bigint[])', [ids]);
+        await c.query('DELETE FROM webhook_deliveries WHERE event_id = ANY($1::bigint[])', [ids]);
+        const gone = await c.query('DELETE FROM outbox_events WHERE event_id = ANY($1::bigint[])', [
+          ids,
+        ]);
+        return gone.rowCount ?? 0;
+      }),
     async outboxStats() {
       const r = await pool.query<{ n: number; oldest: number | null }>(
         `SELECT count(*)::bigint AS n, min(e.created_at) AS oldest FROM webhook_deliveries d

@@ -97,6 +97,7 @@ function sqliteDeliveries(db: Db) {
   const claim = sqliteClaim(db);
   const record = sqliteRecord(db);
   const replay = sqliteReplay(db);
+  const prune = sqlitePrune(db);
   const pending = db.prepare(
     `SELECT count(*) AS n, min(e.created_at) AS oldest FROM webhook_deliveries d
      JOIN outbox_events e ON e.event_id = d.event_id WHERE d.state = 'pending'`,
@@ -141,6 +142,9 @@ function sqliteDeliveries(db: Db) {
     },
     async replayEvents(request: ReplayRequest, now: number) {
       return replay(request, now);
+    },
+    async pruneOutbox(before: number, limit: number) {
+      return prune(before, limit);
     },
     async outboxStats() {
       const r = pending.get() as { n: number; oldest: number | null };
@@ -294,5 +298,32 @@ function sqliteReplay(db: Db) {
     }
     const endpoint = r.endpointId ?? null;
     return failedSince.run(now, endpoint, endpoint, r.accountId, r.failedSince).changes;
+  });
+}
+
+/** Settled history older than the retention goes, a bounded batch a call. */
+function sqlitePrune(db: Db) {
+  const old = db
+    .prepare(
+      `SELECT event_id FROM outbox_events WHERE created_at < ? AND NOT EXISTS (
+         SELECT 1 FROM webhook_deliveries d WHERE d.event_id = outbox_events.event_id
+           AND d.state = 'pending')
+       ORDER BY event_id LIMIT ?`,
+    )
+    .pluck();
+  const dropAttempts = db.prepare(
+    'DELETE FROM webhook_attempts WHERE event_id IN (SELECT value FROM json_each(?))',
+  );
+  const dropDeliveries = db.prepare(
+    'DELETE FROM webhook_deliveries WHERE event_id IN (SELECT value FROM json_each(?))',
+  );
+  const dropEvents = db.prepare(
+    'DELETE FROM outbox_events WHERE event_id IN (SELECT value FROM json_each(?))',
+  );
+  return db.transaction((before: number, limit: number): number => {
+    const ids = JSON.stringify(old.all(before, limit));
+    dropAttempts.run(ids);
+    dropDeliveries.run(ids);
+    return dropEvents.run(ids).changes;
   });
 }
