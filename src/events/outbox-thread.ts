@@ -16,11 +16,17 @@ import { buildOutbox } from './start-events.js';
  * that signing and HTTP never take the main thread's time from the API and the dispatcher. This
  * file is the thread's composition root: the one place under events/ that opens a store.
  */
+const OUTBOX_POOL = 3;
 const port = parentPort;
 if (!port) throw new Error('outbox-thread runs as a worker thread');
 const { config, secret, lockBuffer } = workerData as OutboxThreadData;
 const log = createLogger(config.logLevel).child({ worker: 'events' });
-const store = await openStore(config, lockBuffer ? new WriteLock(lockBuffer) : undefined);
+// A claim and a record at a time need few connections: the main thread's pool keeps the rest.
+const database = { ...config.database, poolSize: Math.min(OUTBOX_POOL, config.database.poolSize) };
+const store = await openStore(
+  { ...config, database },
+  lockBuffer ? new WriteLock(lockBuffer) : undefined,
+);
 let attempts: AttemptSummary[] = [];
 const { worker, sender } = buildOutbox({
   config,
