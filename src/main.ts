@@ -12,7 +12,7 @@ import {
   resolveAdminKey,
   resolveGatewaySecret,
 } from './bootstrap/first-start.js';
-import { secretBox } from './crypto/secret-box.js';
+import { secretBox, type SecretBox } from './crypto/secret-box.js';
 import type { Config } from './config/config.js';
 import type { Clock, Scheduler, Store } from './domain/ports.js';
 import { createChannels } from './channels/registry.js';
@@ -108,16 +108,7 @@ async function startOnStore(rt: Runtime): Promise<Gateway> {
     inbound: { message: (a) => inbound.receive(a), part: (p) => inbound.receivePart(p) },
   });
   const metrics = new Metrics(store, clock, channels.byName);
-  const events = createEvents({
-    config,
-    store,
-    box,
-    secret: resolveGatewaySecret(config),
-    lockBuffer: rt.lock?.buffer,
-    clock,
-    log: logger.child({ worker: 'events' }),
-    onAttempt: (a) => metrics.webhookAttempted(a),
-  });
+  const events = eventsOf(rt, box, metrics);
   const pipeline = await startPipeline({ ...rt, metrics, channels });
   const reviewer = autoReviewer(rt);
   const history = new MetricsHistory(metrics, clock);
@@ -212,6 +203,20 @@ function flushPartsEvery(rt: Runtime, inbound: InboundSink): { cancel(): void } 
     void mine()
       .then((yes) => (yes ? inbound.flush(rt.clock.now(), waitMs) : 0))
       .catch((err: unknown) => rt.logger.error({ err }, 'reply parts not flushed'));
+  });
+}
+
+/** Event delivery, its attempts counted in /metrics. */
+function eventsOf(rt: Runtime, box: SecretBox, metrics: Metrics) {
+  return createEvents({
+    config: rt.config,
+    store: rt.store,
+    box,
+    secret: resolveGatewaySecret(rt.config),
+    lockBuffer: rt.lock?.buffer,
+    clock: rt.clock,
+    log: rt.logger.child({ worker: 'events' }),
+    onAttempt: (a) => metrics.webhookAttempted(a),
   });
 }
 

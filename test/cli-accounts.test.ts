@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../src/config/config.js';
 import { openStore } from '../src/store/open-store.js';
-import { CLI, type CliRun } from './helpers/cli.js';
+import { runStoreCli } from './helpers/cli.js';
 
 /** The CLI's store commands, on a SQLite data folder of the test's own. */
 describe('wirebird accounts region', () => {
@@ -16,21 +15,7 @@ describe('wirebird accounts region', () => {
   });
   after(() => rmSync(dataDir, { recursive: true, force: true }));
 
-  const run = (args: readonly string[]) =>
-    new Promise<CliRun>((resolve) => {
-      const child = spawn(process.execPath, [CLI, ...args], {
-        env: { ...process.env, WIREBIRD_DATA_DIR: dataDir, DATABASE_URL: '' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      const out = { code: null as number | null, stdout: '', stderr: '' };
-      child.stdout.on('data', (d: Buffer) => (out.stdout += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (out.stderr += d.toString()));
-      const limit = setTimeout(() => child.kill('SIGKILL'), 60_000);
-      child.on('close', (code) => {
-        clearTimeout(limit);
-        resolve({ ...out, code });
-      });
-    });
+  const run = (args: readonly string[]) => runStoreCli(dataDir, args);
 
   const regionOf = async (accountId: number) => {
     const store = await openStore(loadConfig({ WIREBIRD_DATA_DIR: dataDir }));

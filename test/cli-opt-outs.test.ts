@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../src/config/config.js';
 import { openStore } from '../src/store/open-store.js';
-import { CLI, type CliRun } from './helpers/cli.js';
+import { runStoreCli } from './helpers/cli.js';
 
 /** `wirebird opt-outs import|export` on a SQLite data folder of the test's own. */
 describe('wirebird opt-outs', () => {
@@ -16,21 +15,7 @@ describe('wirebird opt-outs', () => {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  const run = (args: readonly string[]) =>
-    new Promise<CliRun>((resolve) => {
-      const child = spawn(process.execPath, [CLI, ...args], {
-        env: { ...process.env, WIREBIRD_DATA_DIR: join(dir, 'data'), DATABASE_URL: '' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      const out = { code: null as number | null, stdout: '', stderr: '' };
-      child.stdout.on('data', (d: Buffer) => (out.stdout += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (out.stderr += d.toString()));
-      const limit = setTimeout(() => child.kill('SIGKILL'), 60_000);
-      child.on('close', (code) => {
-        clearTimeout(limit);
-        resolve({ ...out, code });
-      });
-    });
+  const run = (args: readonly string[]) => runStoreCli(join(dir, 'data'), args);
 
   it('imports a CSV, reporting refused rows by line, and exports what is stored', async () => {
     const csv = join(dir, 'stop.csv');

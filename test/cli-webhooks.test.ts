@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { CLI, type CliRun } from './helpers/cli.js';
+import { runStoreCli } from './helpers/cli.js';
 
 /** `wirebird webhooks …` on a SQLite data folder of the test's own: the rules of the Actions. */
 describe('wirebird webhooks', () => {
@@ -15,20 +14,7 @@ describe('wirebird webhooks', () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   const run = (args: readonly string[], env: Record<string, string> = {}) =>
-    new Promise<CliRun>((resolve) => {
-      const child = spawn(process.execPath, [CLI, 'webhooks', ...args], {
-        env: { ...process.env, WIREBIRD_DATA_DIR: dir, DATABASE_URL: '', ...env },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      const out = { code: null as number | null, stdout: '', stderr: '' };
-      child.stdout.on('data', (d: Buffer) => (out.stdout += d.toString()));
-      child.stderr.on('data', (d: Buffer) => (out.stderr += d.toString()));
-      const limit = setTimeout(() => child.kill('SIGKILL'), 60_000);
-      child.on('close', (code) => {
-        clearTimeout(limit);
-        resolve({ ...out, code });
-      });
-    });
+    runStoreCli(dir, ['webhooks', ...args], env);
   const local = { WIREBIRD_WEBHOOK_ALLOW_PRIVATE: '1' };
 
   it('creates, lists, tests, disables, replays and deletes an endpoint', async () => {

@@ -1,12 +1,12 @@
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
-import { parse } from 'csv-parse';
 import type { OptOut } from '../domain/opt-out/opt-out.js';
 import { normalizePhone } from '../domain/phones/phones.js';
 import type { Store } from '../domain/ports.js';
 import { CliError } from './cli-error.js';
+import { rows } from './send/csv-targets.js';
 import { accountOption, failOnError, withStore } from './open-store.js';
 
 const CHUNK = 1000;
@@ -97,22 +97,11 @@ async function importFile(o: {
 
 /** Each data row's phone (the Phone column, else the first), with its line for messages. */
 async function* phoneCells(file: string): AsyncGenerator<{ raw: string; line: number }> {
-  const parser = parse({
-    columns: true,
-    skip_empty_lines: true,
-    bom: true,
-    trim: true,
-    info: true,
-  });
-  const input = createReadStream(file).on('error', (err) => parser.destroy(err));
   try {
-    for await (const row of input.pipe(parser) as AsyncIterable<{
-      record: Record<string, string>;
-      info: { lines: number };
-    }>) {
-      const keys = Object.keys(row.record);
+    for await (const { record, info } of rows(file)) {
+      const keys = Object.keys(record);
       const column = keys.find((k) => k.toLowerCase() === 'phone') ?? keys[0];
-      yield { raw: column === undefined ? '' : (row.record[column] ?? ''), line: row.info.lines };
+      yield { raw: column === undefined ? '' : (record[column] ?? ''), line: info.lines };
     }
   } catch (err) {
     throw new CliError(`cannot read ${file}: ${(err as Error).message}`);

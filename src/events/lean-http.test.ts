@@ -25,6 +25,8 @@ function answer(req: IncomingMessage, res: ServerResponse): void {
         return void res.end('om');
       case '/busy':
         return void res.writeHead(429, { 'retry-after': '120', 'content-length': '0' }).end();
+      case '/redirect':
+        return void res.writeHead(302, { location: '/length', 'content-length': '0' }).end();
       case '/empty':
         return void res.writeHead(204).end();
       case '/big': {
@@ -81,7 +83,7 @@ describe('the lean HTTP client, against undici and node:http', () => {
     client.post(new URL(url), { 'content-type': 'application/json' }, '{"a":1}');
 
   it('reads status, Retry-After and the body as undici does', async () => {
-    for (const path of ['/length', '/chunked', '/busy', '/empty', '/missing']) {
+    for (const path of ['/length', '/chunked', '/busy', '/empty', '/missing', '/redirect']) {
       const mine = await lean(base + path);
       const theirs = await request(base + path, { method: 'POST', body: '{"a":1}' });
       const text = await theirs.body.text();
@@ -91,6 +93,10 @@ describe('the lean HTTP client, against undici and node:http', () => {
         path,
       );
     }
+  });
+
+  it('does not follow a redirect: a 3xx is the answer, and a failed attempt', async () => {
+    assert.equal((await lean(`${base}/redirect`)).statusCode, 302);
   });
 
   it('skips an interim 100, and reads an answer that ends with its connection', async () => {

@@ -76,17 +76,6 @@ export class Metrics implements DispatchObserver, ReportObserver {
       'inbound messages (replies, WhatsApp messages) stored, each once',
       ['channel', 'routed'],
     );
-    this.webhookAttempts = counter(
-      'wirebird_webhook_attempts_total',
-      'event deliveries tried, by outcome (delivered, retry, failed, gone)',
-      ['outcome'],
-    );
-    this.webhookSeconds = new Histogram({
-      name: 'wirebird_webhook_delivery_seconds',
-      help: 'how long an endpoint took to answer one event (or to fail)',
-      buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-      registers,
-    });
     this.submitSeconds = new Histogram({
       name: 'wirebird_submit_duration_seconds',
       help: 'how long a channel took to answer one submission call (a window of messages)',
@@ -94,6 +83,9 @@ export class Metrics implements DispatchObserver, ReportObserver {
       buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers,
     });
+    const events = eventMetrics(registers, store, clock);
+    this.webhookAttempts = events.attempts;
+    this.webhookSeconds = events.seconds;
     this.scrapeTimeGauges(registers);
     collectDefaultMetrics({ register: this.registry, prefix: 'wirebird_' });
   }
@@ -116,24 +108,6 @@ export class Metrics implements DispatchObserver, ReportObserver {
         const now = clock.now();
         const { oldestDueAt } = await store.queueStats(now);
         this.set(oldestDueAt === undefined ? 0 : Math.max(0, now - oldestDueAt) / 1000);
-      },
-    });
-    new Gauge({
-      name: 'wirebird_events_pending',
-      help: 'event deliveries not yet made (due, retrying, or held by a disabled endpoint)',
-      registers,
-      async collect() {
-        this.set((await store.outboxStats()).pending);
-      },
-    });
-    new Gauge({
-      name: 'wirebird_events_oldest_pending_age_seconds',
-      help: 'age of the oldest event still to be delivered (0 when none is)',
-      registers,
-      async collect() {
-        const { oldestPendingAt } = await store.outboxStats();
-        const age = oldestPendingAt === undefined ? 0 : clock.now() - oldestPendingAt;
-        this.set(Math.max(0, age) / 1000);
       },
     });
     const channels = () => this.channels.values();
@@ -221,4 +195,43 @@ export class Metrics implements DispatchObserver, ReportObserver {
   async exposition(): Promise<{ contentType: string; body: string }> {
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };
   }
+}
+
+/** The outbox's metrics (docs/events.md): attempts by outcome, their latency, and the backlog. */
+function eventMetrics(
+  registers: Registry[],
+  store: Pick<WebhookStore, 'outboxStats'>,
+  clock: Clock,
+): { attempts: Counter<'outcome'>; seconds: Histogram } {
+  const attempts = new Counter({
+    name: 'wirebird_webhook_attempts_total',
+    help: 'event deliveries tried, by outcome (delivered, retry, failed, gone)',
+    labelNames: ['outcome'] as const,
+    registers,
+  });
+  const seconds = new Histogram({
+    name: 'wirebird_webhook_delivery_seconds',
+    help: 'how long an endpoint took to answer one event (or to fail)',
+    buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers,
+  });
+  new Gauge({
+    name: 'wirebird_events_pending',
+    help: 'event deliveries not yet made (due, retrying, or held by a disabled endpoint)',
+    registers,
+    async collect() {
+      this.set((await store.outboxStats()).pending);
+    },
+  });
+  new Gauge({
+    name: 'wirebird_events_oldest_pending_age_seconds',
+    help: 'age of the oldest event still to be delivered (0 when none is)',
+    registers,
+    async collect() {
+      const { oldestPendingAt } = await store.outboxStats();
+      const age = oldestPendingAt === undefined ? 0 : clock.now() - oldestPendingAt;
+      this.set(Math.max(0, age) / 1000);
+    },
+  });
+  return { attempts, seconds };
 }

@@ -42,3 +42,28 @@ export function runCli(
 export function cli(gw: TestGateway, args: readonly string[]): Promise<CliRun> {
   return runCli(gw, args).done;
 }
+
+/**
+ * Runs a store command of the CLI (accounts, opt-outs, webhooks…) on the SQLite data folder
+ * `dataDir`, never a database a developer's environment names.
+ */
+export function runStoreCli(
+  dataDir: string,
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<CliRun> {
+  return new Promise<CliRun>((resolve) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      env: { ...process.env, WIREBIRD_DATA_DIR: dataDir, DATABASE_URL: '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const out = { code: null as number | null, stdout: '', stderr: '' };
+    child.stdout.on('data', (d: Buffer) => (out.stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (out.stderr += d.toString()));
+    const limit = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.on('close', (code) => {
+      clearTimeout(limit);
+      resolve({ ...out, code });
+    });
+  });
+}

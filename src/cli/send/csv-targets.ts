@@ -23,7 +23,8 @@ interface Row {
   info: { lines: number };
 }
 
-function rows(path: string) {
+/** A CSV's data rows as records by header, each with the line it ends on. */
+export function rows(path: string) {
   const parser = parse({
     columns: true,
     skip_empty_lines: true,

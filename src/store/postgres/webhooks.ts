@@ -104,31 +104,7 @@ function postgresDeliveries(pool: Pool) {
       results.length === 0
         ? Promise.resolve()
         : inTransaction(pool, (c) => record(c, results, failingCutoff)),
-    async listDeliveries(filter: Parameters<WebhookStore['listDeliveries']>[0]) {
-      const { where, values } = deliveryConditions(filter, P);
-      const r = await pool.query<DeliveryRow>(
-        `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d
-         JOIN outbox_events e ON e.event_id = d.event_id WHERE ${where}
-         ORDER BY d.event_id DESC, d.endpoint_id DESC LIMIT ${P(values.length + 1)}`,
-        [...values, filter.limit + 1],
-      );
-      return deliveryPage(r.rows, filter.limit);
-    },
-    async deliveryAttempts(accountId: number | undefined, endpointId: string, eventId: number) {
-      const r = await pool.query<AttemptRow>(
-        `SELECT a.* FROM (${ATTEMPTS_SQL(P)}) AS a JOIN outbox_events e ON e.event_id = $2
-         WHERE $5::bigint IS NULL OR e.account_id = $5 ORDER BY a.at, a.attempt`,
-        [endpointId, eventId, endpointId, eventId, accountId ?? null],
-      );
-      return r.rows.map(toAttempt);
-    },
-    async eventBody(accountId: number | undefined, eventId: number) {
-      const r = await pool.query<{ body: string }>(
-        'SELECT body FROM outbox_events WHERE event_id = $1 AND ($2::bigint IS NULL OR account_id = $2)',
-        [eventId, accountId ?? null],
-      );
-      return r.rows[0]?.body;
-    },
+    ...postgresDeliveryReads(pool),
     replayEvents: (request: ReplayRequest, now: number) =>
       inTransaction(pool, (c) => replay(c, request, now)),
     pruneOutbox: (before: number, limit: number) =>
@@ -154,6 +130,37 @@ function postgresDeliveries(pool: Pool) {
       );
       const row = r.rows[0];
       return { pending: row?.n ?? 0, oldestPendingAt: row?.oldest ?? undefined };
+    },
+  };
+}
+
+/** What the API and the console read of deliveries: the listing, attempts, a body. */
+function postgresDeliveryReads(pool: Pool) {
+  return {
+    async listDeliveries(filter: Parameters<WebhookStore['listDeliveries']>[0]) {
+      const { where, values } = deliveryConditions(filter, P);
+      const r = await pool.query<DeliveryRow>(
+        `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d
+         JOIN outbox_events e ON e.event_id = d.event_id WHERE ${where}
+         ORDER BY d.event_id DESC, d.endpoint_id DESC LIMIT ${P(values.length + 1)}`,
+        [...values, filter.limit + 1],
+      );
+      return deliveryPage(r.rows, filter.limit);
+    },
+    async deliveryAttempts(accountId: number | undefined, endpointId: string, eventId: number) {
+      const r = await pool.query<AttemptRow>(
+        `SELECT a.* FROM (${ATTEMPTS_SQL(P)}) AS a JOIN outbox_events e ON e.event_id = $2
+         WHERE $5::bigint IS NULL OR e.account_id = $5 ORDER BY a.at, a.attempt`,
+        [endpointId, eventId, endpointId, eventId, accountId ?? null],
+      );
+      return r.rows.map(toAttempt);
+    },
+    async eventBody(accountId: number | undefined, eventId: number) {
+      const r = await pool.query<{ body: string }>(
+        'SELECT body FROM outbox_events WHERE event_id = $1 AND ($2::bigint IS NULL OR account_id = $2)',
+        [eventId, accountId ?? null],
+      );
+      return r.rows[0]?.body;
     },
   };
 }

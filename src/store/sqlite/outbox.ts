@@ -23,11 +23,6 @@ export type SqliteOutbox = ReturnType<typeof sqliteOutbox>;
  * endpoint. Nothing is written for an account without a subscriber to the type.
  */
 export function sqliteOutbox(db: Db) {
-  const subscribers = db
-    .prepare(
-      `SELECT endpoint_id FROM webhook_endpoints WHERE ${subscribedWhere({ account: '?', type: '?', dialect: 'sqlite' })}`,
-    )
-    .pluck();
   const ownEndpoint = db
     .prepare('SELECT endpoint_id FROM webhook_endpoints WHERE endpoint_id = ? AND account_id = ?')
     .pluck();
@@ -40,22 +35,7 @@ export function sqliteOutbox(db: Db) {
   const bump = db.prepare(
     `UPDATE messages SET event_seq = event_seq + 1 WHERE id = ? RETURNING ${MESSAGE_EVENT_COLUMNS}`,
   );
-  // A batch of reports asks the same question thousands of times. SQLite work is synchronous, so
-  // a cache dropped at the next microtask lives within the one transaction asking, never longer.
-  let cache: Map<string, string[]> | undefined;
-  const subscribed = (accountId: number, type: string): string[] => {
-    if (!cache) {
-      cache = new Map();
-      queueMicrotask(() => (cache = undefined));
-    }
-    const key = `${accountId},${type}`;
-    let found = cache.get(key);
-    if (!found) {
-      found = subscribers.all(accountId, `,${type},`) as string[];
-      cache.set(key, found);
-    }
-    return found;
-  };
+  const subscribed = cachedSubscribers(db);
 
   /** Writes one event for its subscribers (or one endpoint of its account); answers its id. */
   const emit = (e: NewEvent, now: number, endpointId?: string): number | undefined => {
@@ -85,4 +65,31 @@ export function sqliteOutbox(db: Db) {
   };
 
   return { emit, messageChanged };
+}
+
+/**
+ * The endpoints an account's events of a type go to. A batch of reports asks the same question
+ * thousands of times; SQLite work is synchronous, so a cache dropped at the next microtask lives
+ * within the one transaction asking, never longer.
+ */
+function cachedSubscribers(db: Db): (accountId: number, type: string) => string[] {
+  const subscribers = db
+    .prepare(
+      `SELECT endpoint_id FROM webhook_endpoints WHERE ${subscribedWhere({ account: '?', type: '?', dialect: 'sqlite' })}`,
+    )
+    .pluck();
+  let cache: Map<string, string[]> | undefined;
+  return (accountId, type) => {
+    if (!cache) {
+      cache = new Map();
+      queueMicrotask(() => (cache = undefined));
+    }
+    const key = `${accountId},${type}`;
+    let found = cache.get(key);
+    if (!found) {
+      found = subscribers.all(accountId, `,${type},`) as string[];
+      cache.set(key, found);
+    }
+    return found;
+  };
 }
