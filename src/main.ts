@@ -4,6 +4,7 @@ import { buildServer } from './api/server.js';
 import { randomIds, systemClock, systemScheduler } from './api/sources.js';
 import { whatsAppWebhook } from './channels/whatsapp/webhook.js';
 import { mountWebhook } from './api/webhook-route.js';
+import { InboundMediaFetcher, type MediaFetchOptions } from './channels/whatsapp/media-fetch.js';
 import {
   createDevAccountIfNone,
   importConfiguredKeys,
@@ -92,12 +93,16 @@ async function startOnStore(rt: Runtime): Promise<Gateway> {
   const { config, store, clock, logger } = rt;
   const { box, devAccount, admin } = await credentials(store, config, clock.now());
   const feed = new InboxFeed();
+  // Both tell `metrics`, built below (it needs channels), once things arrive.
+  const media = mediaFetcherOf(rt, (outcome) => metrics.inboundMediaFetched(outcome));
   const inbound = new InboundSink({
     store,
     newId: randomIds.inboundId,
     log: logger.child({ worker: 'inbound' }),
-    // Called once messages arrive, after start-up has built `metrics` below (it needs channels).
-    onStored: (m) => metrics.inboundStored(m),
+    onStored: (m) => {
+      metrics.inboundStored(m);
+      if (m.media?.state === 'pending') media.nudge();
+    },
   });
   const channels = createChannels({
     config,
@@ -164,6 +169,7 @@ async function startOnStore(rt: Runtime): Promise<Gateway> {
     await reviewer?.stop();
     partsFlush.cancel();
     pruning.cancel();
+    await media.stop();
     await events.stop();
     // The dispatcher finishes its claimed messages; anything a crash would leave claimed comes
     // back by its lease, so a stop hands nothing back by hand.
@@ -173,6 +179,8 @@ async function startOnStore(rt: Runtime): Promise<Gateway> {
     await stopWork();
     throw err;
   });
+  // Files are served where the gateway listens unless the operator says where it is reached.
+  media.start(config.publicUrl ?? url);
   return {
     app,
     store,
@@ -203,6 +211,22 @@ function flushPartsEvery(rt: Runtime, inbound: InboundSink): { cancel(): void } 
     void mine()
       .then((yes) => (yes ? inbound.flush(rt.clock.now(), waitMs) : 0))
       .catch((err: unknown) => rt.logger.error({ err }, 'reply parts not flushed'));
+  });
+}
+
+/** The files of inbound WhatsApp messages, fetched through the Graph API (docs/inbound.md). */
+function mediaFetcherOf(rt: Runtime, onOutcome: MediaFetchOptions['onOutcome']) {
+  const { whatsapp } = rt.config;
+  return new InboundMediaFetcher({
+    store: rt.store,
+    apiUrl: whatsapp.apiUrl,
+    timeoutMs: whatsapp.timeoutMs,
+    newMediaId: randomIds.mediaId,
+    clock: rt.clock,
+    scheduler: rt.scheduler,
+    log: rt.logger.child({ channel: 'whatsapp', worker: 'inbound-media' }),
+    pollMs: 1000,
+    onOutcome,
   });
 }
 

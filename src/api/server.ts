@@ -12,6 +12,7 @@ import { errorAnswer } from './answer.js';
 import { registerApiRoute, sendError } from './api-route.js';
 import { logRequest } from './request-log.js';
 import { registerMediaRoute } from './media-route.js';
+import { registerMediaDownload } from './media-download-route.js';
 import { registerMetricsRoute } from './metrics-route.js';
 import type { ApiDeps } from './context.js';
 import { UCLOUD_PATHS } from './ucloud/dialect.js';
@@ -71,6 +72,7 @@ export function buildServer(deps: ApiDeps, logger: Logger): FastifyInstance {
   );
   registerApiRoute(app, deps);
   registerMediaRoute(app, deps);
+  registerMediaDownload(app, deps);
   registerAdminRoutes(app, deps);
   registerMetricsRoute(app, deps);
   return app;

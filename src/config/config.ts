@@ -13,6 +13,11 @@ export const ConfigSchema = Type.Object(
     port: Type.Integer({ minimum: 0, maximum: 65535, default: 8080 }),
     host: Type.String({ default: '127.0.0.1' }),
     dataDir: Type.String({ default: './data' }),
+    /**
+     * The gateway's address as applications reach it, for the URLs it hands out (the files of
+     * inbound messages); by default the address it listens on.
+     */
+    publicUrl: Type.Optional(Type.String({ minLength: 1 })),
     /** `AccountId:key` pairs accepted at start. */
     apiKeys: Type.Array(
       Type.Object({ accountId: Type.Integer({ minimum: 1 }), key: Type.String({ minLength: 16 }) }),
@@ -133,6 +138,7 @@ const ENV: Record<string, (v: string, name: string) => [string, unknown]> = {
   PORT: (v, name) => ['port', integer(v, name)],
   HOST: (v) => ['host', v],
   WIREBIRD_DATA_DIR: (v) => ['dataDir', v],
+  WIREBIRD_PUBLIC_URL: (v) => ['publicUrl', v],
   WIREBIRD_API_KEYS: (v) => ['apiKeys', parseApiKeys(v)],
   WIREBIRD_ADMIN_KEY: (v) => ['adminKey', v],
   WIREBIRD_SECRET: (v) => ['secret', v],
@@ -199,6 +205,7 @@ export function checkConfig(raw: Record<string, unknown>): Config {
   checkSmpp(config.smpp, (m) => new ConfigError(m));
   checkDatabaseUrl(config.database.url);
   checkWhatsApp(config.whatsapp, (m) => new ConfigError(m));
+  const publicUrl = checkPublicUrl(config.publicUrl);
   try {
     parseRetrySchedule(config.webhooks.retrySchedule);
   } catch (e) {
@@ -208,7 +215,30 @@ export function checkConfig(raw: Record<string, unknown>): Config {
   }
   // A trailing slash would double in every {apiUrl}/{phone number id}/... path.
   const whatsapp = { ...config.whatsapp, apiUrl: config.whatsapp.apiUrl.replace(/\/+$/, '') };
-  return { ...config, defaultRegion, dataDir: resolve(config.dataDir), whatsapp };
+  return {
+    ...config,
+    defaultRegion,
+    dataDir: resolve(config.dataDir),
+    whatsapp,
+    ...(publicUrl === undefined ? {} : { publicUrl }),
+  };
+}
+
+/** An http(s) base without a trailing slash: paths are appended to it. */
+function checkPublicUrl(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.search || parsed.hash) {
+    throw new ConfigError(
+      'publicUrl (WIREBIRD_PUBLIC_URL) must be an http:// or https:// address such as https://sms.example.com',
+    );
+  }
+  return url.replace(/\/+$/, '');
 }
 
 /** `a.b` sets b inside a, keeping what the file gave a. */

@@ -26,6 +26,7 @@ import type {
   SubmitOutcome,
 } from './messages/message.js';
 import type { MediaFile, MediaInfo, MediaUpload } from './media/media-file.js';
+import type { PendingMedia, SettledMedia } from './inbound/inbound-media.js';
 import type { ReceiptPerPhone } from './receipts/receipt.js';
 import type {
   Conversation,
@@ -270,6 +271,27 @@ export interface InboundStore {
 }
 
 /**
+ * The files inbound WhatsApp messages carry, fetched into the media store (docs/inbound.md). A
+ * routed message with a file is stored pending and its message.inbound event waits for the file:
+ * the event is written when the fetch settles, with the gateway's URL or why there is none.
+ */
+export interface InboundMediaStore {
+  /**
+   * Up to `limit` files due at `now`, each held until `leaseUntil` (no other pass or node takes
+   * it before), its attempt counted.
+   */
+  claimInboundMedia(now: number, leaseUntil: number, limit: number): Promise<PendingMedia[]>;
+  /** Tries again at `dueAt`, noting why this attempt failed. */
+  postponeInboundMedia(inboundId: string, dueAt: number, error: string): Promise<void>;
+  /**
+   * Ends a fetch in one transaction: the file stored (when there is one), the message's media
+   * settled, its message.inbound event written. False, and nothing written, if it was settled
+   * already (by another node whose lease ran out under it).
+   */
+  settleInboundMedia(inboundId: string, outcome: SettledMedia, at: number): Promise<boolean>;
+}
+
+/**
  * The outbox (docs/events.md): events written with the change they report, delivered to the
  * account's endpoints at least once. Every read and change goes through the account.
  */
@@ -365,6 +387,7 @@ export interface Store
     OperatorStore,
     MediaStore,
     InboundStore,
+    InboundMediaStore,
     WebhookStore,
     OptOutStore {
   readonly dialect: 'sqlite' | 'postgres';

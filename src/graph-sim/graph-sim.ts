@@ -3,7 +3,7 @@
  * `POST /{version}/{phone number id}/messages` and `/media`, answers as the Cloud API does, and
  * posts the statuses back to a webhook, signed with the app secret as Meta signs them.
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { request } from 'undici';
 
@@ -20,6 +20,9 @@ export interface GraphSimOptions {
 export interface GraphSimStats {
   messages: number;
   media: number;
+  /** Files of inbound messages read back: GET /{media id} and the download. */
+  mediaLookups: number;
+  mediaDownloads: number;
   statusesPosted: number;
   statusesRefused: number;
 }
@@ -40,7 +43,16 @@ const UNDELIVERABLE = {
 };
 
 export class GraphSim {
-  readonly stats: GraphSimStats = { messages: 0, media: 0, statusesPosted: 0, statusesRefused: 0 };
+  readonly stats: GraphSimStats = {
+    messages: 0,
+    media: 0,
+    mediaLookups: 0,
+    mediaDownloads: 0,
+    statusesPosted: 0,
+    statusesRefused: 0,
+  };
+  /** Files people sent in inbound messages, by media id, as Meta holds them. */
+  private readonly files = new Map<string, HeldFile>();
   private app: FastifyInstance | undefined;
   private readonly timers = new Set<NodeJS.Timeout>();
   url = '';
@@ -66,6 +78,12 @@ export class GraphSim {
       this.stats.media += 1;
       return { id: String(9_000_000_000_000 + this.stats.media) };
     });
+    app.get<{ Params: { id: string } }>('/:version/:id', async (req, reply) =>
+      this.mediaUrl(req.params.id, req.headers.authorization, reply),
+    );
+    app.get<{ Params: { id: string } }>('/download/:id', async (req, reply) =>
+      this.download(req.params.id, req.headers.authorization, reply),
+    );
     this.url = await app.listen({ host: this.options.host, port: this.options.port });
     this.app = app;
     return this.url;
@@ -116,14 +134,55 @@ export class GraphSim {
    * does; answers its wamid and the status the gateway answered.
    */
   private async inbound(body: unknown, reply: { code(n: number): unknown }) {
-    const { from, to, text } = (body ?? {}) as Record<string, unknown>;
-    if (typeof from !== 'string' || typeof to !== 'string' || typeof text !== 'string') {
+    const { from, to, text, media } = (body ?? {}) as Record<string, unknown>;
+    const file = media === undefined ? undefined : heldFile(media);
+    const textOk = typeof text === 'string' || (file !== undefined && text === undefined);
+    if (typeof from !== 'string' || typeof to !== 'string' || !textOk || file === null) {
       reply.code(400);
-      return { error: 'send JSON {"from": "+86…", "to": "<business phone>", "text": "…"}' };
+      return { error: INBOUND_USAGE };
     }
     const wamid = `wamid.SIMIN${randomBytes(12).toString('hex').toUpperCase()}`;
-    const status = await this.postSigned(messageNotification({ wamid, from, to, text }));
+    let content: Record<string, unknown> = { type: 'text', text: { body: text } };
+    if (file) {
+      const mediaId = String(8_000_000_000_000 + this.files.size + 1);
+      this.files.set(mediaId, file);
+      content = { type: file.type, [file.type]: mediaObject(mediaId, file, text) };
+    }
+    const status = await this.postSigned(messageNotification({ wamid, from, to, content }));
     return { wamid, webhookStatus: status };
+  }
+
+  /** `GET /{media id}`: where the file is, as Meta answers (the token must be there). */
+  private mediaUrl(id: string, auth: string | undefined, reply: { code(n: number): unknown }) {
+    const file = this.files.get(id);
+    if (!auth?.startsWith('Bearer ') || !file || file.lookupFailures-- > 0) {
+      reply.code(file && auth ? 500 : 400);
+      return graphError(file && auth ? 2 : 100, '(#100) Unsupported get request.');
+    }
+    this.stats.mediaLookups += 1;
+    return {
+      messaging_product: 'whatsapp',
+      url: `${this.url}/download/${id}`,
+      mime_type: file.mimeType,
+      sha256: file.sha256,
+      file_size: file.bytes.length,
+      id,
+    };
+  }
+
+  private download(
+    id: string,
+    auth: string | undefined,
+    reply: { code(n: number): unknown; header(k: string, v: string): unknown },
+  ) {
+    const file = this.files.get(id);
+    if (!auth?.startsWith('Bearer ') || !file) {
+      reply.code(404);
+      return graphError(100, 'not found');
+    }
+    this.stats.mediaDownloads += 1;
+    reply.header('content-type', file.mimeType);
+    return file.bytes;
   }
 
   private async post(wamid: string, to: string, status: string): Promise<void> {
@@ -189,14 +248,64 @@ function notification(wamid: string, to: string, status: string): string {
   });
 }
 
-function messageNotification(m: { wamid: string; from: string; to: string; text: string }): string {
+const INBOUND_USAGE =
+  'send JSON {"from": "+86…", "to": "<business phone>", "text": "…"}, or instead of text (or ' +
+  'with it as the caption) "media": {"type": "image|video|audio|document|sticker", "mimeType", ' +
+  '"base64", optional "filename", optional "lookupFailures": n}';
+
+/** A file a person sent, as Meta holds it for the business to fetch. */
+interface HeldFile {
+  type: string;
+  mimeType: string;
+  bytes: Buffer;
+  sha256: string;
+  filename: string | undefined;
+  /** GET /{media id} answers 500 this many times first (to try the gateway's retries). */
+  lookupFailures: number;
+}
+
+const MEDIA_TYPES = ['image', 'video', 'audio', 'document', 'sticker'];
+
+/** The file of a /simulate/messages body; null when it is not one. */
+function heldFile(raw: unknown): HeldFile | null {
+  const m = (raw ?? {}) as Record<string, unknown>;
+  const { type, mimeType, base64, filename, lookupFailures } = m;
+  if (typeof type !== 'string' || !MEDIA_TYPES.includes(type)) return null;
+  if (typeof mimeType !== 'string' || typeof base64 !== 'string') return null;
+  const bytes = Buffer.from(base64, 'base64');
+  return {
+    type,
+    mimeType,
+    bytes,
+    sha256: createHash('sha256').update(bytes).digest('hex'),
+    filename: typeof filename === 'string' ? filename : undefined,
+    lookupFailures: typeof lookupFailures === 'number' ? lookupFailures : 0,
+  };
+}
+
+/** `image: {id, mime_type, sha256, caption}` as Meta writes a received file in the webhook. */
+function mediaObject(id: string, file: HeldFile, caption: unknown): Record<string, unknown> {
+  return {
+    id,
+    mime_type: file.mimeType,
+    sha256: Buffer.from(file.sha256, 'hex').toString('base64'),
+    ...(typeof caption === 'string' ? { caption } : {}),
+    ...(file.filename === undefined ? {} : { filename: file.filename }),
+  };
+}
+
+function messageNotification(m: {
+  wamid: string;
+  from: string;
+  to: string;
+  content: Record<string, unknown>;
+}): string {
   const digits = (n: string) => n.replace(/\D/g, '');
   const message = {
     from: digits(m.from),
     id: m.wamid,
     timestamp: String(Math.floor(Date.now() / 1000)),
-    type: 'text',
-    text: { body: m.text },
+    ...m.content,
   };
   const value = {
     messaging_product: 'whatsapp',

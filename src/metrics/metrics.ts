@@ -26,6 +26,7 @@ export class Metrics implements DispatchObserver, ReportObserver {
   readonly webhookSignatureFailures: Counter<'channel'>;
   /** Inbound messages stored (each once), by channel and whether an account owns them. */
   readonly inbound: Counter<'channel' | 'routed'>;
+  readonly inboundMedia: Counter<'outcome'>;
   /** Webhook attempts by outcome: delivered, retry (due again), failed (for good), gone (410). */
   readonly webhookAttempts: Counter<'outcome'>;
   readonly webhookSeconds: Histogram;
@@ -70,6 +71,11 @@ export class Metrics implements DispatchObserver, ReportObserver {
       'wirebird_webhook_signature_failures_total',
       'webhook calls refused for a bad signature',
       ['channel'],
+    );
+    this.inboundMedia = counter(
+      'wirebird_inbound_media_fetches_total',
+      'attempts at fetching the file of an inbound WhatsApp message: stored, failed, retry',
+      ['outcome'],
     );
     this.inbound = counter(
       'wirebird_inbound_messages_total',
@@ -186,6 +192,10 @@ export class Metrics implements DispatchObserver, ReportObserver {
 
   inboundStored(m: { channel: string; accountId: number | undefined }): void {
     this.inbound.inc({ channel: m.channel, routed: m.accountId === undefined ? 'no' : 'yes' });
+  }
+
+  inboundMediaFetched(outcome: 'stored' | 'failed' | 'retry'): void {
+    this.inboundMedia.inc({ outcome });
   }
 
   receiptsExpired(count: number): void {

@@ -52,3 +52,64 @@ export function wamidOf(answer: unknown): string {
   const messages = (answer as { messages?: { id?: unknown }[] } | undefined)?.messages;
   return answeredId(messages?.[0]?.id, 'the message');
 }
+
+/** GETs a Graph API object (a media id's URL and facts); throws GraphFailure as postGraph does. */
+export async function getGraph(call: GraphCall): Promise<unknown> {
+  const { body, statusCode, headers } = await download(call, 64 * 1024);
+  let answer: unknown;
+  try {
+    answer = JSON.parse(body.toString('utf8'));
+  } catch (err) {
+    if (statusCode < 300) throw transportFailure(err, false);
+    answer = undefined;
+  }
+  if (statusCode >= 200 && statusCode < 300) return answer;
+  throw graphFailure(statusCode, answer, retryAfterMs(headers['retry-after']));
+}
+
+/**
+ * GETs a file Meta serves (the short-lived URL of a media id), with the bearer token as Meta
+ * requires, reading at most `maxBytes`: a larger file fails for good, not by filling memory.
+ */
+export async function downloadGraph(
+  call: GraphCall,
+  maxBytes: number,
+): Promise<{ bytes: Buffer; contentType: string | undefined }> {
+  const { body, statusCode, headers } = await download(call, maxBytes);
+  if (statusCode < 200 || statusCode >= 300) {
+    let answer: unknown;
+    try {
+      answer = JSON.parse(body.toString('utf8'));
+    } catch {
+      answer = undefined;
+    }
+    throw graphFailure(statusCode, answer, retryAfterMs(headers['retry-after']));
+  }
+  const type = headers['content-type'];
+  return { bytes: body, contentType: Array.isArray(type) ? type[0] : type };
+}
+
+async function download(call: GraphCall, maxBytes: number) {
+  const signal = AbortSignal.timeout(call.timeoutMs);
+  try {
+    const res = await request(call.url, {
+      method: 'GET',
+      headers: { authorization: `Bearer ${call.accessToken}` },
+      signal,
+    });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res.body as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > maxBytes) {
+        res.body.destroy();
+        throw new GraphFailure(false, 'TOO_LARGE', `the file is larger than ${maxBytes} bytes`);
+      }
+      chunks.push(chunk);
+    }
+    return { body: Buffer.concat(chunks), statusCode: res.statusCode, headers: res.headers };
+  } catch (err) {
+    if (err instanceof GraphFailure) throw err;
+    throw transportFailure(err, signal.aborted);
+  }
+}

@@ -4,6 +4,7 @@
  * arrival for the inbound store, keyed by its wamid so that Meta's retries are stored once.
  */
 import type { ArrivedMessage } from '../../domain/inbound/inbound.js';
+import { MEDIA_MESSAGE_TYPES, type MediaRef } from '../../domain/inbound/inbound-media.js';
 import { arrayAt, timeOf } from './status-notification.js';
 
 interface MessageObject {
@@ -55,6 +56,7 @@ function arrivalOf(m: MessageObject, to: string, now: number): ArrivedMessage | 
   if (typeof m.id !== 'string' || m.id === '' || from === undefined) return undefined;
   const type = typeof m.type === 'string' && m.type !== '' ? m.type : 'unknown';
   const text = type === 'text' && typeof m.text?.body === 'string' ? m.text.body : undefined;
+  const media = mediaRefOf(m, type);
   return {
     channel: 'whatsapp',
     from,
@@ -64,5 +66,27 @@ function arrivalOf(m: MessageObject, to: string, now: number): ArrivedMessage | 
     dedupeKey: m.id,
     complete: true,
     receivedAt: timeOf(m.timestamp, now),
+    ...(media === undefined ? {} : { media }),
   };
+}
+
+/**
+ * Meta's media id of an image, video, audio, document or sticker (`m[type].id`), and the name
+ * a document was sent with.
+ */
+function mediaRefOf(m: MessageObject, type: string): MediaRef | undefined {
+  if (!MEDIA_MESSAGE_TYPES.includes(type)) return undefined;
+  const object = (m as Record<string, { id?: unknown; filename?: unknown } | undefined>)[type];
+  const id = object?.id;
+  // Graph ids are digits; anything else is no id the fetcher could put in a URL path.
+  if (typeof id !== 'string' || !/^[0-9A-Za-z_.-]{1,128}$/.test(id)) return undefined;
+  const fileName = typeof object?.filename === 'string' ? safeFileName(object.filename) : '';
+  return fileName === '' ? { ref: id } : { ref: id, fileName };
+}
+
+/** A name fit for a Content-Disposition: no path, no control characters, not too long. */
+export function safeFileName(raw: string): string {
+  const base = raw.split(/[\\/]/).pop() ?? '';
+  const printable = [...base].filter((ch) => ch >= ' ' && ch !== '\u007f' && ch !== '"');
+  return printable.join('').trim().slice(0, 200);
 }

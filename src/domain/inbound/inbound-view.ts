@@ -1,3 +1,4 @@
+import type { InboundMedia } from './inbound-media.js';
 import type { InboundMessage } from './inbound.js';
 
 /**
@@ -18,6 +19,26 @@ export function inboundView(m: InboundMessage): Record<string, unknown> {
     ReplyTo: m.replyTo
       ? { SessionNo: m.replyTo.sessionNo ?? '', MessageId: m.replyTo.messageId ?? '' }
       : null,
+    ...(m.media ? { Media: mediaView(m.media) } : {}),
+  };
+}
+
+/**
+ * The file a WhatsApp message carried: once stored, where the gateway serves it (GET the Url
+ * with the account's key) and what it is; while pending, only that; once failed, why.
+ */
+export function mediaView(media: InboundMedia): Record<string, unknown> {
+  if (media.state !== 'stored') {
+    return { State: media.state, ...(media.error === undefined ? {} : { Error: media.error }) };
+  }
+  return {
+    State: media.state,
+    MediaId: media.mediaId ?? '',
+    Url: media.url ?? '',
+    MimeType: media.mimeType ?? '',
+    FileName: media.fileName ?? '',
+    FileSize: media.size ?? 0,
+    Sha256: media.sha256 ?? '',
   };
 }
 

@@ -3,6 +3,8 @@
  * WhatsApp message to a business phone. Stored once, owned by the account that registered the
  * number it was sent to, or kept as unrouted for the operator (docs/inbound.md).
  */
+import type { InboundMedia, MediaRef } from './inbound-media.js';
+
 export type InboundChannel = 'sms' | 'whatsapp';
 
 export const INBOUND_ID_PREFIX = 'in_';
@@ -28,6 +30,8 @@ export interface ArrivedMessage {
   /** False when parts of a concatenated SMS never came and it was stored with what did. */
   complete: boolean;
   receivedAt: number;
+  /** The file the message carries (a WhatsApp media id, and a document's name), if any. */
+  media?: MediaRef;
 }
 
 /** One part of a concatenated SMS reply, kept until its message is whole (or waited for). */
@@ -78,6 +82,8 @@ export interface InboundMessage extends ArrivedMessage {
   replyTo: ReplyLink | undefined;
   /** The store's order of arrival: what cursors page by. */
   seq: number;
+  /** The file it carries, fetched into the media store (inbound-media.ts). */
+  media: InboundMedia | undefined;
 }
 
 /** One page of inbound messages, newest first, and where the next (older) page starts. */

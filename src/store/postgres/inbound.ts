@@ -51,7 +51,7 @@ async function storeWith(c: Queryable, m: ArrivedMessage, inboundId: string) {
   const link = accountId === undefined ? [] : await linkOf(c, m, accountId);
   const r = await c.query<InboundRow>(
     `INSERT INTO inbound_messages (${INBOUND_INSERT_COLUMNS})
-     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12) ON CONFLICT (channel, dedupe_key) DO NOTHING
+     VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15) ON CONFLICT (channel, dedupe_key) DO NOTHING
      RETURNING ${INBOUND_COLUMNS}`,
     inboundValues({ arrived: m, inboundId, accountId }, link, (b) => b),
   );
@@ -61,7 +61,10 @@ async function storeWith(c: Queryable, m: ArrivedMessage, inboundId: string) {
     // A routed message is an event of its account's, and may be an opt-out keyword; an
     // unrouted one is the operator's.
     if (accountId !== undefined) {
-      await emitEvents(c, [inboundEvent({ ...message, accountId })], m.receivedAt);
+      // A message with a file is announced once the file is fetched (settleInboundMedia).
+      if (message.media?.state !== 'pending') {
+        await emitEvents(c, [inboundEvent({ ...message, accountId })], m.receivedAt);
+      }
       if (m.type === 'text') {
         await keywordReply(c, { accountId, from: m.from, body: m.body, at: m.receivedAt });
       }

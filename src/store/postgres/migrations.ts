@@ -372,4 +372,18 @@ export const postgresMigrations: readonly Migration[] = [
       ALTER TABLE accounts ADD COLUMN opt_out_exempt_verification BOOLEAN NOT NULL DEFAULT FALSE;
     `,
   },
+  {
+    version: 12,
+    name: 'the file a WhatsApp message carries, and the queue that fetches it',
+    sql: `
+      -- JSON of the message's media (docs/inbound.md); state and due time are what the fetcher
+      -- claims by, so a pending file survives any restart until it is stored or given up.
+      ALTER TABLE inbound_messages ADD COLUMN media TEXT;
+      ALTER TABLE inbound_messages ADD COLUMN media_state TEXT;
+      ALTER TABLE inbound_messages ADD COLUMN media_due_at BIGINT;
+      ALTER TABLE inbound_messages ADD COLUMN media_attempts INTEGER NOT NULL DEFAULT 0;
+      CREATE INDEX inbound_media_due ON inbound_messages (media_due_at)
+        WHERE media_state = 'pending';
+    `,
+  },
 ];

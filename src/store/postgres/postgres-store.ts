@@ -5,6 +5,7 @@ import { migrate, openPool, type PostgresOptions } from './database.js';
 import { postgresInbox } from './inbox.js';
 import { postgresInboxViews } from './inbox-views.js';
 import { postgresInbound } from './inbound.js';
+import { postgresInboundMedia } from './inbound-media.js';
 import { postgresMedia } from './media.js';
 import { postgresMessages } from './messages.js';
 import { postgresSessions } from './sessions.js';
@@ -40,6 +41,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
     ...postgresInboxViews(pool),
     ...postgresSessions(pool),
     ...postgresInbound(pool),
+    ...postgresInboundMedia(pool),
     ...postgresMedia(pool),
     ...postgresWebhooks(pool),
     ...postgresOptOuts(pool),

@@ -1,4 +1,5 @@
 import { REDELIVERY_WINDOW_MS, assembleParts } from '../../domain/inbound/inbound.js';
+import { arrivedMedia, type InboundMedia } from '../../domain/inbound/inbound-media.js';
 import type {
   ArrivedMessage,
   InboundChannel,
@@ -22,10 +23,12 @@ export interface InboundRow {
   received_at: number | string;
   reply_session_no: string | null;
   reply_message_id: string | null;
+  /** JSON of the InboundMedia, for a message that carries a file. */
+  media: string | null;
 }
 
 export const INBOUND_COLUMNS = `seq, inbound_id, dedupe_key, channel, account_id, from_addr, to_addr,
-  type, body, complete, received_at, reply_session_no, reply_message_id`;
+  type, body, complete, received_at, reply_session_no, reply_message_id, media`;
 
 export function toInbound(r: InboundRow): InboundMessage {
   const link =
@@ -49,6 +52,8 @@ export function toInbound(r: InboundRow): InboundMessage {
     complete: r.complete === 1 || r.complete === true,
     receivedAt: Number(r.received_at),
     replyTo: link,
+    // Written by the store from an InboundMedia only.
+    media: r.media === null ? undefined : (JSON.parse(r.media) as InboundMedia),
   };
 }
 
@@ -70,7 +75,7 @@ export function replyLinkQuery(channel: InboundChannel, p: (n: number) => string
 
 /** The columns an arrival is inserted with, in the order of inboundValues(). */
 export const INBOUND_INSERT_COLUMNS = `inbound_id, dedupe_key, channel, account_id, from_addr, to_addr,
-  type, body, complete, received_at, reply_session_no, reply_message_id`;
+  type, body, complete, received_at, reply_session_no, reply_message_id, media, media_state, media_due_at`;
 
 /** An arrival's row values; `flag` writes a boolean as the adapter stores one. */
 export function inboundValues(
@@ -79,6 +84,7 @@ export function inboundValues(
   flag: (b: boolean) => unknown,
 ): unknown[] {
   const m = row.arrived;
+  const media = arrivedMedia(m.media, row.accountId !== undefined);
   return [
     row.inboundId,
     m.dedupeKey,
@@ -92,6 +98,10 @@ export function inboundValues(
     m.receivedAt,
     link[0] ?? null,
     link[1] ?? null,
+    media ? JSON.stringify(media) : null,
+    media?.state ?? null,
+    // Due at once: the fetcher's next pass takes it.
+    media?.state === 'pending' ? 0 : null,
   ];
 }
 

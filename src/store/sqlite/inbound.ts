@@ -55,7 +55,7 @@ export function sqliteInbound(
   const { ownerOf, linkOf } = sqliteRouting(db);
   const insert = db.prepare(
     `INSERT INTO inbound_messages (${INBOUND_INSERT_COLUMNS})
-     VALUES (?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT (channel, dedupe_key) DO NOTHING
+     VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT (channel, dedupe_key) DO NOTHING
      RETURNING ${INBOUND_COLUMNS}`,
   );
   const existing = db.prepare(
@@ -72,7 +72,10 @@ export function sqliteInbound(
       // A routed message is an event of its account's, and may be an opt-out keyword; an
       // unrouted one is the operator's.
       if (accountId !== undefined) {
-        outbox.emit(inboundEvent({ ...message, accountId }), m.receivedAt);
+        // A message with a file is announced once the file is fetched (settleInboundMedia).
+        if (message.media?.state !== 'pending') {
+          outbox.emit(inboundEvent({ ...message, accountId }), m.receivedAt);
+        }
         if (m.type === 'text') {
           optOuts.keywordReply({ accountId, from: m.from, body: m.body, at: m.receivedAt });
         }

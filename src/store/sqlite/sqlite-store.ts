@@ -1,4 +1,5 @@
 import { sqliteInbound } from './inbound.js';
+import { sqliteInboundMedia } from './inbound-media.js';
 import type { Store } from '../../domain/ports.js';
 import { sqliteAccounts } from './accounts.js';
 import { migrate, openDatabase, type Db, type SqliteOptions } from './database.js';
@@ -44,6 +45,7 @@ export function sqliteStoreOn(db: Db): Store {
     ...sqliteSessions(db),
     ...sqliteMedia(db),
     ...sqliteInbound(db, outbox, optOuts),
+    ...sqliteInboundMedia(db, outbox),
     ...optOuts.store,
     ...sqliteWebhooks(db, outbox),
     async close() {

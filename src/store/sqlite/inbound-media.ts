@@ -1,0 +1,65 @@
+import { inboundEvent } from '../../domain/events/payloads.js';
+import {
+  settledMedia,
+  type InboundMedia,
+  type SettledMedia,
+} from '../../domain/inbound/inbound-media.js';
+import type { InboundMediaStore } from '../../domain/ports.js';
+import { INBOUND_COLUMNS, toInbound, type InboundRow } from '../rows/inbound.js';
+import {
+  PENDING_MEDIA_SQL,
+  SETTLE_MEDIA_SQL,
+  claimMediaSql,
+  toPendingMedia,
+  withError,
+  type PendingMediaRow,
+} from '../rows/inbound-media.js';
+import { MEDIA_FILE_COLUMNS, mediaFileArgs } from '../rows/media.js';
+import type { Db } from './database.js';
+import type { SqliteOutbox } from './outbox.js';
+
+const Q = () => '?';
+
+export function sqliteInboundMedia(db: Db, outbox: SqliteOutbox): InboundMediaStore {
+  const claim = db.prepare(claimMediaSql(Q, false));
+  const pending = db.prepare(PENDING_MEDIA_SQL(Q, false)).pluck();
+  const postpone = db.prepare(
+    `UPDATE inbound_messages SET media = ?, media_due_at = ?
+     WHERE inbound_id = ? AND media_state = 'pending'`,
+  );
+  const settle = db.prepare(SETTLE_MEDIA_SQL(Q));
+  const read = db.prepare(`SELECT ${INBOUND_COLUMNS} FROM inbound_messages WHERE inbound_id = ?`);
+  const insertFile = db.prepare(
+    `INSERT INTO media (${MEDIA_FILE_COLUMNS}) VALUES (?,?,?,?,?,?,?,?)`,
+  );
+
+  const settleOne = db.transaction((inboundId: string, outcome: SettledMedia, at: number) => {
+    const json = pending.get(inboundId) as string | undefined;
+    if (json === undefined) return false;
+    const media = settledMedia(JSON.parse(json) as InboundMedia, outcome);
+    if (outcome.state === 'stored') insertFile.run(...mediaFileArgs(outcome.file));
+    settle.run(JSON.stringify(media), media.state, inboundId);
+    const message = toInbound(read.get(inboundId) as InboundRow);
+    // Only routed messages are ever pending: the account is there.
+    const accountId = message.accountId as number;
+    outbox.emit(inboundEvent({ ...message, accountId }), at);
+    return true;
+  });
+
+  const postponeOne = db.transaction((inboundId: string, dueAt: number, error: string) => {
+    const json = pending.get(inboundId) as string | undefined;
+    if (json !== undefined) postpone.run(withError(json, error), dueAt, inboundId);
+  });
+
+  return {
+    async claimInboundMedia(now, leaseUntil, limit) {
+      return (claim.all(leaseUntil, now, limit) as PendingMediaRow[]).map(toPendingMedia);
+    },
+    async postponeInboundMedia(inboundId, dueAt, error) {
+      postponeOne(inboundId, dueAt, error);
+    },
+    async settleInboundMedia(inboundId, outcome, at) {
+      return settleOne(inboundId, outcome, at);
+    },
+  };
+}
