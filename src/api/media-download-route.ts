@@ -3,9 +3,9 @@
  * the URL an inbound WhatsApp message's file is handed to the application with (docs/inbound.md),
  * and a way to read back what the account uploaded. Another account's file is not found.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { WirebirdError } from '../domain/errors.js';
-import { MEDIA_ID_PREFIX } from '../domain/media/media-file.js';
+import { MEDIA_ID_PREFIX, type MediaFile } from '../domain/media/media-file.js';
 import { sendError } from './api-route.js';
 import { authenticate } from './auth.js';
 import type { ApiDeps } from './context.js';
@@ -15,6 +15,17 @@ import { httpStatusOf } from './http-status.js';
 function disposition(fileName: string): string {
   const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}
+
+/** The file as a download: never shown inline, never sniffed as another type (the console too). */
+export function sendMediaFile(reply: FastifyReply, file: MediaFile): FastifyReply {
+  return reply
+    .header('content-type', file.mimeType)
+    .header('content-disposition', disposition(file.fileName))
+    .header('x-content-type-options', 'nosniff')
+    .header('cache-control', 'private, max-age=86400, immutable')
+    .header('etag', `"${file.sha256}"`)
+    .send(Buffer.from(file.bytes));
 }
 
 export function registerMediaDownload(app: FastifyInstance, deps: ApiDeps): void {
@@ -28,13 +39,7 @@ export function registerMediaDownload(app: FastifyInstance, deps: ApiDeps): void
       if (!file) {
         throw new WirebirdError('NotFound', `no file ${mediaId} in this account's media`);
       }
-      return reply
-        .header('content-type', file.mimeType)
-        .header('content-disposition', disposition(file.fileName))
-        .header('x-content-type-options', 'nosniff')
-        .header('cache-control', 'private, max-age=86400, immutable')
-        .header('etag', `"${file.sha256}"`)
-        .send(Buffer.from(file.bytes));
+      return sendMediaFile(reply, file);
     } catch (err) {
       // A download is a REST read: a missing file is a 404, not a 200 with a RetCode.
       const status = err instanceof WirebirdError ? httpStatusOf(err.retCode, 'rest') : undefined;

@@ -1,4 +1,5 @@
 import type { InboundMessage } from '../domain/inbound/inbound.js';
+import { formatBytes } from '../domain/media/media-kinds.js';
 import type { Conversation, InboxView } from '../domain/views/views.js';
 import { html, type Html } from './html.js';
 import { csrfField, page, utc, type PageContext } from './layout.js';
@@ -41,9 +42,38 @@ function renderReply(r: InboundMessage): Html {
       reply from <b>${r.from}</b> to <b>${r.to}</b> · ${r.channel === 'sms' ? 'SMS' : 'WhatsApp'} ·
       ${utc(r.receivedAt)} UTC
     </div>
-    <div class="body"><p class="sms">${r.body}</p></div>
+    <div class="body">
+      <p class="sms">${replyText(r)}</p>
+      ${mediaLine(r)}
+    </div>
     <div class="receipt">${r.inboundId} · ${owner}</div>
   </li>`;
+}
+
+/** A text as it was written; a file's caption; any other type as the JSON received. */
+function replyText(r: InboundMessage): string {
+  if (!r.media) return r.body;
+  try {
+    const caption = (JSON.parse(r.body) as Record<string, { caption?: unknown }>)[r.type]?.caption;
+    return typeof caption === 'string' ? caption : '';
+  } catch {
+    return r.body;
+  }
+}
+
+/** The file a WhatsApp message carried: a link once stored, else where its fetch stands. */
+function mediaLine(r: InboundMessage): Html | string {
+  const m = r.media;
+  if (!m) return '';
+  if (m.state !== 'stored' || !m.mediaId || r.accountId === undefined) {
+    const why = m.error ? ` (${m.error})` : '';
+    return html`<p class="media">${r.type}: file ${m.state}${why}</p>`;
+  }
+  const href = `/console/media/${r.accountId}/${m.mediaId}`;
+  return html`<p class="media">
+    ${r.type}: <a href="${href}">${m.fileName ?? m.mediaId}</a> · ${m.mimeType ?? ''} ·
+    ${formatBytes(m.size ?? 0)}
+  </p>`;
 }
 
 /**

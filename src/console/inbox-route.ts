@@ -11,6 +11,7 @@ import {
   type PageRequest,
 } from './console-routes.js';
 import { CONVERSATIONS_PER_PAGE, inboxPage } from './inbox-page.js';
+import { sendMediaFile } from '../api/media-download-route.js';
 
 const ENTRIES_SHOWN = 200;
 
@@ -44,6 +45,19 @@ export function registerInboxRoutes(app: FastifyInstance, ctx: ConsoleContext): 
       const view = { query, phone, conversations, entries: entries.reverse(), cleared, replied };
       const page = { ...view, replies: replies.reverse(), before, older };
       return send(reply, inboxPage(pageContext(ctx, request), page));
+    }),
+  );
+  app.get(
+    '/console/media/:accountId/:mediaId',
+    guarded(async (request, reply) => {
+      // The admin reads any account's files; an account's viewer only its own.
+      const accountId = Number(param(request.params, 'accountId', 12));
+      const scope = accountScope(request);
+      const mine = Number.isInteger(accountId) && (scope === undefined || scope === accountId);
+      const mediaId = param(request.params, 'mediaId', 64);
+      const file = mine ? await store.getMediaFile(accountId, mediaId) : undefined;
+      if (!file) throw new WirebirdError('NotFound', `no file ${mediaId} in this account's media`);
+      return sendMediaFile(reply, file);
     }),
   );
   app.post(

@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { GraphSim } from '../../src/graph-sim/graph-sim.js';
 import { RetCode } from '../../src/domain/errors.js';
 import { eventually, startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { consoleLogin } from '../helpers/console-client.js';
 import { Receiver, type Received } from '../helpers/receiver.js';
 import { BUSINESS_PHONE, accountKey, cn } from '../helpers/sending.js';
 import {
@@ -127,6 +128,26 @@ describe('WhatsApp inbound media: fetched into the media store, served by the ga
     assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
     assert.deepEqual(Buffer.from(await res.arrayBuffer()), PNG);
     assert.deepEqual((await listed(from))?.Media, media, 'ListInboundMessages answers the same');
+  });
+
+  it('the console shows the file in the conversation; only its account opens it', async () => {
+    const from = cn(3105);
+    await simulate({
+      from,
+      text: 'the <b>label</b>',
+      media: { type: 'image', mimeType: 'image/png', base64: PNG.toString('base64') },
+    });
+    const media = (await eventFrom(from)).data.Media as MediaView;
+    const own = await consoleLogin(gw.url, gw.key);
+    const page = await own.get(`/console/inbox?phone=${encodeURIComponent(from)}`);
+    const href = `/console/media/1/${media.MediaId}`;
+    assert.ok(page.text.includes(`<a href="${href}">`), 'a link to the stored file');
+    assert.ok(page.text.includes('the &lt;b&gt;label&lt;/b&gt;'), 'the caption, escaped');
+    const file = await own.get(href);
+    assert.equal(file.status, 200);
+    assert.equal(file.headers.get('content-type'), 'image/png');
+    const other = await consoleLogin(gw.url, await accountKey(gw, 3));
+    assert.equal((await other.get(href)).status, 404);
   });
 
   it('another account never reads the file; no key is refused', async () => {
