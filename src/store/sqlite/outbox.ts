@@ -35,7 +35,7 @@ export function sqliteOutbox(db: Db) {
   const bump = db.prepare(
     `UPDATE messages SET event_seq = event_seq + 1 WHERE id = ? RETURNING ${MESSAGE_EVENT_COLUMNS}`,
   );
-  const subscribed = cachedSubscribers(db);
+  const { subscribed, anySubscriber } = cachedSubscribers(db);
 
   /** Writes one event for its subscribers (or one endpoint of its account); answers its id. */
   const emit = (e: NewEvent, now: number, endpointId?: string): number | undefined => {
@@ -53,18 +53,22 @@ export function sqliteOutbox(db: Db) {
     return Number(eventId);
   };
 
-  /** The event a message's change makes, when its account has a subscriber for it. */
-  const messageChanged = (c: SqliteMessageChange, now: number): void => {
+  /**
+   * The event a message's change makes, when its account has a subscriber for it. `written` is
+   * the message as the change's own UPDATE returned it, its event_seq already counted: the
+   * common receipt then costs no second statement.
+   */
+  const messageChanged = (c: SqliteMessageChange, now: number, written?: MessageEventRow) => {
     const type = messageEventType(c.kind);
     const endpoints = subscribed(c.accountId, type);
     if (endpoints.length === 0) return;
-    const row = bump.get(c.id) as MessageEventRow | undefined;
+    const row = written ?? (bump.get(c.id) as MessageEventRow | undefined);
     if (!row) return;
     const e = messageEvent(messageSourceOf(row, c.status, row.event_seq), c, c.at);
     if (e) emitTo(e, endpoints, now);
   };
 
-  return { emit, messageChanged };
+  return { emit, messageChanged, anySubscriber };
 }
 
 /**
@@ -72,24 +76,35 @@ export function sqliteOutbox(db: Db) {
  * thousands of times; SQLite work is synchronous, so a cache dropped at the next microtask lives
  * within the one transaction asking, never longer.
  */
-function cachedSubscribers(db: Db): (accountId: number, type: string) => string[] {
+function cachedSubscribers(db: Db) {
   const subscribers = db
     .prepare(
       `SELECT endpoint_id FROM webhook_endpoints WHERE ${subscribedWhere({ account: '?', type: '?', dialect: 'sqlite' })}`,
     )
     .pluck();
-  let cache: Map<string, string[]> | undefined;
-  return (accountId, type) => {
+  const anyAccount = db
+    .prepare(
+      `SELECT count(*) FROM webhook_endpoints WHERE ${subscribedWhere({ account: 'account_id', type: '?', dialect: 'sqlite' })}`,
+    )
+    .pluck();
+  let cache: Map<string, string[] | boolean> | undefined;
+  const cached = <T extends string[] | boolean>(key: string, read: () => T): T => {
     if (!cache) {
       cache = new Map();
       queueMicrotask(() => (cache = undefined));
     }
-    const key = `${accountId},${type}`;
-    let found = cache.get(key);
-    if (!found) {
-      found = subscribers.all(accountId, `,${type},`) as string[];
+    let found = cache.get(key) as T | undefined;
+    if (found === undefined) {
+      found = read();
       cache.set(key, found);
     }
     return found;
+  };
+  return {
+    subscribed: (accountId: number, type: string): string[] =>
+      cached(`${accountId},${type}`, () => subscribers.all(accountId, `,${type},`) as string[]),
+    /** Whether any account has an endpoint for the type: a change may then read its event's row. */
+    anySubscriber: (type: string): boolean =>
+      cached(`*,${type}`, () => (anyAccount.get(`,${type},`) as number) > 0),
   };
 }

@@ -6,6 +6,7 @@ import { receiptResultOf } from '../../domain/receipts/receipt.js';
 import type { TargetRow as Target } from '../rows/parts.js';
 import type { Db } from './database.js';
 import type { SqliteOutbox } from './outbox.js';
+import { MESSAGE_EVENT_COLUMNS, type MessageEventRow } from '../rows/outbox.js';
 import { sqliteParts } from './parts.js';
 
 export function sqliteReports(db: Db, outbox: SqliteOutbox) {
@@ -22,11 +23,16 @@ export function sqliteReports(db: Db, outbox: SqliteOutbox) {
   const setStatus = db.prepare('UPDATE messages SET status = ? WHERE id = ?');
   // The report nearly every SMS gets, its final one while it awaits it, in one statement instead
   // of a lookup and an UPDATE. The id as given is the reading `locate` tries first.
-  const finaliseSms = db.prepare(
+  const finaliseSmsSql = (also: string, returning: string) =>
     `UPDATE messages SET state = 'final', status = ?, receipt_result = ?, receipt_code = ?,
-       receipt_desc = ?, receipt_time = ? WHERE route = ? AND upstream_id = ? AND kind = 'sms'
+       receipt_desc = ?, receipt_time = ?${also} WHERE route = ? AND upstream_id = ? AND kind = 'sms'
        AND parts = 1 AND state = 'submitted' AND status IN ('accepted', 'sent')
-     RETURNING id, account_id`,
+     RETURNING ${returning}`;
+  const finaliseSms = db.prepare(finaliseSmsSql('', 'id, account_id'));
+  // When anyone listens for receipts: the event's row read and its sequence counted in the same
+  // statement.
+  const finaliseSmsSpeaking = db.prepare(
+    finaliseSmsSql(', event_seq = event_seq + 1', MESSAGE_EVENT_COLUMNS),
   );
   const keepEarly = db.prepare(
     `INSERT INTO early_reports (route, upstream_id, status, code, descr, at, received_at)
@@ -76,11 +82,14 @@ export function sqliteReports(db: Db, outbox: SqliteOutbox) {
     const result = receiptResultOf(r.status);
     if (result && advanceStatus('sent', r.status)) {
       const at = Math.floor(r.at / 1000);
-      const done = finaliseSms.get(r.status, result, r.code, r.desc, at, r.route, r.upstreamId) as
-        { id: number; account_id: number } | undefined;
+      const speaking = outbox.anySubscriber('message.receipt');
+      const done = (speaking ? finaliseSmsSpeaking : finaliseSms).get(
+        ...[r.status, result, r.code, r.desc, at, r.route, r.upstreamId],
+      ) as MessageEventRow | undefined;
       if (done) {
         const change = { id: done.id, accountId: done.account_id, kind: 'sms', status: r.status };
-        outbox.messageChanged({ ...change, code: r.code, desc: r.desc, at: r.at }, now);
+        const written = speaking ? done : undefined;
+        outbox.messageChanged({ ...change, code: r.code, desc: r.desc, at: r.at }, now, written);
         return true;
       }
     }
