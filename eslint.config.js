@@ -174,6 +174,25 @@ const eventsInward = {
   },
 };
 
+// The SMPP server face is a second front door beside the HTTP API: it works through the ports.
+const smppServerInward = {
+  files: ['src/smpp-server/**/*.ts'],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: [
+          {
+            group: ['**/api/**', '**/console/**', '**/cli/**', '**/store/**'],
+            message:
+              'smpp-server/ works through the ports: it imports no HTTP API, console or store.',
+          },
+        ],
+      },
+    ],
+  },
+};
+
 // The console's hand-written browser script.
 const consoleScript = {
   files: ['src/console/assets/**/*.js'],
@@ -223,5 +242,6 @@ export default tseslint.config(
   storeInward,
   dispatchInward,
   eventsInward,
+  smppServerInward,
   consoleScript,
 );

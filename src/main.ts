@@ -7,6 +7,8 @@ import { mountWebhook } from './api/webhook-route.js';
 import { InboundMediaFetcher, type MediaFetchOptions } from './channels/whatsapp/media-fetch.js';
 import {
   createDevAccountIfNone,
+  createDevSmppCredentialIfNone,
+  importConfiguredEsmes,
   importConfiguredKeys,
   importConfiguredPhones,
   importConfiguredUcloudKeys,
@@ -37,6 +39,8 @@ export interface Gateway {
   url: string;
   adminKey: string;
   devAccount: { accountId: number; key: string; smsNumber?: string } | undefined;
+  /** The development account's SMPP credential, made at a first start with the server on. */
+  devSmpp: { systemId: string; password: string } | undefined;
   pipeline: Pipeline;
   metrics: Metrics;
   /** The acceptance threads (SQLite with acceptThreads > 0). */
@@ -81,7 +85,9 @@ async function credentials(store: Store, config: Config, now: number) {
   const box = secretBox(resolveGatewaySecret(config));
   await importConfiguredUcloudKeys(store, config, box, now);
   const devAccount = await createDevAccountIfNone(store, config, now);
-  return { box, devAccount, admin: resolveAdminKey(config) };
+  await importConfiguredEsmes(store, config, now);
+  const devSmpp = await createDevSmppCredentialIfNone(store, config, now);
+  return { box, devAccount, devSmpp, admin: resolveAdminKey(config) };
 }
 
 /**
@@ -91,7 +97,7 @@ async function credentials(store: Store, config: Config, now: number) {
  */
 async function startOnStore(rt: Runtime): Promise<Gateway> {
   const { config, store, clock, logger } = rt;
-  const { box, devAccount, admin } = await credentials(store, config, clock.now());
+  const { box, devAccount, devSmpp, admin } = await credentials(store, config, clock.now());
   const feed = new InboxFeed();
   // Both tell `metrics`, built below (it needs channels), once things arrive.
   const media = mediaFetcherOf(rt, (outcome) => metrics.inboundMediaFetched(outcome));
@@ -187,6 +193,7 @@ async function startOnStore(rt: Runtime): Promise<Gateway> {
     url,
     adminKey: admin.key,
     devAccount,
+    devSmpp,
     pipeline,
     metrics,
     acceptPool: offload,

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { saveCredential } from '../smpp-server/credentials-service.js';
+import { newSmppPassword } from '../crypto/password.js';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { hashKey, newApiKey } from '../api/auth.js';
@@ -149,4 +151,37 @@ export async function importConfiguredUcloudKeys(
         if ((await store.getUcloudKey(publicKey))?.accountId !== accountId) throw err;
       });
   }
+}
+
+/**
+ * SMPP server credentials configured in the environment (WIREBIRD_SMPP_ESMES): saved at every
+ * start, so the environment stays their source of truth (a password changed there takes effect
+ * on restart).
+ */
+export async function importConfiguredEsmes(store: Store, config: Config, now: number) {
+  for (const { accountId, systemId, password } of config.smppServer.esmes) {
+    await saveCredential(store, accountId, { systemId, password }, now).catch((err: unknown) => {
+      throw new ConfigError(
+        `WIREBIRD_SMPP_ESMES: ${systemId} for AccountId ${accountId}: ${(err as Error).message}`,
+      );
+    });
+  }
+}
+
+/**
+ * With the SMPP server on and no credential anywhere, the development account gets one: printed
+ * once and kept, readable by its owner only, in <dataDir>/dev-smpp.credential.
+ */
+export async function createDevSmppCredentialIfNone(
+  store: Store,
+  config: Config,
+  now: number,
+): Promise<{ systemId: string; password: string } | undefined> {
+  if (!config.smppServer.listen) return undefined;
+  if ((await store.listSmppCredentials(undefined)).length > 0) return undefined;
+  if (!(await store.accountExists(DEV_ACCOUNT_ID))) return undefined;
+  const password = newSmppPassword();
+  writeSecret(join(config.dataDir, 'dev-smpp.credential'), `${DEV_ACCOUNT_ID}:dev:${password}\n`);
+  await saveCredential(store, DEV_ACCOUNT_ID, { systemId: 'dev', password }, now);
+  return { systemId: 'dev', password };
 }

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { hashKey, newApiKey } from '../api/auth.js';
 import { accountOption, failOnError, withStore } from './open-store.js';
 import { registerUcloudKeys } from './ucloud-keys.js';
+import { registerSmppCredentials } from './smpp-credentials.js';
 
 export function registerKeys(program: Command): void {
   const keys = program
@@ -26,4 +27,5 @@ export function registerKeys(program: Command): void {
       }).catch(failOnError);
     });
   registerUcloudKeys(keys);
+  registerSmppCredentials(keys);
 }

@@ -38,6 +38,16 @@ export function registerServe(program: Command): void {
       } else if (existsSync(join(config.dataDir, 'dev-account.key'))) {
         console.log(`Development account key: ${join(config.dataDir, 'dev-account.key')}`);
       }
+      if (gw.devSmpp) {
+        console.log(
+          [
+            'SMPP credential of the development account (shown once):',
+            `  system_id: ${gw.devSmpp.systemId}  password: ${gw.devSmpp.password}`,
+            `  (also in ${config.dataDir}/dev-smpp.credential, readable by you only)`,
+            '',
+          ].join('\n'),
+        );
+      }
       console.log(banner(gw.url, config));
       const stop = (signal: NodeJS.Signals) => {
         gw.logger.info({ signal }, `${signal} received: stopping`);

@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import { DEFAULT_RETRY_SCHEDULE, durationMs, parseRetrySchedule } from '../domain/events/retry.js';
 import { isKnownRegion } from '../domain/phones/phones.js';
 import { SmppSchema, checkSmpp, smppFromUrl } from './smpp-config.js';
+import { SmppServerSchema, parseEsmes } from './smpp-server-config.js';
 import { WhatsAppSchema, checkWhatsApp } from './whatsapp-config.js';
 
 /** Every setting Wirebird reads, in one schema; docs/configuration.md mirrors it. */
@@ -82,6 +83,8 @@ export const ConfigSchema = Type.Object(
     acceptThreads: Type.Integer({ minimum: 0, maximum: 8, default: 2 }),
     /** SMSCs and the routes over them; with none, SMS go to the simulator. */
     smpp: SmppSchema,
+    /** The SMPP server ESMEs bind to; off unless smppServer.listen is set. */
+    smppServer: SmppServerSchema,
     /** The WhatsApp Cloud API channel: Graph API base, webhook secrets, phone numbers. */
     whatsapp: WhatsAppSchema,
     /** With a url, the PostgreSQL store that many nodes share; without, SQLite in dataDir. */
@@ -159,6 +162,8 @@ const ENV: Record<string, (v: string, name: string) => [string, unknown]> = {
   ],
   WIREBIRD_ACCEPT_THREADS: (v, name) => ['acceptThreads', integer(v, name)],
   WIREBIRD_SMSC: (v) => ['smpp', smppFromUrl(v, (m) => new ConfigError(m))],
+  WIREBIRD_SMPP_LISTEN: (v) => ['smppServer.listen', v],
+  WIREBIRD_SMPP_ESMES: (v) => ['smppServer.esmes', parseEsmes(v, (m) => new ConfigError(m))],
   DATABASE_URL: (v) => ['database.url', v],
   WIREBIRD_WHATSAPP_API_URL: (v) => ['whatsapp.apiUrl', v],
   WIREBIRD_WHATSAPP_VERIFY_TOKEN: (v) => ['whatsapp.verifyToken', v],

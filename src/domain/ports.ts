@@ -4,6 +4,7 @@
  */
 import type { BusinessPhone } from './accounts/account.js';
 import type { UcloudKey } from './accounts/ucloud-key.js';
+import type { SmppCredential } from './smpp-server/credential.js';
 import type {
   ArrivedMessage,
   ArrivedPart,
@@ -107,6 +108,17 @@ export interface UcloudKeyStore {
   listUcloudKeys(accountId: number): Promise<UcloudKey[]>;
   /** True when the account had that key. */
   deleteUcloudKey(accountId: number, publicKey: string): Promise<boolean>;
+}
+
+/** The credentials ESMEs bind to the SMPP server with (docs/smpp-server.md). */
+export interface SmppCredentialStore {
+  /** Adds one, or replaces the one with its system_id when it is the same account's. */
+  saveSmppCredential(c: SmppCredential): Promise<'saved' | 'taken'>;
+  getSmppCredential(systemId: string): Promise<SmppCredential | undefined>;
+  /** An account's, by system_id; every account's when undefined (the operator). */
+  listSmppCredentials(accountId: number | undefined): Promise<SmppCredential[]>;
+  /** True when the account had it. */
+  deleteSmppCredential(accountId: number, systemId: string): Promise<boolean>;
 }
 
 /** SMS signatures, reviewed like templates; the same account isolation. */
@@ -379,6 +391,7 @@ export interface Store
   extends
     AccountStore,
     UcloudKeyStore,
+    SmppCredentialStore,
     TemplateStore,
     SignatureStore,
     StatisticsStore,

@@ -7,6 +7,7 @@ import { registerInboundAdmin } from './inbound.js';
 import { registerMessageAdmin } from './messages.js';
 import { registerTemplateAdmin } from './templates.js';
 import { registerUcloudKeyAdmin } from './ucloud-keys.js';
+import { registerSmppCredentialAdmin } from './smpp-credentials.js';
 
 /** Everything under /admin takes the admin key. */
 export function registerAdminRoutes(app: FastifyInstance, deps: ApiDeps): void {
@@ -25,5 +26,6 @@ export function registerAdminRoutes(app: FastifyInstance, deps: ApiDeps): void {
     registerMessageAdmin(admin, deps);
     registerUcloudKeyAdmin(admin, deps);
     registerInboundAdmin(admin, deps);
+    registerSmppCredentialAdmin(admin, deps);
   });
 }

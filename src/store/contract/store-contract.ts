@@ -9,6 +9,7 @@ import { claimsContract } from './claims-contract.js';
 import { concurrencyContract } from './concurrency-contract.js';
 import type { OpenStore } from './fixtures.js';
 import { inboundContract } from './inbound-contract.js';
+import { smppCredentialsContract } from './smpp-credentials-contract.js';
 import { inboundMediaContract } from './inbound-media-contract.js';
 import { inboxContract } from './inbox-contract.js';
 import { mediaContract } from './media-contract.js';
@@ -39,6 +40,7 @@ export function runStoreContract(name: string, open: OpenStore): void {
     viewsContract(open);
     mediaContract(open);
     ucloudContract(open);
+    smppCredentialsContract(open);
     inboundContract(open);
     inboundMediaContract(open);
     outboxContract(open);

@@ -1,4 +1,5 @@
 import type { Store } from '../../domain/ports.js';
+import { postgresSmppCredentials } from './smpp-credentials.js';
 import { postgresAccounts } from './accounts.js';
 import { postgresCluster } from './cluster.js';
 import { migrate, openPool, type PostgresOptions } from './database.js';
@@ -36,6 +37,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
     ...postgresSignatures(pool),
     ...postgresStatistics(pool),
     ...postgresUcloudKeys(pool),
+    ...postgresSmppCredentials(pool),
     ...postgresMessages(pool),
     ...postgresInbox(pool),
     ...postgresInboxViews(pool),

@@ -2,13 +2,15 @@
  * Numbered, forward-only migrations for SQLite. Each runs once in its own transaction and is
  * recorded in schema_migrations; start-up and `wirebird migrate` both apply what is missing.
  */
+import { sqliteMigrationsTwoWay } from './migrations-two-way.js';
+
 export interface Migration {
   version: number;
   name: string;
   sql: string;
 }
 
-export const sqliteMigrations: readonly Migration[] = [
+const sqliteMigrationsOneWay: readonly Migration[] = [
   {
     version: 1,
     name: 'accounts and templates',
@@ -292,96 +294,9 @@ export const sqliteMigrations: readonly Migration[] = [
       CREATE INDEX inbound_parts_age ON inbound_parts (received_at);
     `,
   },
-  {
-    version: 12,
-    name: 'the outbox: webhook endpoints, events, their deliveries and attempts',
-    sql: `
-      CREATE TABLE webhook_endpoints (
-        endpoint_id TEXT PRIMARY KEY,
-        account_id INTEGER NOT NULL,
-        url TEXT NOT NULL,
-        description TEXT NOT NULL,
-        event_types TEXT NOT NULL,
-        secret TEXT NOT NULL,
-        previous_secret TEXT,
-        previous_until INTEGER,
-        disabled INTEGER NOT NULL DEFAULT 0,
-        disabled_reason TEXT NOT NULL DEFAULT '',
-        disabled_at INTEGER,
-        failing_since INTEGER,
-        created_at INTEGER NOT NULL,
-        updated_at INTEGER NOT NULL
-      );
-      CREATE INDEX webhook_endpoints_account ON webhook_endpoints (account_id);
-      CREATE TABLE outbox_events (
-        event_id INTEGER PRIMARY KEY AUTOINCREMENT,
-        account_id INTEGER NOT NULL,
-        type TEXT NOT NULL,
-        created_at INTEGER NOT NULL,
-        body TEXT NOT NULL
-      );
-      CREATE TABLE webhook_deliveries (
-        event_id INTEGER NOT NULL,
-        endpoint_id TEXT NOT NULL,
-        state TEXT NOT NULL,
-        attempts INTEGER NOT NULL DEFAULT 0,
-        claims INTEGER NOT NULL DEFAULT 0,
-        -- When it is due: the next attempt, or while claimed the end of the claim's lease.
-        next_at INTEGER,
-        last_status INTEGER,
-        last_error TEXT NOT NULL DEFAULT '',
-        last_at INTEGER,
-        latency_ms INTEGER,
-        delivered_at INTEGER,
-        PRIMARY KEY (endpoint_id, event_id)
-      );
-      CREATE INDEX webhook_deliveries_due ON webhook_deliveries (endpoint_id, next_at)
-        WHERE state = 'pending';
-      CREATE INDEX webhook_deliveries_event ON webhook_deliveries (event_id);
-      CREATE TABLE webhook_attempts (
-        endpoint_id TEXT NOT NULL,
-        event_id INTEGER NOT NULL,
-        attempt INTEGER NOT NULL,
-        at INTEGER NOT NULL,
-        status_code INTEGER,
-        error TEXT NOT NULL,
-        latency_ms INTEGER NOT NULL
-      );
-      CREATE INDEX webhook_attempts_delivery ON webhook_attempts (endpoint_id, event_id);
-      -- Each event about a message carries the message's own count, so receivers can order them.
-      ALTER TABLE messages ADD COLUMN event_seq INTEGER NOT NULL DEFAULT 0;
-    `,
-  },
-  {
-    version: 13,
-    name: "opt-outs per account and phone, and each account's keywords",
-    sql: `
-      CREATE TABLE opt_outs (
-        account_id INTEGER NOT NULL,
-        phone TEXT NOT NULL,
-        source TEXT NOT NULL,
-        keyword TEXT NOT NULL,
-        created_at INTEGER NOT NULL,
-        PRIMARY KEY (account_id, phone)
-      );
-      -- JSON arrays; NULL keeps the defaults (docs/opt-out.md).
-      ALTER TABLE accounts ADD COLUMN opt_out_keywords TEXT;
-      ALTER TABLE accounts ADD COLUMN opt_in_keywords TEXT;
-      ALTER TABLE accounts ADD COLUMN opt_out_exempt_verification INTEGER NOT NULL DEFAULT 0;
-    `,
-  },
-  {
-    version: 14,
-    name: 'the file a WhatsApp message carries, and the queue that fetches it',
-    sql: `
-      -- JSON of the message's media (docs/inbound.md); state and due time are what the fetcher
-      -- claims by, so a pending file survives any restart until it is stored or given up.
-      ALTER TABLE inbound_messages ADD COLUMN media TEXT;
-      ALTER TABLE inbound_messages ADD COLUMN media_state TEXT;
-      ALTER TABLE inbound_messages ADD COLUMN media_due_at INTEGER;
-      ALTER TABLE inbound_messages ADD COLUMN media_attempts INTEGER NOT NULL DEFAULT 0;
-      CREATE INDEX inbound_media_due ON inbound_messages (media_due_at)
-        WHERE media_state = 'pending';
-    `,
-  },
+];
+
+export const sqliteMigrations: readonly Migration[] = [
+  ...sqliteMigrationsOneWay,
+  ...sqliteMigrationsTwoWay,
 ];

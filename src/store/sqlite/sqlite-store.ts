@@ -1,4 +1,5 @@
 import { sqliteInbound } from './inbound.js';
+import { sqliteSmppCredentials } from './smpp-credentials.js';
 import { sqliteInboundMedia } from './inbound-media.js';
 import type { Store } from '../../domain/ports.js';
 import { sqliteAccounts } from './accounts.js';
@@ -39,6 +40,7 @@ export function sqliteStoreOn(db: Db): Store {
     ...sqliteSignatures(db),
     ...sqliteStatistics(db),
     ...sqliteUcloudKeys(db),
+    ...sqliteSmppCredentials(db),
     ...sqliteMessages(db, outbox),
     ...sqliteInbox(db),
     ...sqliteInboxViews(db),
