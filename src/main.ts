@@ -17,7 +17,8 @@ import {
 } from './bootstrap/first-start.js';
 import { secretBox, type SecretBox } from './crypto/secret-box.js';
 import type { Config } from './config/config.js';
-import type { Clock, Scheduler, Store } from './domain/ports.js';
+import type { Clock, Routing, Scheduler, Store } from './domain/ports.js';
+import { SmppServer } from './smpp-server/smpp-server.js';
 import { createChannels } from './channels/registry.js';
 import { registerConsole } from './console/console.js';
 import { InboxFeed } from './console/inbox-feed.js';
@@ -39,6 +40,8 @@ export interface Gateway {
   url: string;
   adminKey: string;
   devAccount: { accountId: number; key: string; smsNumber?: string } | undefined;
+  /** Where the SMPP server listens (`host:port`), when it is on. */
+  smppAddress: string | undefined;
   /** The development account's SMPP credential, made at a first start with the server on. */
   devSmpp: { systemId: string; password: string } | undefined;
   pipeline: Pipeline;
@@ -176,6 +179,7 @@ async function startOnStore(rt: Runtime): Promise<Gateway> {
     partsFlush.cancel();
     pruning.cancel();
     await media.stop();
+    await smppServer?.stop();
     await events.stop();
     // The dispatcher finishes its claimed messages; anything a crash would leave claimed comes
     // back by its lease, so a stop hands nothing back by hand.
@@ -187,6 +191,11 @@ async function startOnStore(rt: Runtime): Promise<Gateway> {
   });
   // Files are served where the gateway listens unless the operator says where it is reached.
   media.start(config.publicUrl ?? url);
+  const smppServer = smppServerOf(rt, { metrics, pipeline, routing: channels.routing });
+  const smppAddress = await smppServer?.start().catch(async (err: unknown) => {
+    await stopWork();
+    throw err;
+  });
   return {
     app,
     store,
@@ -194,6 +203,7 @@ async function startOnStore(rt: Runtime): Promise<Gateway> {
     adminKey: admin.key,
     devAccount,
     devSmpp,
+    smppAddress,
     pipeline,
     metrics,
     acceptPool: offload,
@@ -218,6 +228,33 @@ function flushPartsEvery(rt: Runtime, inbound: InboundSink): { cancel(): void } 
     void mine()
       .then((yes) => (yes ? inbound.flush(rt.clock.now(), waitMs) : 0))
       .catch((err: unknown) => rt.logger.error({ err }, 'reply parts not flushed'));
+  });
+}
+
+/** The SMPP server ESMEs bind to, when smppServer.listen is set (docs/smpp-server.md). */
+function smppServerOf(
+  rt: Runtime,
+  parts: { metrics: Metrics; pipeline: Pipeline; routing: Routing },
+): SmppServer | undefined {
+  const { config } = rt;
+  const listen = config.smppServer.listen;
+  if (!listen) return undefined;
+  return new SmppServer({
+    config: { ...config.smppServer, listen },
+    store: rt.store,
+    submit: {
+      store: rt.store,
+      routing: parts.routing,
+      clock: rt.clock,
+      defaultRegion: config.defaultRegion,
+      maxSegments: config.maxSegments,
+      newSessionNo: randomIds.uuid,
+      onAccepted: (routes) => {
+        parts.metrics.messagesAccepted('sms', routes);
+        parts.pipeline.dispatcher.nudge();
+      },
+    },
+    log: rt.logger.child({ worker: 'smpp-server' }),
   });
 }
 

@@ -48,7 +48,7 @@ export function registerServe(program: Command): void {
           ].join('\n'),
         );
       }
-      console.log(banner(gw.url, config));
+      console.log(banner(gw.url, config, gw.smppAddress));
       const stop = (signal: NodeJS.Signals) => {
         gw.logger.info({ signal }, `${signal} received: stopping`);
         gw.stop().then(
@@ -65,11 +65,12 @@ export function registerServe(program: Command): void {
 }
 
 /** Where to go next: the console, and the README's first call, ready to paste. */
-function banner(url: string, config: Config): string {
+function banner(url: string, config: Config, smppAddress: string | undefined): string {
   const keyFile = join(config.dataDir, 'dev-account.key');
   const lines = [
     `Wirebird is serving on ${url}`,
     `  Console: ${url}/console (admin key in ${join(config.dataDir, 'admin.key')})`,
+    ...(smppAddress ? [`  SMPP server: ${smppAddress} (docs/smpp-server.md)`] : []),
   ];
   if (existsSync(keyFile)) {
     lines.push(
@@ -85,8 +86,14 @@ function banner(url: string, config: Config): string {
 /** What a person can act on, rather than a stack trace. */
 function explain(err: unknown, config: Config): unknown {
   const code = (err as { code?: string }).code;
-  if (code === 'EADDRINUSE')
+  if (code === 'EADDRINUSE') {
+    const smpp = config.smppServer.listen;
+    const which = (err as { port?: number }).port;
+    if (smpp && which !== undefined && smpp.endsWith(`:${which}`) && which !== config.port) {
+      return `${smpp} is already in use; set WIREBIRD_SMPP_LISTEN to another address`;
+    }
     return `${config.host}:${config.port} is already in use; set PORT to another port`;
+  }
   if (code === 'EACCES') return `not allowed to listen on ${config.host}:${config.port}`;
   return err;
 }

@@ -27,6 +27,14 @@ export class RateLimiter {
     }
   }
 
+  /** Takes one token if there is one now; false (nothing taken) when the bucket is empty. */
+  tryTake(): boolean {
+    this.refill();
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
+  }
+
   private refill(): void {
     const t = this.now();
     this.tokens = Math.min(

@@ -15,6 +15,8 @@ declare module 'smpp' {
     isResponse(): boolean;
     response(options?: PduFields): PDU;
     toBuffer(): Buffer;
+    /** The largest command_length read; larger PDUs are a stream error (16384 by default). */
+    static maxLength: number;
   }
 
   export interface SessionOptions {

@@ -1,0 +1,72 @@
+/**
+ * Who may bind: the credential named by system_id, its password (scrypt, so checked off the
+ * hot path and a few at a time), the networks it may come from and how many binds it may hold.
+ * Failed binds are counted per source address; past the limit the address is refused without a
+ * check for a while, so guessing a short SMPP password costs the guesser, not the gateway.
+ */
+import { verifyPassword } from '../crypto/password.js';
+import type { SmppCredentialStore } from '../domain/ports.js';
+import type { SmppCredential } from '../domain/smpp-server/credential.js';
+import { STATUS } from './command-status.js';
+import { allowedBy } from './networks.js';
+
+export const FAILED_BINDS_ALLOWED = 5;
+export const FAILED_BINDS_WINDOW_MS = 60_000;
+
+export type BindVerdict =
+  { ok: true; credential: SmppCredential } | { ok: false; status: number; reason: string };
+
+export interface BindAuthOptions {
+  store: Pick<SmppCredentialStore, 'getSmppCredential'>;
+  now: () => number;
+  /** Binds this node holds for a system_id now. */
+  bindsOf: (systemId: string) => number;
+}
+
+export class BindAuth {
+  /** Failure times per source address, within the window. */
+  private readonly failures = new Map<string, number[]>();
+
+  constructor(private readonly o: BindAuthOptions) {}
+
+  async check(bind: { systemId: string; password: string; address: string }): Promise<BindVerdict> {
+    if (this.blocked(bind.address)) {
+      return refuse(STATUS.ESME_RBINDFAIL, 'too many failed binds from this address');
+    }
+    const credential = await this.o.store.getSmppCredential(bind.systemId);
+    if (!credential) return this.failed(bind.address, STATUS.ESME_RINVSYSID, 'unknown system_id');
+    if (!(await verifyPassword(bind.password, credential.passwordHash))) {
+      return this.failed(bind.address, STATUS.ESME_RINVPASWD, 'wrong password');
+    }
+    if (!allowedBy(credential.allowedNetworks, bind.address)) {
+      return this.failed(bind.address, STATUS.ESME_RBINDFAIL, 'address not in AllowedNetworks');
+    }
+    if (this.o.bindsOf(credential.systemId) >= credential.maxBinds) {
+      return refuse(STATUS.ESME_RBINDFAIL, `already ${credential.maxBinds} binds (MaxBinds)`);
+    }
+    // Failures are not forgiven by a success: one valid credential must not reset the count
+    // against guessing another's password.
+    return { ok: true, credential };
+  }
+
+  private blocked(address: string): boolean {
+    const since = this.o.now() - FAILED_BINDS_WINDOW_MS;
+    const recent = (this.failures.get(address) ?? []).filter((t) => t > since);
+    if (recent.length === 0) this.failures.delete(address);
+    else this.failures.set(address, recent);
+    return recent.length >= FAILED_BINDS_ALLOWED;
+  }
+
+  private failed(address: string, status: number, reason: string): BindVerdict {
+    const list = this.failures.get(address) ?? [];
+    list.push(this.o.now());
+    this.failures.set(address, list);
+    // Addresses that fail once and never return are let go with the map's growth bounded.
+    if (this.failures.size > 10_000) this.failures.clear();
+    return refuse(status, reason);
+  }
+}
+
+function refuse(status: number, reason: string): BindVerdict {
+  return { ok: false, status, reason };
+}

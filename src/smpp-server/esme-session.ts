@@ -1,0 +1,180 @@
+/**
+ * One ESME's connection to the SMPP server: open until it binds (within bindTimeoutMs), then
+ * bound as a transmitter, receiver or transceiver until it unbinds, goes quiet for inactivityMs,
+ * or breaks the protocol. Every request gets its answer in the state it arrived in (SMPP 3.4
+ * §2.3): a command the state does not allow is ESME_RINVBNDSTS, one the server does not know is
+ * generic_nack ESME_RINVCMDID.
+ */
+import type { Logger } from 'pino';
+import smpp, { type PDU, type Session } from 'smpp';
+import type { SmppServerConfig } from '../config/smpp-server-config.js';
+import type { SmppCredential } from '../domain/smpp-server/credential.js';
+import { RateLimiter } from '../rate-limit/rate-limiter.js';
+import type { BindAuth } from './bind-auth.js';
+import { STATUS } from './command-status.js';
+import type { SubmitOutcome } from './submit.js';
+
+export type BindMode = 'transmitter' | 'receiver' | 'transceiver';
+
+export interface SessionContext {
+  config: SmppServerConfig;
+  auth: BindAuth;
+  submit: (accountId: number, pdu: Record<string, unknown>) => Promise<SubmitOutcome>;
+  /** Told when a bind starts and ends: the registry of binds per system_id. */
+  onBound: (s: EsmeSession) => void;
+  onClosed: (s: EsmeSession) => void;
+  log: Logger;
+}
+
+/** Commands an ESME may send that the server does not take yet (docs/smpp-server.md). */
+const NOT_TAKEN = ['submit_multi', 'query_sm', 'cancel_sm', 'replace_sm', 'data_sm'];
+
+export class EsmeSession {
+  credential: SmppCredential | undefined;
+  mode: BindMode | undefined;
+  private binding = false;
+  private limiter: RateLimiter | undefined;
+  private readonly timers: {
+    bind?: NodeJS.Timeout;
+    idle?: NodeJS.Timeout;
+    enquire?: NodeJS.Timeout;
+  } = {};
+
+  constructor(
+    readonly session: Session,
+    private readonly ctx: SessionContext,
+  ) {
+    this.timers.bind = setTimeout(() => this.close('no bind in time'), ctx.config.bindTimeoutMs);
+    this.heard();
+    session.on('pdu', (pdu: PDU) => this.received(pdu));
+    // A PDU the codec cannot read (a bad length, too large): answered and the connection closed.
+    session.on('error', (err: Error) => this.broken(err));
+    session.on('close', () => this.closed());
+  }
+
+  /** The remote address as the socket reports it. */
+  get address(): string {
+    return (this.session.socket as { remoteAddress?: string }).remoteAddress ?? '';
+  }
+
+  get receives(): boolean {
+    return this.mode === 'receiver' || this.mode === 'transceiver';
+  }
+
+  close(why: string): void {
+    this.ctx.log.info({ systemId: this.credential?.systemId, why }, 'SMPP connection closed');
+    this.session.close();
+    // A peer that never reads its socket must not keep it open.
+    setTimeout(() => this.session.destroy(), 1000).unref();
+  }
+
+  private received(pdu: PDU): void {
+    this.heard();
+    if (pdu.isResponse()) return;
+    const command = String(pdu.command);
+    if (command.startsWith('bind_')) void this.bind(pdu, command.slice(5) as BindMode);
+    else if (command === 'enquire_link') this.answer(pdu);
+    else if (command === 'unbind') this.unbind(pdu);
+    else if (command === 'submit_sm') void this.submitted(pdu);
+    else if (command === 'generic_nack') return;
+    else if (command === 'unknown' || NOT_TAKEN.includes(command)) this.nack(pdu);
+    else this.answer(pdu, STATUS.ESME_RINVBNDSTS);
+  }
+
+  private answer(pdu: PDU, status: number = STATUS.ESME_ROK, fields: object = {}): void {
+    this.session.send(pdu.response({ ...fields, command_status: status }));
+  }
+
+  private nack(pdu: PDU): void {
+    const known = pdu.command !== 'unknown';
+    this.session.send(
+      known
+        ? pdu.response({ command_status: STATUS.ESME_RINVCMDID })
+        : new smpp.PDU('generic_nack', {
+            sequence_number: pdu.sequence_number,
+            command_status: STATUS.ESME_RINVCMDID,
+          }),
+    );
+  }
+
+  private async bind(pdu: PDU, mode: BindMode): Promise<void> {
+    if (this.mode || this.binding) return this.answer(pdu, STATUS.ESME_RALYBND);
+    this.binding = true;
+    const systemId = String(pdu.system_id ?? '');
+    const verdict = await this.ctx.auth.check({
+      systemId,
+      password: String(pdu.password ?? ''),
+      address: this.address,
+    });
+    this.binding = false;
+    if (!verdict.ok) {
+      this.ctx.log.warn({ systemId, address: this.address, why: verdict.reason }, 'bind refused');
+      this.answer(pdu, verdict.status);
+      return this.close(`bind refused: ${verdict.reason}`);
+    }
+    clearTimeout(this.timers.bind);
+    this.credential = verdict.credential;
+    this.mode = mode;
+    this.limiter = new RateLimiter(verdict.credential.maxTps);
+    this.answer(pdu, STATUS.ESME_ROK, { system_id: 'wirebird' });
+    this.ctx.onBound(this);
+    this.ctx.log.info({ systemId, mode, address: this.address }, 'ESME bound');
+  }
+
+  private unbind(pdu: PDU): void {
+    this.answer(pdu);
+    this.close('unbind');
+  }
+
+  private async submitted(pdu: PDU): Promise<void> {
+    const credential = this.credential;
+    if (!credential || this.mode === 'receiver') return this.answer(pdu, STATUS.ESME_RINVBNDSTS);
+    if (!this.limiter?.tryTake()) return this.answer(pdu, STATUS.ESME_RTHROTTLED);
+    let outcome: SubmitOutcome;
+    try {
+      outcome = await this.ctx.submit(
+        credential.accountId,
+        pdu as unknown as Record<string, unknown>,
+      );
+    } catch (err) {
+      // Not stored: the ESME is told to try again, never given an id for a lost message.
+      this.ctx.log.error({ err, systemId: credential.systemId }, 'submit_sm not stored');
+      return this.answer(pdu, STATUS.ESME_RSYSERR);
+    }
+    if (outcome.reason) {
+      this.ctx.log.info(
+        { systemId: credential.systemId, why: outcome.reason },
+        'submit_sm refused',
+      );
+    }
+    this.answer(pdu, outcome.status, outcome.messageId ? { message_id: outcome.messageId } : {});
+  }
+
+  /** Something came: the inactivity clock starts again, and the next enquire_link waits. */
+  private heard(): void {
+    const { inactivityMs, enquireLinkMs } = this.ctx.config;
+    clearTimeout(this.timers.idle);
+    clearTimeout(this.timers.enquire);
+    this.timers.idle = setTimeout(() => this.close('inactive'), inactivityMs);
+    this.timers.enquire = setTimeout(() => this.enquire(), enquireLinkMs);
+  }
+
+  private enquire(): void {
+    if (this.mode) this.session.send(new smpp.PDU('enquire_link'));
+    this.timers.enquire = setTimeout(() => this.enquire(), this.ctx.config.enquireLinkMs);
+  }
+
+  private broken(err: Error): void {
+    this.ctx.log.warn({ err: err.message, address: this.address }, 'SMPP protocol error');
+    this.session.send(
+      new smpp.PDU('generic_nack', { sequence_number: 0, command_status: STATUS.ESME_RINVCMDLEN }),
+    );
+    this.close('protocol error');
+  }
+
+  private closed(): void {
+    for (const t of Object.values(this.timers)) clearTimeout(t);
+    if (this.mode) this.ctx.onClosed(this);
+    this.mode = undefined;
+  }
+}

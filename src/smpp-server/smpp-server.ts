@@ -1,0 +1,91 @@
+/**
+ * Wirebird's SMPP server face (docs/smpp-server.md): ESMEs — applications, aggregators, other
+ * gateways — bind to it as to an SMSC and submit over SMPP 3.4, into the same store, queue and
+ * channels as the HTTP API.
+ */
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import smpp, { type Server } from 'smpp';
+import { listenAddress, type SmppServerConfig } from '../config/smpp-server-config.js';
+import type { SmppCredentialStore } from '../domain/ports.js';
+import { BindAuth } from './bind-auth.js';
+import { EsmeSession } from './esme-session.js';
+import { acceptSubmit, type SubmitDeps } from './submit.js';
+
+export interface SmppServerOptions {
+  config: SmppServerConfig & { listen: string };
+  store: Pick<SmppCredentialStore, 'getSmppCredential'>;
+  submit: SubmitDeps;
+  log: Logger;
+}
+
+/** The largest PDU read (the package's default is 16 KiB; message_payload may carry 64 KiB). */
+const MAX_PDU_BYTES = 64 * 1024 + 512;
+
+export class SmppServer {
+  private server: Server | undefined;
+  /** Open binds per system_id on this node. */
+  private readonly binds = new Map<string, Set<EsmeSession>>();
+  private readonly sessions = new Set<EsmeSession>();
+  private readonly auth: BindAuth;
+
+  constructor(private readonly o: SmppServerOptions) {
+    this.auth = new BindAuth({
+      store: o.store,
+      now: () => o.submit.clock.now(),
+      bindsOf: (systemId) => this.binds.get(systemId)?.size ?? 0,
+    });
+  }
+
+  /** Listens; answers the address it listens on (`host:port`, the port chosen when 0). */
+  async start(): Promise<string> {
+    smpp.PDU.maxLength = MAX_PDU_BYTES;
+    const server = smpp.createServer((session) => this.accept(session));
+    this.server = server;
+    const { host, port } = listenAddress(this.o.config.listen);
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, host, () => resolve());
+    });
+    const address = server.address() as AddressInfo;
+    this.o.log.info({ host, port: address.port }, 'SMPP server listening');
+    return `${host}:${address.port}`;
+  }
+
+  async stop(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    for (const s of this.sessions) s.close('the gateway is stopping');
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const s of this.sessions) s.session.destroy();
+    this.server = undefined;
+  }
+
+  /** Binds open now, by system_id (the console, metrics and tests read it). */
+  bindCounts(): Map<string, number> {
+    return new Map([...this.binds].map(([id, set]) => [id, set.size]));
+  }
+
+  private accept(session: smpp.Session): void {
+    const esme = new EsmeSession(session, {
+      config: this.o.config,
+      auth: this.auth,
+      submit: (accountId, pdu) => acceptSubmit(this.o.submit, accountId, pdu),
+      onBound: (s) => this.registry(s).add(s),
+      onClosed: (s) => this.registry(s).delete(s),
+      log: this.o.log,
+    });
+    this.sessions.add(esme);
+    session.on('close', () => this.sessions.delete(esme));
+  }
+
+  private registry(s: EsmeSession): Set<EsmeSession> {
+    const systemId = s.credential?.systemId ?? '';
+    let set = this.binds.get(systemId);
+    if (!set) {
+      set = new Set();
+      this.binds.set(systemId, set);
+    }
+    return set;
+  }
+}
