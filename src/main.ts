@@ -254,6 +254,7 @@ function smppServerOf(
         parts.pipeline.dispatcher.nudge();
       },
     },
+    scheduler: rt.scheduler,
     log: rt.logger.child({ worker: 'smpp-server' }),
   });
 }

@@ -11,6 +11,10 @@ export const SmppServerSchema = Type.Object(
     inactivityMs: Type.Integer({ minimum: 1000, default: 120_000 }),
     /** How often an idle bind is sent enquire_link. */
     enquireLinkMs: Type.Integer({ minimum: 1000, default: 30_000 }),
+    /** How long a deliver_sm waits for its resp before it is sent again. */
+    responseTimeoutMs: Type.Integer({ minimum: 100, default: 10_000 }),
+    /** A receipt no bind took within this long is given up. */
+    receiptExpiryMs: Type.Integer({ minimum: 1000, default: 2 * 86_400_000 }),
     /** Credentials seeded at start (WIREBIRD_SMPP_ESMES=accountId:systemId:password,…). */
     esmes: Type.Array(
       Type.Object({

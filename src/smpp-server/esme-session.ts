@@ -6,7 +6,7 @@
  * generic_nack ESME_RINVCMDID.
  */
 import type { Logger } from 'pino';
-import smpp, { type PDU, type Session } from 'smpp';
+import smpp, { type PDU, type PduFields, type Session } from 'smpp';
 import type { SmppServerConfig } from '../config/smpp-server-config.js';
 import type { SmppCredential } from '../domain/smpp-server/credential.js';
 import { RateLimiter } from '../rate-limit/rate-limiter.js';
@@ -19,7 +19,10 @@ export type BindMode = 'transmitter' | 'receiver' | 'transceiver';
 export interface SessionContext {
   config: SmppServerConfig;
   auth: BindAuth;
-  submit: (accountId: number, pdu: Record<string, unknown>) => Promise<SubmitOutcome>;
+  submit: (
+    esme: { accountId: number; systemId: string },
+    pdu: Record<string, unknown>,
+  ) => Promise<SubmitOutcome>;
   /** Told when a bind starts and ends: the registry of binds per system_id. */
   onBound: (s: EsmeSession) => void;
   onClosed: (s: EsmeSession) => void;
@@ -33,6 +36,8 @@ export class EsmeSession {
   credential: SmppCredential | undefined;
   mode: BindMode | undefined;
   private binding = false;
+  /** The deliver_sm awaiting their resp: each settles once, with a status or without. */
+  private readonly answers = new Set<(status: number | undefined) => void>();
   private limiter: RateLimiter | undefined;
   private readonly timers: {
     bind?: NodeJS.Timeout;
@@ -59,6 +64,30 @@ export class EsmeSession {
 
   get receives(): boolean {
     return this.mode === 'receiver' || this.mode === 'transceiver';
+  }
+
+  /** How many more deliver_sm this bind takes now: its credential's window less those unanswered. */
+  get room(): number {
+    return this.receives && this.credential ? this.credential.window - this.answers.size : 0;
+  }
+
+  /**
+   * Sends a deliver_sm; answers its deliver_sm_resp's command_status, or undefined when none came
+   * within `timeoutMs` or the bind closed first.
+   */
+  deliver(fields: PduFields, timeoutMs: number): Promise<number | undefined> {
+    return new Promise((resolve) => {
+      const pdu = new smpp.PDU('deliver_sm', fields);
+      const finish = (status: number | undefined) => {
+        if (!this.answers.delete(finish)) return;
+        clearTimeout(timer);
+        resolve(status);
+      };
+      this.answers.add(finish);
+      const timer = setTimeout(() => finish(undefined), timeoutMs);
+      const sent = this.session.send(pdu, (resp) => finish(Number(resp.command_status)));
+      if (!sent) finish(undefined);
+    });
   }
 
   close(why: string): void {
@@ -132,10 +161,7 @@ export class EsmeSession {
     if (!this.limiter?.tryTake()) return this.answer(pdu, STATUS.ESME_RTHROTTLED);
     let outcome: SubmitOutcome;
     try {
-      outcome = await this.ctx.submit(
-        credential.accountId,
-        pdu as unknown as Record<string, unknown>,
-      );
+      outcome = await this.ctx.submit(credential, pdu as unknown as Record<string, unknown>);
     } catch (err) {
       // Not stored: the ESME is told to try again, never given an id for a lost message.
       this.ctx.log.error({ err, systemId: credential.systemId }, 'submit_sm not stored');
@@ -174,6 +200,7 @@ export class EsmeSession {
 
   private closed(): void {
     for (const t of Object.values(this.timers)) clearTimeout(t);
+    for (const finish of [...this.answers]) finish(undefined);
     if (this.mode) this.ctx.onClosed(this);
     this.mode = undefined;
   }

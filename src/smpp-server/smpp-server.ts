@@ -7,17 +7,23 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import smpp, { type Server } from 'smpp';
 import { listenAddress, type SmppServerConfig } from '../config/smpp-server-config.js';
-import type { SmppCredentialStore } from '../domain/ports.js';
+import type { Scheduler, SmppCredentialStore, WebhookStore } from '../domain/ports.js';
+import { ReceiptDeliverer } from './receipt-deliverer.js';
 import { BindAuth } from './bind-auth.js';
 import { EsmeSession } from './esme-session.js';
 import { acceptSubmit, type SubmitDeps } from './submit.js';
 
 export interface SmppServerOptions {
   config: SmppServerConfig & { listen: string };
-  store: Pick<SmppCredentialStore, 'getSmppCredential'>;
+  store: Pick<SmppCredentialStore, 'getSmppCredential'> &
+    Pick<WebhookStore, 'claimDeliveries' | 'recordDeliveries'>;
   submit: SubmitDeps;
+  scheduler: Scheduler;
   log: Logger;
 }
+
+/** How often receipts waiting for this node's binds are looked for (a bind or a resp nudges). */
+const RECEIPT_POLL_MS = 500;
 
 /** The largest PDU read (the package's default is 16 KiB; message_payload may carry 64 KiB). */
 const MAX_PDU_BYTES = 64 * 1024 + 512;
@@ -28,12 +34,23 @@ export class SmppServer {
   private readonly binds = new Map<string, Set<EsmeSession>>();
   private readonly sessions = new Set<EsmeSession>();
   private readonly auth: BindAuth;
+  private readonly receipts: ReceiptDeliverer;
 
   constructor(private readonly o: SmppServerOptions) {
     this.auth = new BindAuth({
       store: o.store,
       now: () => o.submit.clock.now(),
       bindsOf: (systemId) => this.binds.get(systemId)?.size ?? 0,
+    });
+    this.receipts = new ReceiptDeliverer({
+      store: o.store,
+      binds: () => this.receivingBinds(),
+      clock: o.submit.clock,
+      scheduler: o.scheduler,
+      log: o.log,
+      pollMs: RECEIPT_POLL_MS,
+      responseTimeoutMs: o.config.responseTimeoutMs,
+      expiryMs: o.config.receiptExpiryMs,
     });
   }
 
@@ -47,6 +64,7 @@ export class SmppServer {
       server.once('error', reject);
       server.listen(port, host, () => resolve());
     });
+    this.receipts.start();
     const address = server.address() as AddressInfo;
     this.o.log.info({ host, port: address.port }, 'SMPP server listening');
     return `${host}:${address.port}`;
@@ -55,6 +73,7 @@ export class SmppServer {
   async stop(): Promise<void> {
     const server = this.server;
     if (!server) return;
+    await this.receipts.stop();
     for (const s of this.sessions) s.close('the gateway is stopping');
     await new Promise<void>((resolve) => server.close(() => resolve()));
     for (const s of this.sessions) s.session.destroy();
@@ -66,12 +85,25 @@ export class SmppServer {
     return new Map([...this.binds].map(([id, set]) => [id, set.size]));
   }
 
+  /** The binds that take deliver_sm, by system_id. */
+  private receivingBinds(): Map<string, EsmeSession[]> {
+    const out = new Map<string, EsmeSession[]>();
+    for (const [systemId, set] of this.binds) {
+      const receiving = [...set].filter((s) => s.receives);
+      if (receiving.length > 0) out.set(systemId, receiving);
+    }
+    return out;
+  }
+
   private accept(session: smpp.Session): void {
     const esme = new EsmeSession(session, {
       config: this.o.config,
       auth: this.auth,
-      submit: (accountId, pdu) => acceptSubmit(this.o.submit, accountId, pdu),
-      onBound: (s) => this.registry(s).add(s),
+      submit: (esme, pdu) => acceptSubmit(this.o.submit, esme, pdu),
+      onBound: (s) => {
+        this.registry(s).add(s);
+        if (s.receives) this.receipts.nudge();
+      },
       onClosed: (s) => this.registry(s).delete(s),
       log: this.o.log,
     });

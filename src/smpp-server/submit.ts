@@ -8,6 +8,7 @@ import type { AcceptedSms } from '../domain/messages/message.js';
 import { normalizePhone } from '../domain/phones/phones.js';
 import type { Clock, Routing, Store } from '../domain/ports.js';
 import { costCount } from '../domain/segments/segments.js';
+import { receiptTarget } from '../domain/smpp-server/receipt-endpoint.js';
 import { STATUS } from './command-status.js';
 import { submittedText } from './submitted-text.js';
 
@@ -85,17 +86,20 @@ async function messageOf(
 
 export async function acceptSubmit(
   deps: SubmitDeps,
-  accountId: number,
+  esme: { accountId: number; systemId: string },
   pdu: Record<string, unknown>,
 ): Promise<SubmitOutcome> {
+  const { accountId } = esme;
   const message = await messageOf(deps, accountId, pdu);
   if ('status' in message) return message;
   const sessionNo = deps.newSessionNo();
+  const receiptTo = receiptTarget(esme.systemId, Number(pdu.registered_delivery) || 0);
   await deps.store.acceptBatch({
     accountId,
     sessionNo,
     acceptedAt: deps.clock.now(),
     messages: [message],
+    ...(receiptTo === undefined ? {} : { receiptTo }),
   });
   deps.onAccepted([message.route]);
   return { status: STATUS.ESME_ROK, messageId: sessionNo };

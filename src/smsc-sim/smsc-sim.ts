@@ -4,7 +4,7 @@ import smpp, { type PDU, type Server, type Session } from 'smpp';
 import { DueQueue } from '../channels/simulator/report-queue.js';
 import { testOutcomeOf } from '../channels/simulator/test-numbers.js';
 import { NO_FAULTS, type SmscFaults } from './faults.js';
-import { MESSAGE_STATE, receiptText } from './receipt-text.js';
+import { MESSAGE_STATE, receiptText } from '../domain/smpp/receipt-text.js';
 import { submitRecordOf, type SubmitRecord } from './submit-record.js';
 import { encodeGsm7, encodeUcs2, gsm7Length } from '../domain/segments/segments.js';
 

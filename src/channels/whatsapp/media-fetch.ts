@@ -17,6 +17,7 @@ import type { AccountStore, Clock, InboundMediaStore, Scheduler } from '../../do
 import { downloadGraph, getGraph } from './graph-client.js';
 import { GraphFailure } from './graph-errors.js';
 import { SenderDirectory, type WhatsAppSender } from './sender-directory.js';
+import { Passes } from '../../util/passes.js';
 
 export interface MediaFetchOptions {
   store: InboundMediaStore & Pick<AccountStore, 'getBusinessPhone'>;
@@ -55,9 +56,7 @@ const EXTENSIONS: Readonly<Record<string, string>> = {
 
 export class InboundMediaFetcher {
   private readonly senders: SenderDirectory;
-  private running: Promise<void> | undefined;
-  private again = false;
-  private stopped = false;
+  private readonly passes = new Passes(() => this.pass());
   private timer: { cancel(): void } | undefined;
   /** The gateway's address as applications reach it: files are served at {publicUrl}/media/{id}. */
   private publicUrl: string | undefined;
@@ -75,34 +74,27 @@ export class InboundMediaFetcher {
 
   /** Looks for due files now (a pass under way looks again when it ends). */
   nudge(): void {
-    if (this.stopped || this.publicUrl === undefined) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.passes().finally(() => (this.running = undefined));
+    if (this.publicUrl !== undefined) this.passes.nudge();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
     this.timer?.cancel();
-    await this.running;
+    await this.passes.stop();
   }
 
-  private async passes(): Promise<void> {
+  /** One batch of due files; true when the batch was full (more may be due). */
+  private async pass(): Promise<boolean> {
     const { store, clock, log } = this.options;
-    do {
-      this.again = false;
-      try {
-        const now = clock.now();
-        const due = await store.claimInboundMedia(now, now + LEASE_MS, BATCH);
-        await Promise.all(due.map((p) => this.fetchOne(p)));
-        if (due.length === BATCH) this.again = true;
-      } catch (err) {
-        // A store hiccup: what was claimed comes back when its lease ends.
-        log.error({ err }, 'inbound media: a pass failed');
-      }
-    } while (this.again && !this.stopped);
+    try {
+      const now = clock.now();
+      const due = await store.claimInboundMedia(now, now + LEASE_MS, BATCH);
+      await Promise.all(due.map((p) => this.fetchOne(p)));
+      return due.length === BATCH;
+    } catch (err) {
+      // A store hiccup: what was claimed comes back when its lease ends.
+      log.error({ err }, 'inbound media: a pass failed');
+      return false;
+    }
   }
 
   private async fetchOne(p: PendingMedia): Promise<void> {

@@ -28,6 +28,11 @@ export interface AcceptedBatch {
   sessionNo: string;
   acceptedAt: number;
   messages: readonly AcceptedSms[];
+  /**
+   * The system_id of the SMPP bind that submitted the batch and asked for receipts: each final
+   * receipt is also delivered to that ESME (docs/smpp-server.md).
+   */
+  receiptTo?: string;
 }
 
 export interface AcceptedBusinessMessage {

@@ -17,6 +17,13 @@ export function postgresAcceptance(
           [batch.sessionNo, batch.accountId, batch.messages.length, batch.acceptedAt],
         );
         await insertSms(c, batch);
+        // Only SMPP submits name a bind for their receipts: the common INSERT stays as it is.
+        if (batch.receiptTo !== undefined) {
+          await c.query('UPDATE messages SET receipt_to = $1 WHERE session_no = $2', [
+            batch.receiptTo,
+            batch.sessionNo,
+          ]);
+        }
       });
     },
     async acceptBusinessMessage(m, idem) {

@@ -8,6 +8,7 @@ import {
   type MessageEventRow,
 } from '../rows/outbox.js';
 import type { Queryable } from './database.js';
+import { receiptEndpoint } from '../../domain/smpp-server/receipt-endpoint.js';
 
 /** The endpoints an event (a row `u` with account_id and type) goes to. */
 const SUBSCRIBED = subscribedWhere({
@@ -74,19 +75,41 @@ export async function messagesChanged(
   const r = await c.query<MessageEventRow>(
     `WITH ch AS (SELECT * FROM unnest($1::bigint[], $2::int[]) AS ch(id, n))
      UPDATE messages m SET event_seq = m.event_seq + ch.n FROM ch
-     WHERE m.id = ch.id AND EXISTS (SELECT 1 FROM webhook_endpoints w
-       WHERE ${subscribedWhere({ account: 'm.account_id', type, dialect: 'pg', alias: 'w' })})
+     WHERE m.id = ch.id AND (m.receipt_to IS NOT NULL OR EXISTS (SELECT 1 FROM webhook_endpoints w
+       WHERE ${subscribedWhere({ account: 'm.account_id', type, dialect: 'pg', alias: 'w' })}))
      RETURNING ${RETURNED}`,
     [[...byId.keys()], [...byId.values()].map((l) => l.length)],
   );
   const events: NewEvent[] = [];
+  const toBinds: { e: NewEvent; endpointId: string }[] = [];
   for (const row of r.rows) {
     const list = byId.get(row.id) ?? [];
     list.forEach((ch, i) => {
       const sequence = row.event_seq - list.length + i + 1;
       const e = messageEvent(messageSourceOf(row, ch.status, sequence), ch, ch.at);
       if (e) events.push(e);
+      const bind = receiptEndpoint(row.receipt_to, ch.status);
+      if (e && bind) toBinds.push({ e, endpointId: bind });
     });
   }
+  // Written only for subscribed webhook endpoints; the SMPP bind's copy is its own event.
   await emitEvents(c, events, now);
+  await emitToSmpp(c, toBinds, now);
+}
+
+/** Events for SMPP binds (docs/smpp-server.md): no webhook_endpoints row names them. */
+async function emitToSmpp(
+  c: Queryable,
+  list: readonly { e: NewEvent; endpointId: string }[],
+  now: number,
+): Promise<void> {
+  for (const { e, endpointId } of list) {
+    await c.query(
+      `WITH ev AS (INSERT INTO outbox_events (account_id, type, created_at, body)
+                   VALUES ($1, $2, $3, $4) RETURNING event_id)
+       INSERT INTO webhook_deliveries (event_id, endpoint_id, state, next_at)
+       SELECT event_id, $5, 'pending', $6 FROM ev`,
+      [e.accountId, e.type, e.at, eventBody(e), endpointId, now],
+    );
+  }
 }

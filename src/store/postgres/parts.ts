@@ -34,7 +34,8 @@ export async function lockTargets(c: Queryable, keys: readonly UpstreamKey[]) {
   const k = readingsOf(keys);
   const r = await c.query<Target>(
     `WITH k AS (SELECT DISTINCT * FROM unnest($1::text[], $2::text[]) AS k(route, upstream_id))
-     SELECT m.id, m.kind, m.account_id, m.state, m.status, m.parts, m.route, m.upstream_id FROM messages m
+     SELECT m.id, m.kind, m.account_id, m.state, m.status, m.parts, m.receipt_to, m.route,
+       m.upstream_id FROM messages m
      WHERE m.id IN (
        SELECT n.id FROM messages n JOIN k ON n.route = k.route AND n.upstream_id = k.upstream_id
        UNION

@@ -93,7 +93,7 @@ export function subscribedWhere(o: {
 /** The columns an event about a message is made from, read as the change is written. */
 export const MESSAGE_EVENT_COLUMNS = `id, kind, account_id, session_no, message_id, phone, user_id,
   business_phone, cost_count, status, receipt_result, receipt_code, receipt_desc, receipt_time,
-  accepted_at, submitted_at, event_seq`;
+  accepted_at, submitted_at, event_seq, receipt_to`;
 
 export interface MessageEventRow {
   id: number;
@@ -113,6 +113,7 @@ export interface MessageEventRow {
   accepted_at: number;
   submitted_at: number | null;
   event_seq: number;
+  receipt_to: string | null;
 }
 
 /** A message whose status moved: what the event about it needs besides the message's row. */

@@ -10,6 +10,8 @@ export interface TargetRow {
   state: string;
   status: string;
   parts: number;
+  /** The SMPP bind's system_id that asked for its receipt (docs/smpp-server.md), if any. */
+  receipt_to: string | null;
 }
 
 /** A part of a multipart message; status, code and descr stay NULL until its final report. */

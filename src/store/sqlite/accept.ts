@@ -21,6 +21,8 @@ export function sqliteAcceptance(
   const insertEvent = db.prepare(
     'INSERT INTO message_events (message_ref, status, at, code, descr) VALUES (?,?,?,?,?)',
   );
+  // Only SMPP submits name a bind for their receipts: the common INSERT stays as it is.
+  const receiptTo = db.prepare('UPDATE messages SET receipt_to = ? WHERE session_no = ?');
   const insertSession = db.prepare(
     'INSERT INTO sessions (session_no, account_id, accepted_count, created_at) VALUES (?,?,?,?)',
   );
@@ -62,6 +64,7 @@ export function sqliteAcceptance(
           batch.acceptedAt,
         );
         insertSms(batch);
+        if (batch.receiptTo !== undefined) receiptTo.run(batch.receiptTo, batch.sessionNo);
       });
     },
     async acceptBusinessMessage(m, idem) {

@@ -116,4 +116,12 @@ export const sqliteMigrationsTwoWay: readonly Migration[] = [
       CREATE INDEX smpp_credentials_account ON smpp_credentials (account_id, system_id);
     `,
   },
+  {
+    version: 16,
+    name: 'the SMPP bind a message was submitted on, for its receipt',
+    sql: `
+      -- The system_id whose binds get the message's receipt as a deliver_sm; NULL for the rest.
+      ALTER TABLE messages ADD COLUMN receipt_to TEXT;
+    `,
+  },
 ];

@@ -9,11 +9,14 @@ import {
   type MessageEventRow,
 } from '../rows/outbox.js';
 import type { Db } from './database.js';
+import { receiptEndpoint } from '../../domain/smpp-server/receipt-endpoint.js';
 
 /** A change, with what decides whether anyone receives its event. */
 export interface SqliteMessageChange extends MessageChange {
   accountId: number;
   kind: string;
+  /** The SMPP bind's system_id that asked for the message's receipt, if any. */
+  receiptTo: string | null | undefined;
 }
 
 export type SqliteOutbox = ReturnType<typeof sqliteOutbox>;
@@ -60,7 +63,9 @@ export function sqliteOutbox(db: Db) {
    */
   const messageChanged = (c: SqliteMessageChange, now: number, written?: MessageEventRow) => {
     const type = messageEventType(c.kind);
-    const endpoints = subscribed(c.accountId, type);
+    const subscribers = subscribed(c.accountId, type);
+    const bind = receiptEndpoint(c.receiptTo, c.status);
+    const endpoints = bind ? [...subscribers, bind] : subscribers;
     if (endpoints.length === 0) return;
     const row = written ?? (bump.get(c.id) as MessageEventRow | undefined);
     if (!row) return;

@@ -21,6 +21,7 @@ export function sqliteOutcomes(
 interface Changed {
   kind: string;
   account_id: number;
+  receipt_to: string | null;
 }
 
 function outcomeStatements(
@@ -53,7 +54,7 @@ function outcomeStatements(
   const failed = db.prepare(
     `UPDATE messages SET state = 'final', due_at = NULL, status = 'failed', receipt_result = 'SubmitFail',
        receipt_code = ?, receipt_desc = ?, receipt_time = ?
-     WHERE id = ? AND state = 'submitting' AND attempts = ? RETURNING kind`,
+     WHERE id = ? AND state = 'submitting' AND attempts = ? RETURNING kind, account_id, receipt_to`,
   );
   const insertEvent = db.prepare(
     'INSERT INTO message_events (message_ref, status, at, code, descr) VALUES (?,?,?,?,?)',
@@ -100,7 +101,10 @@ function outcomeStatements(
           Changed | undefined;
         event(row, o.id, 'failed', now, o.code, o.desc);
         if (row) {
-          const change = { id: o.id, accountId: row.account_id, kind: row.kind, status: 'failed' };
+          const change = {
+            ...{ id: o.id, accountId: row.account_id, kind: row.kind, status: 'failed' },
+            receiptTo: row.receipt_to,
+          };
           outbox.messageChanged({ ...change, code: o.code, desc: o.desc, at: now }, now);
         }
       }

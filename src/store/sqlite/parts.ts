@@ -7,7 +7,8 @@ import type { Db } from './database.js';
 /** The parts of multipart messages: each part's final report, and the message's once all are in. */
 export function sqliteParts(db: Db) {
   const owner = db.prepare(
-    `SELECT m.id, m.kind, m.account_id, m.state, m.status, m.parts FROM message_parts p
+    `SELECT m.id, m.kind, m.account_id, m.state, m.status, m.parts, m.receipt_to
+     FROM message_parts p
      JOIN messages m ON m.id = p.message_ref WHERE p.route = ? AND p.upstream_id = ?`,
   );
   const record = db.prepare(

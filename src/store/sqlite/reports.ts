@@ -11,7 +11,8 @@ import { sqliteParts } from './parts.js';
 
 export function sqliteReports(db: Db, outbox: SqliteOutbox) {
   const find = db.prepare(
-    'SELECT id, kind, account_id, state, status, parts FROM messages WHERE route = ? AND upstream_id = ?',
+    `SELECT id, kind, account_id, state, status, parts, receipt_to FROM messages
+     WHERE route = ? AND upstream_id = ?`,
   );
   const event = db.prepare(
     'INSERT INTO message_events (message_ref, status, at, code, descr) VALUES (?,?,?,?,?)',
@@ -28,7 +29,7 @@ export function sqliteReports(db: Db, outbox: SqliteOutbox) {
        receipt_desc = ?, receipt_time = ?${also} WHERE route = ? AND upstream_id = ? AND kind = 'sms'
        AND parts = 1 AND state = 'submitted' AND status IN ('accepted', 'sent')
      RETURNING ${returning}`;
-  const finaliseSms = db.prepare(finaliseSmsSql('', 'id, account_id'));
+  const finaliseSms = db.prepare(finaliseSmsSql('', 'id, account_id, receipt_to'));
   // When anyone listens for receipts: the event's row read and its sequence counted in the same
   // statement.
   const finaliseSmsSpeaking = db.prepare(
@@ -45,7 +46,7 @@ export function sqliteReports(db: Db, outbox: SqliteOutbox) {
     `UPDATE messages SET state = 'final', status = 'unknown', receipt_result = 'Unknow',
        receipt_code = 'TIMEOUT', receipt_desc = 'no delivery report arrived before the receipt timeout',
        receipt_time = ? WHERE id IN (SELECT id FROM messages WHERE state = 'submitted' AND submitted_at <= ? LIMIT ?)
-     RETURNING id, kind, account_id`,
+     RETURNING id, kind, account_id, receipt_to`,
   );
   const purgeEarly = db.prepare('DELETE FROM early_reports WHERE received_at <= ?');
   const parts = sqliteParts(db);
@@ -54,11 +55,15 @@ export function sqliteReports(db: Db, outbox: SqliteOutbox) {
       id: number;
       kind: string;
       account_id: number;
+      receipt_to: string | null;
     }[];
     const desc = 'no status before the receipt timeout';
     for (const m of expired) {
       if (m.kind === 'business') event.run(m.id, 'unknown', now, 'TIMEOUT', desc);
-      const change = { id: m.id, accountId: m.account_id, kind: m.kind, status: 'unknown' };
+      const change = {
+        ...{ id: m.id, accountId: m.account_id, kind: m.kind, status: 'unknown' },
+        receiptTo: m.receipt_to,
+      };
       outbox.messageChanged({ ...change, code: 'TIMEOUT', desc, at: now }, now);
     }
     // A report nobody claimed within the receipt timeout belongs to no message we will see.
@@ -87,7 +92,10 @@ export function sqliteReports(db: Db, outbox: SqliteOutbox) {
         ...[r.status, result, r.code, r.desc, at, r.route, r.upstreamId],
       ) as MessageEventRow | undefined;
       if (done) {
-        const change = { id: done.id, accountId: done.account_id, kind: 'sms', status: r.status };
+        const change = {
+          ...{ id: done.id, accountId: done.account_id, kind: 'sms', status: r.status },
+          receiptTo: done.receipt_to,
+        };
         const written = speaking ? done : undefined;
         outbox.messageChanged({ ...change, code: r.code, desc: r.desc, at: r.at }, now, written);
         return true;
@@ -113,7 +121,13 @@ export function sqliteReports(db: Db, outbox: SqliteOutbox) {
     // An SMS speaks once, with its receipt; a business message at each new status.
     if (m.kind === 'sms' ? receipt : status !== m.status) {
       const said = speaking ?? r;
-      const change = { id: m.id, accountId: m.account_id, kind: m.kind, status };
+      const change = {
+        id: m.id,
+        accountId: m.account_id,
+        kind: m.kind,
+        status,
+        receiptTo: m.receipt_to,
+      };
       outbox.messageChanged({ ...change, code: said.code, desc: said.desc, at: r.at }, now);
     }
     return true;

@@ -1,0 +1,125 @@
+/**
+ * Delivers the receipts queued for SMPP binds (the outbox's `smpp:<system_id>` deliveries) to
+ * the receiver and transceiver binds of that system_id on this node: claimed under a lease as
+ * far as the binds' windows allow, spread over the binds, recorded once answered. A receipt waits
+ * in the store while no bind of its system_id is up, is sent again when its deliver_sm_resp does
+ * not come in time, and is dropped (failed) only past its expiry.
+ */
+import type { Logger } from 'pino';
+import type { ClaimedDelivery, DeliveryResult } from '../domain/events/endpoint.js';
+import type { Clock, Scheduler, WebhookStore } from '../domain/ports.js';
+import { smppEndpointId } from '../domain/smpp-server/receipt-endpoint.js';
+import type { EsmeSession } from './esme-session.js';
+import { receiptDeliverSm } from './receipt-pdu.js';
+import { Passes } from '../util/passes.js';
+
+export interface ReceiptDelivererOptions {
+  store: Pick<WebhookStore, 'claimDeliveries' | 'recordDeliveries'>;
+  /** This node's receiving binds, by system_id. */
+  binds: () => ReadonlyMap<string, readonly EsmeSession[]>;
+  clock: Clock;
+  scheduler: Scheduler;
+  log: Logger;
+  pollMs: number;
+  /** How long a deliver_sm waits for its resp before it counts as unanswered. */
+  responseTimeoutMs: number;
+  /** A receipt older than this is given up (failed) instead of sent. */
+  expiryMs: number;
+}
+
+/** Waits before sending an unanswered or refused receipt again: doubling to 10 minutes. */
+export function retryWaitMs(attempt: number): number {
+  return Math.min(600_000, 5_000 * 2 ** Math.max(0, attempt - 1));
+}
+
+export class ReceiptDeliverer {
+  private timer: { cancel(): void } | undefined;
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly passes = new Passes(() => this.pass());
+
+  constructor(private readonly o: ReceiptDelivererOptions) {}
+
+  start(): void {
+    this.timer = this.o.scheduler.every(this.o.pollMs, () => this.nudge());
+  }
+
+  /** Looks for receipts now: a bind came up, or room opened on one. */
+  nudge(): void {
+    this.passes.nudge();
+  }
+
+  async stop(): Promise<void> {
+    this.timer?.cancel();
+    await this.passes.stop();
+    await Promise.all([...this.inFlight]);
+  }
+
+  private async pass(): Promise<boolean> {
+    for (const [systemId, binds] of this.o.binds()) {
+      try {
+        await this.claimFor(systemId, binds);
+      } catch (err) {
+        // What was claimed comes back when its lease ends.
+        this.o.log.error({ err, systemId }, 'SMPP receipts: a pass failed');
+      }
+    }
+    return false;
+  }
+
+  private async claimFor(systemId: string, binds: readonly EsmeSession[]): Promise<void> {
+    const room = binds.reduce((n, b) => n + Math.max(0, b.room), 0);
+    if (room === 0) return;
+    const now = this.o.clock.now();
+    const lease = now + this.o.responseTimeoutMs * 2 + 5_000;
+    const claimed = await this.o.store.claimDeliveries(smppEndpointId(systemId), now, room, lease);
+    for (const d of claimed) {
+      const bind = [...binds].sort((a, b) => b.room - a.room)[0];
+      if (!bind || bind.room <= 0) break;
+      const sending = this.send(bind, d).finally(() => this.inFlight.delete(sending));
+      this.inFlight.add(sending);
+    }
+  }
+
+  private async send(bind: EsmeSession, d: ClaimedDelivery): Promise<void> {
+    const started = this.o.clock.now();
+    const event = JSON.parse(d.body) as { timestamp?: string; data?: Record<string, unknown> };
+    const age = started - Date.parse(event.timestamp ?? '');
+    if (age > this.o.expiryMs) {
+      return this.record(d, { state: 'failed', error: 'expired before a bind took it', started });
+    }
+    const status = await bind.deliver(receiptDeliverSm(event.data ?? {}), this.o.responseTimeoutMs);
+    if (status === 0) return this.record(d, { state: 'delivered', error: '', started, status });
+    const error = status === undefined ? 'no deliver_sm_resp in time' : `deliver_sm_resp ${status}`;
+    return this.record(d, { state: 'pending', error, started, status });
+  }
+
+  private async record(
+    d: ClaimedDelivery,
+    r: { state: DeliveryResult['state']; error: string; started: number; status?: number },
+  ): Promise<void> {
+    const at = this.o.clock.now();
+    const result: DeliveryResult = {
+      eventId: d.eventId,
+      endpointId: d.endpointId,
+      claim: d.claim,
+      attempt: d.attempt,
+      at,
+      statusCode: r.status,
+      error: r.error,
+      latencyMs: at - r.started,
+      state: r.state,
+      nextAt: r.state === 'pending' ? at + retryWaitMs(d.attempt) : undefined,
+      disable: undefined,
+    };
+    try {
+      await this.o.store.recordDeliveries([result], at - 365 * 86_400_000);
+    } catch (err) {
+      this.o.log.error({ err, eventId: d.eventId }, 'SMPP receipt attempt not recorded');
+    }
+    if (r.state !== 'delivered') {
+      this.o.log.warn({ endpoint: d.endpointId, why: r.error }, 'SMPP receipt not delivered');
+    }
+    // Room opened on the bind: the next receipt need not wait for the poll.
+    this.nudge();
+  }
+}

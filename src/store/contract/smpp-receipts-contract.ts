@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { describe } from 'node:test';
+import type { Store } from '../../domain/ports.js';
+import { smppEndpointId } from '../../domain/smpp-server/receipt-endpoint.js';
+import { endpoint } from './outbox-contract.js';
+import {
+  LEASE,
+  NOW,
+  SECOND,
+  batch,
+  only,
+  report,
+  sms,
+  storeTest,
+  type OpenStore,
+} from './fixtures.js';
+
+const BIND = smppEndpointId('esme1');
+
+/** Accepts one SMS (for an SMPP bind when `receiptTo` is given) and claims it. */
+async function claimedOne(store: Store, receiptTo?: string) {
+  const b = batch([sms()], receiptTo === undefined ? {} : { receiptTo });
+  await store.acceptBatch(b);
+  const claimed = only(await store.claimDue(NOW, 10, LEASE), 'claimed');
+  return { sessionNo: b.sessionNo, claimed };
+}
+
+const forBind = async (store: Store) =>
+  (await store.claimDeliveries(BIND, NOW + 100 * SECOND, 100, NOW + 200 * SECOND)).map(
+    (d) => JSON.parse(d.body) as { type: string; data: Record<string, unknown> },
+  );
+
+export function smppReceiptsContract(open: OpenStore): void {
+  const test = storeTest(open);
+
+  describe('receipts for SMPP binds', () => {
+    test("a message submitted for a bind's receipts makes its receipt an event for the bind", async (store) => {
+      const { sessionNo, claimed } = await claimedOne(store, 'esme1');
+      const { claimed: other } = await claimedOne(store);
+      const submitted = (c: typeof claimed, upstreamId: string) => ({
+        id: c.id,
+        attempt: c.attempts,
+        kind: 'submitted' as const,
+        route: c.route,
+        upstreamId,
+      });
+      await store.recordOutcomes([submitted(claimed, 'u1'), submitted(other, 'u2')], NOW);
+      await store.applyReports(
+        [report('u1', 'delivered', NOW), report('u2', 'delivered', NOW)],
+        NOW,
+      );
+      const [only1, ...rest] = await forBind(store);
+      assert.deepEqual(rest, [], 'only the message submitted for the bind');
+      assert.equal(only1?.type, 'message.receipt');
+      assert.deepEqual([only1?.data.SessionNo, only1?.data.ReceiptResult], [sessionNo, 'Success']);
+    });
+
+    test('a submission refused for good (SubmitFail) reaches the bind and the webhooks', async (store) => {
+      await store.ensureAccount(101, NOW);
+      const hook = endpoint();
+      await store.insertEndpoint(hook);
+      const { sessionNo, claimed } = await claimedOne(store, 'esme1');
+      await store.recordOutcomes(
+        [{ id: claimed.id, attempt: claimed.attempts, kind: 'failed', code: 'X', desc: 'no' }],
+        NOW,
+      );
+      const [toBind] = await forBind(store);
+      assert.deepEqual(
+        [toBind?.data.SessionNo, toBind?.data.ReceiptResult],
+        [sessionNo, 'SubmitFail'],
+      );
+      const hooked = await store.claimDeliveries(hook.endpointId, NOW + SECOND, 10, NOW + LEASE);
+      assert.equal(hooked.length, 1, 'SubmitFail is an event for webhook endpoints too');
+    });
+  });
+}
