@@ -8,14 +8,17 @@
 import type { Logger } from 'pino';
 import type { ClaimedDelivery, DeliveryResult } from '../domain/events/endpoint.js';
 import type { Clock, Scheduler, WebhookStore } from '../domain/ports.js';
-import { smppEndpointId } from '../domain/smpp-server/receipt-endpoint.js';
 import type { EsmeSession } from './esme-session.js';
+import { moDeliverSm } from './mo-pdu.js';
 import { receiptDeliverSm } from './receipt-pdu.js';
 import { Passes } from '../util/passes.js';
 
 export interface ReceiptDelivererOptions {
   store: Pick<WebhookStore, 'claimDeliveries' | 'recordDeliveries'>;
-  /** This node's receiving binds, by system_id. */
+  /**
+   * This node's receiving binds by the outbox endpoint they take: each system_id's binds its
+   * receipts (smpp:<system_id>), each account's binds its replies (smpp-account:<id>).
+   */
   binds: () => ReadonlyMap<string, readonly EsmeSession[]>;
   clock: Clock;
   scheduler: Scheduler;
@@ -55,23 +58,23 @@ export class ReceiptDeliverer {
   }
 
   private async pass(): Promise<boolean> {
-    for (const [systemId, binds] of this.o.binds()) {
+    for (const [endpointId, binds] of this.o.binds()) {
       try {
-        await this.claimFor(systemId, binds);
+        await this.claimFor(endpointId, binds);
       } catch (err) {
         // What was claimed comes back when its lease ends.
-        this.o.log.error({ err, systemId }, 'SMPP receipts: a pass failed');
+        this.o.log.error({ err, endpointId }, 'SMPP deliveries: a pass failed');
       }
     }
     return false;
   }
 
-  private async claimFor(systemId: string, binds: readonly EsmeSession[]): Promise<void> {
+  private async claimFor(endpointId: string, binds: readonly EsmeSession[]): Promise<void> {
     const room = binds.reduce((n, b) => n + Math.max(0, b.room), 0);
     if (room === 0) return;
     const now = this.o.clock.now();
     const lease = now + this.o.responseTimeoutMs * 2 + 5_000;
-    const claimed = await this.o.store.claimDeliveries(smppEndpointId(systemId), now, room, lease);
+    const claimed = await this.o.store.claimDeliveries(endpointId, now, room, lease);
     for (const d of claimed) {
       const bind = [...binds].sort((a, b) => b.room - a.room)[0];
       if (!bind || bind.room <= 0) break;
@@ -87,7 +90,9 @@ export class ReceiptDeliverer {
     if (age > this.o.expiryMs) {
       return this.record(d, { state: 'failed', error: 'expired before a bind took it', started });
     }
-    const status = await bind.deliver(receiptDeliverSm(event.data ?? {}), this.o.responseTimeoutMs);
+    const data = event.data ?? {};
+    const pdu = d.type === 'message.inbound' ? moDeliverSm(data) : receiptDeliverSm(data);
+    const status = await bind.deliver(pdu, this.o.responseTimeoutMs);
     if (status === 0) return this.record(d, { state: 'delivered', error: '', started, status });
     const error = status === undefined ? 'no deliver_sm_resp in time' : `deliver_sm_resp ${status}`;
     return this.record(d, { state: 'pending', error, started, status });

@@ -9,6 +9,7 @@ import smpp, { type Server } from 'smpp';
 import { listenAddress, type SmppServerConfig } from '../config/smpp-server-config.js';
 import type { Scheduler, SmppCredentialStore, WebhookStore } from '../domain/ports.js';
 import { ReceiptDeliverer } from './receipt-deliverer.js';
+import { smppAccountEndpointId, smppEndpointId } from '../domain/smpp-server/receipt-endpoint.js';
 import { BindAuth } from './bind-auth.js';
 import { EsmeSession } from './esme-session.js';
 import { acceptSubmit, type SubmitDeps } from './submit.js';
@@ -85,12 +86,20 @@ export class SmppServer {
     return new Map([...this.binds].map(([id, set]) => [id, set.size]));
   }
 
-  /** The binds that take deliver_sm, by system_id. */
+  /**
+   * The binds that take deliver_sm, by the outbox endpoint they serve: a system_id's receipts
+   * go to its own binds, an account's replies to any of the account's.
+   */
   private receivingBinds(): Map<string, EsmeSession[]> {
     const out = new Map<string, EsmeSession[]>();
+    const add = (endpointId: string, s: EsmeSession) =>
+      out.set(endpointId, [...(out.get(endpointId) ?? []), s]);
     for (const [systemId, set] of this.binds) {
-      const receiving = [...set].filter((s) => s.receives);
-      if (receiving.length > 0) out.set(systemId, receiving);
+      for (const s of set) {
+        if (!s.receives || !s.credential) continue;
+        add(smppEndpointId(systemId), s);
+        add(smppAccountEndpointId(s.credential.accountId), s);
+      }
     }
     return out;
   }

@@ -116,6 +116,33 @@ describe('SMPP server: receipts back to the ESME', () => {
     assert.deepEqual([...receiptFor(got, none), ...receiptFor(got, onlyFailure)], []);
   });
 
+  it("a reply to the account's SMS number goes to the account's receiving binds only", async () => {
+    const mine = await bind('later', 'receiver');
+    const theirs = await bind('esme2', 'receiver');
+    const reply = async (Text: string) => {
+      const body = { From: cn(5301), To: '10690001', Text };
+      const { status: code, json } = await gw.admin('POST', '/admin/simulator/inbound', body);
+      assert.equal(code, 201, json.Message);
+    };
+    await reply('Thanks 你好');
+    await reply('y'.repeat(300));
+    const [short, long] = await eventually(
+      async () => (mine.got.length >= 2 ? mine.got : undefined),
+      'two replies',
+    );
+    assert.deepEqual(
+      [short?.source_addr, short?.destination_addr, short?.esm_class, short?.data_coding],
+      [cn(5301).slice(1), '10690001', 0, 8],
+    );
+    const ucs2 = Buffer.from(short?.short_message as Buffer)
+      .swap16()
+      .toString('utf16le');
+    assert.equal(ucs2, 'Thanks 你好');
+    assert.equal(long?.data_coding, 0);
+    assert.ok(long?.message_payload, 'text past 254 octets goes in message_payload');
+    assert.deepEqual(theirs.got, [], "another account's bind gets none of them");
+  });
+
   it('waits in the store while no receiver is bound; sent again when unanswered', async () => {
     const tx = await Esme.connect(address);
     opened.push(tx);

@@ -13,6 +13,14 @@ export function smppEndpointId(systemId: string): string {
 }
 
 /**
+ * Replies (MO) to an account's SMS numbers go to any receiving bind of the account, whichever
+ * system_id it bound with: one endpoint per account.
+ */
+export function smppAccountEndpointId(accountId: number): string {
+  return `smpp-account:${accountId}`;
+}
+
+/**
  * receipt_to for a submit: registered_delivery 1 asks for every final receipt, 2 for failures
  * only (SMPP 3.4 §5.2.17); 0 for none. A space never occurs in a system_id.
  */

@@ -16,7 +16,15 @@ import {
 import { inboundEvent } from '../../domain/events/payloads.js';
 import { inTransaction, type Pool, type Queryable } from './database.js';
 import { keywordReply } from './opt-outs.js';
-import { emitEvents } from './outbox.js';
+import { emitEvents, emitToSmpp } from './outbox.js';
+import { smppAccountEndpointId } from '../../domain/smpp-server/receipt-endpoint.js';
+
+async function hasSmppCredential(c: Queryable, accountId: number): Promise<boolean> {
+  const r = await c.query('SELECT 1 FROM smpp_credentials WHERE account_id = $1 LIMIT 1', [
+    accountId,
+  ]);
+  return r.rows.length > 0;
+}
 
 const P = (n: number) => `$${n}`;
 
@@ -63,7 +71,13 @@ async function storeWith(c: Queryable, m: ArrivedMessage, inboundId: string) {
     if (accountId !== undefined) {
       // A message with a file is announced once the file is fetched (settleInboundMedia).
       if (message.media?.state !== 'pending') {
-        await emitEvents(c, [inboundEvent({ ...message, accountId })], m.receivedAt);
+        const event = inboundEvent({ ...message, accountId });
+        await emitEvents(c, [event], m.receivedAt);
+        // An SMS reply also goes to the account's SMPP binds, when it has any credential.
+        if (m.channel === 'sms' && (await hasSmppCredential(c, accountId))) {
+          const endpointId = smppAccountEndpointId(accountId);
+          await emitToSmpp(c, [{ e: event, endpointId }], m.receivedAt);
+        }
       }
       if (m.type === 'text') {
         await keywordReply(c, { accountId, from: m.from, body: m.body, at: m.receivedAt });

@@ -98,7 +98,7 @@ export async function messagesChanged(
 }
 
 /** Events for SMPP binds (docs/smpp-server.md): no webhook_endpoints row names them. */
-async function emitToSmpp(
+export async function emitToSmpp(
   c: Queryable,
   list: readonly { e: NewEvent; endpointId: string }[],
   now: number,

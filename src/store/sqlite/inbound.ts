@@ -17,6 +17,7 @@ import { inboundEvent } from '../../domain/events/payloads.js';
 import type { Db } from './database.js';
 import type { SqliteOptOuts } from './opt-outs.js';
 import type { SqliteOutbox } from './outbox.js';
+import { smppAccountEndpointId } from '../../domain/smpp-server/receipt-endpoint.js';
 
 const Q = () => '?';
 
@@ -58,6 +59,7 @@ export function sqliteInbound(
      VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT (channel, dedupe_key) DO NOTHING
      RETURNING ${INBOUND_COLUMNS}`,
   );
+  const hasSmpp = db.prepare('SELECT 1 FROM smpp_credentials WHERE account_id = ? LIMIT 1');
   const existing = db.prepare(
     `SELECT ${INBOUND_COLUMNS} FROM inbound_messages WHERE channel = ? AND dedupe_key = ?`,
   );
@@ -74,7 +76,10 @@ export function sqliteInbound(
       if (accountId !== undefined) {
         // A message with a file is announced once the file is fetched (settleInboundMedia).
         if (message.media?.state !== 'pending') {
-          outbox.emit(inboundEvent({ ...message, accountId }), m.receivedAt);
+          // An SMS reply also goes to the account's SMPP binds, when it has any credential.
+          const binds =
+            m.channel === 'sms' && hasSmpp.get(accountId) ? [smppAccountEndpointId(accountId)] : [];
+          outbox.emitWith(inboundEvent({ ...message, accountId }), m.receivedAt, binds);
         }
         if (m.type === 'text') {
           optOuts.keywordReply({ accountId, from: m.from, body: m.body, at: m.receivedAt });

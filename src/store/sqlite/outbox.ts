@@ -73,7 +73,12 @@ export function sqliteOutbox(db: Db) {
     if (e) emitTo(e, endpoints, now);
   };
 
-  return { emit, messageChanged, anySubscriber };
+  /** An event for its subscribers and for `extra` endpoints (SMPP binds), as one event. */
+  const emitWith = (e: NewEvent, now: number, extra: readonly string[]): void => {
+    emitTo(e, [...subscribed(e.accountId, e.type), ...extra], now);
+  };
+
+  return { emit, emitWith, messageChanged, anySubscriber };
 }
 
 /**

@@ -1,0 +1,38 @@
+/**
+ * A reply (MO) to one of the account's SMS numbers, as its ESME receives it: a deliver_sm from
+ * the handset to the number, esm_class 0, GSM 03.38 (data_coding 0, unpacked) when the text fits
+ * the alphabet, else UCS-2 (8); text past 254 octets whole in message_payload.
+ */
+import type { PduFields } from 'smpp';
+import { encodeGsm7, encodeUcs2, gsm7Length } from '../domain/segments/segments.js';
+
+const SHORT_MESSAGE_MAX = 254;
+
+/** An address as SMPP carries it: an E.164 number as digits with TON 1 / NPI 1, else as it is. */
+function address(value: string): { addr: string; ton: number; npi: number } {
+  if (/^\+\d{6,15}$/.test(value)) return { addr: value.slice(1), ton: 1, npi: 1 };
+  // A short code or national number: TON unknown (0), NPI ISDN (1).
+  return { addr: value, ton: 0, npi: 1 };
+}
+
+/** The deliver_sm for a `message.inbound` event's data (an SMS reply). */
+export function moDeliverSm(data: Record<string, unknown>): PduFields {
+  const text = typeof data.Text === 'string' ? data.Text : '';
+  const gsm = gsm7Length(text) !== undefined;
+  const bytes = Buffer.from(gsm ? encodeGsm7(text) : encodeUcs2(text));
+  const from = address(String(data.From ?? ''));
+  const to = address(String(data.To ?? ''));
+  const long = bytes.length > SHORT_MESSAGE_MAX;
+  return {
+    source_addr_ton: from.ton,
+    source_addr_npi: from.npi,
+    source_addr: from.addr,
+    dest_addr_ton: to.ton,
+    dest_addr_npi: to.npi,
+    destination_addr: to.addr,
+    esm_class: 0,
+    data_coding: gsm ? 0 : 8,
+    short_message: long ? Buffer.alloc(0) : bytes,
+    ...(long ? { message_payload: bytes } : {}),
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * Kannel (Debian's `kannel` package: bearerbox and smsbox) as an ESME of Wirebird's SMPP server:
+ * one transceiver bind, a sendsms user, and an sms-service that posts every MO to a URL.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { freePort, kill } from './process-gateway.js';
+
+const BIN = '/usr/sbin';
+
+/** Why the Kannel interop cannot run here, or undefined when it can. */
+export function kannelMissing(): string | undefined {
+  if (existsSync(join(BIN, 'bearerbox')) && existsSync(join(BIN, 'smsbox'))) return undefined;
+  return 'Kannel is not installed (apt-get install -y kannel; .ci/run installs it)';
+}
+
+export interface KannelOptions {
+  dir: string;
+  smpp: { host: string; port: number; systemId: string; password: string };
+  /** Where the sms-service posts each MO (GET with from, to and text). */
+  moUrl: string;
+  sender: string;
+}
+
+export interface Kannel {
+  sendsms: string;
+  stop(): Promise<void>;
+}
+
+function conf(o: KannelOptions, ports: { admin: number; box: number; sendsms: number }): string {
+  const group = (name: string, fields: Record<string, string | number>) =>
+    [`group = ${name}`, ...Object.entries(fields).map(([k, v]) => `${k} = ${v}`), ''].join('\n');
+  const q = (s: string) => `"${s}"`;
+  return [
+    group('core', {
+      'admin-port': ports.admin,
+      'admin-password': 'interop',
+      'admin-allow-ip': q('127.0.0.1'),
+      'smsbox-port': ports.box,
+      'box-allow-ip': q('127.0.0.1'),
+      'log-file': q(`${o.dir}/bearerbox.log`),
+      'log-level': 0,
+      'dlr-storage': 'internal',
+    }),
+    group('smsc', {
+      smsc: 'smpp',
+      'smsc-id': 'wirebird',
+      host: o.smpp.host,
+      port: o.smpp.port,
+      'transceiver-mode': 'true',
+      'smsc-username': o.smpp.systemId,
+      'smsc-password': o.smpp.password,
+      'system-type': q(''),
+      'interface-version': 34,
+      'enquire-link-interval': 30,
+      'reconnect-delay': 1,
+    }),
+    group('smsbox', {
+      'bearerbox-host': '127.0.0.1',
+      'sendsms-port': ports.sendsms,
+      'sendsms-interface': q('127.0.0.1'),
+      'log-file': q(`${o.dir}/smsbox.log`),
+      'log-level': 0,
+    }),
+    group('sendsms-user', {
+      username: 'interop',
+      password: 'interop',
+      'default-sender': o.sender,
+    }),
+    group('sms-service', {
+      keyword: 'default',
+      'get-url': q(`${o.moUrl}?from=%p&to=%P&text=%a`),
+      'max-messages': 0,
+      'catch-all': 'true',
+    }),
+  ].join('\n');
+}
+
+/** Starts bearerbox then smsbox; answers the sendsms base URL. */
+export async function startKannel(o: KannelOptions): Promise<Kannel> {
+  const ports = { admin: await freePort(), box: await freePort(), sendsms: await freePort() };
+  const file = join(o.dir, 'kannel.conf');
+  writeFileSync(file, conf(o, ports));
+  const boxes: ChildProcess[] = [];
+  const start = (bin: string) => {
+    const child = spawn(join(BIN, bin), [file], { stdio: 'ignore' });
+    boxes.push(child);
+    return child;
+  };
+  start('bearerbox');
+  // smsbox connects to bearerbox's box port, which takes a moment to open.
+  await new Promise((r) => setTimeout(r, 1000));
+  start('smsbox');
+  return {
+    sendsms: `http://127.0.0.1:${ports.sendsms}/cgi-bin/sendsms`,
+    async stop() {
+      // Our own two processes, by handle: nothing of theirs needs a clean stop.
+      for (const b of boxes.reverse()) await kill(b, 'SIGKILL');
+    },
+  };
+}

@@ -1,0 +1,118 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { eventually, startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { kannelMissing, startKannel, type Kannel } from '../helpers/kannel.js';
+import { cn, inbox, registerSenderId } from '../helpers/sending.js';
+
+const missing = kannelMissing();
+if (missing && process.env.WIREBIRD_REQUIRE_KANNEL === '1') {
+  throw new Error(`WIREBIRD_REQUIRE_KANNEL=1 but ${missing}`);
+}
+if (missing) console.log(`NOTICE: the Kannel interop test is skipped: ${missing}`);
+
+/** Every GET Kannel makes to us (its dlr-url and its sms-service), as query parameters. */
+class Callbacks {
+  readonly got: { path: string; query: URLSearchParams }[] = [];
+  private readonly server: Server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    this.got.push({ path: url.pathname, query: url.searchParams });
+    res.writeHead(200).end('');
+  });
+  url = '';
+  async start(): Promise<this> {
+    await new Promise<void>((r) => this.server.listen(0, '127.0.0.1', r));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this;
+  }
+  close(): Promise<void> {
+    this.server.closeAllConnections();
+    return new Promise((r) => this.server.close(() => r()));
+  }
+}
+
+/**
+ * Kannel, nobody's code here, as an ESME of Wirebird: its bearerbox binds as a transceiver, a
+ * message sent through its sendsms interface is stored by Wirebird, the receipt comes back to
+ * its dlr-url, and a reply to the account's number reaches its sms-service.
+ */
+describe('interop: Kannel binds to the SMPP server and round-trips', { skip: missing }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'wirebird-kannel-'));
+  let gw: TestGateway;
+  let kannel: Kannel;
+  let callbacks: Callbacks;
+
+  before(async () => {
+    gw = await startTestGateway({
+      simDelayMs: 50,
+      smppServer: {
+        listen: '127.0.0.1:0',
+        esmes: [{ accountId: 1, systemId: 'kannel', password: 'interop' }],
+      },
+    });
+    await registerSenderId(gw, 'WIREBIRD');
+    callbacks = await new Callbacks().start();
+    const [host, port] = (gw.smppAddress as string).split(':');
+    kannel = await startKannel({
+      dir,
+      smpp: { host: host as string, port: Number(port), systemId: 'kannel', password: 'interop' },
+      moUrl: `${callbacks.url}/mo`,
+      sender: 'WIREBIRD',
+    });
+  });
+  after(async () => {
+    await kannel?.stop();
+    await callbacks?.close();
+    await gw?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('sendsms → stored by Wirebird → delivered → DLR back to Kannel; MO → sms-service', async () => {
+    const to = cn(5401);
+    const dlrUrl = `${callbacks.url}/dlr?type=%d&to=%p&answer=%A`;
+    const query = new URLSearchParams({
+      username: 'interop',
+      password: 'interop',
+      to,
+      text: 'Hello from Kannel',
+      'dlr-mask': '1',
+      'dlr-url': dlrUrl,
+    });
+    const sent = await eventually(
+      async () => {
+        const res = await fetch(`${kannel.sendsms}?${query}`).catch(() => undefined);
+        return res && res.status === 202 ? res : undefined;
+      },
+      "Kannel's sendsms accepting",
+      20_000,
+    );
+    assert.equal(sent.status, 202);
+    const stored = await eventually(
+      async () => (await inbox(gw, to))[0],
+      'the message in Wirebird',
+    );
+    assert.equal(stored.body, 'Hello from Kannel');
+    const dlr = await eventually(
+      async () => callbacks.got.find((c) => c.path === '/dlr'),
+      "the delivery report at Kannel's dlr-url",
+      20_000,
+    );
+    assert.equal(dlr.query.get('type'), '1', 'delivered (dlr type 1)');
+    assert.match(dlr.query.get('answer') ?? '', /stat:DELIVRD/);
+
+    const reply = { From: cn(5402), To: '10690001', Text: 'Ping from a phone' };
+    assert.equal((await gw.admin('POST', '/admin/simulator/inbound', reply)).status, 201);
+    const mo = await eventually(
+      async () => callbacks.got.find((c) => c.path === '/mo'),
+      "the reply at Kannel's sms-service",
+      20_000,
+    );
+    assert.equal(mo.query.get('text'), 'Ping from a phone');
+    assert.match(mo.query.get('from') ?? '', /8613800005402$/);
+    assert.equal(mo.query.get('to'), '10690001');
+  });
+});
