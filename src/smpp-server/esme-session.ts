@@ -22,6 +22,7 @@ export interface SessionContext {
   submit: (
     esme: { accountId: number; systemId: string },
     pdu: Record<string, unknown>,
+    multi: boolean,
   ) => Promise<SubmitOutcome>;
   /** Told when a bind starts and ends: the registry of binds per system_id. */
   onBound: (s: EsmeSession) => void;
@@ -30,7 +31,7 @@ export interface SessionContext {
 }
 
 /** Commands an ESME may send that the server does not take yet (docs/smpp-server.md). */
-const NOT_TAKEN = ['submit_multi', 'query_sm', 'cancel_sm', 'replace_sm', 'data_sm'];
+const NOT_TAKEN = ['query_sm', 'cancel_sm', 'replace_sm', 'data_sm'];
 
 export class EsmeSession {
   credential: SmppCredential | undefined;
@@ -104,7 +105,7 @@ export class EsmeSession {
     if (command.startsWith('bind_')) void this.bind(pdu, command.slice(5) as BindMode);
     else if (command === 'enquire_link') this.answer(pdu);
     else if (command === 'unbind') this.unbind(pdu);
-    else if (command === 'submit_sm') void this.submitted(pdu);
+    else if (command === 'submit_sm' || command === 'submit_multi') void this.submitted(pdu);
     else if (command === 'generic_nack') return;
     else if (command === 'unknown' || NOT_TAKEN.includes(command)) this.nack(pdu);
     else this.answer(pdu, STATUS.ESME_RINVBNDSTS);
@@ -161,7 +162,8 @@ export class EsmeSession {
     if (!this.limiter?.tryTake()) return this.answer(pdu, STATUS.ESME_RTHROTTLED);
     let outcome: SubmitOutcome;
     try {
-      outcome = await this.ctx.submit(credential, pdu as unknown as Record<string, unknown>);
+      const fields = pdu as unknown as Record<string, unknown>;
+      outcome = await this.ctx.submit(credential, fields, pdu.command === 'submit_multi');
     } catch (err) {
       // Not stored: the ESME is told to try again, never given an id for a lost message.
       this.ctx.log.error({ err, systemId: credential.systemId }, 'submit_sm not stored');
@@ -173,7 +175,10 @@ export class EsmeSession {
         'submit_sm refused',
       );
     }
-    this.answer(pdu, outcome.status, outcome.messageId ? { message_id: outcome.messageId } : {});
+    this.answer(pdu, outcome.status, {
+      ...(outcome.messageId ? { message_id: outcome.messageId } : {}),
+      ...(outcome.unsuccess ? { unsuccess_sme: outcome.unsuccess } : {}),
+    });
   }
 
   /** Something came: the inactivity clock starts again, and the next enquire_link waits. */

@@ -108,7 +108,7 @@ export class SmppServer {
     const esme = new EsmeSession(session, {
       config: this.o.config,
       auth: this.auth,
-      submit: (esme, pdu) => acceptSubmit(this.o.submit, esme, pdu),
+      submit: (esme, pdu, multi) => acceptSubmit(this.o.submit, esme, pdu, multi),
       onBound: (s) => {
         this.registry(s).add(s);
         if (s.receives) this.receipts.nudge();

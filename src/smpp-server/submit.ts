@@ -1,8 +1,8 @@
 /**
- * A submit_sm from a bound ESME, accepted the way the HTTP API accepts an SMS: the same phone
- * rules, registered senders, opt-out list, segment limit, routes and store. The message is
- * durably stored before the caller answers submit_sm_resp; its message_id is the SessionNo of a
- * session of its own, so GetUSMSSendReceipt reads its receipt (docs/smpp-server.md).
+ * submit_sm and submit_multi from a bound ESME, accepted the way the HTTP API accepts SMS: the
+ * same phone rules, registered senders, opt-out list, segment limit, routes and store. The
+ * messages are durably stored before the caller answers; the message_id is the SessionNo of a
+ * session of their own, so GetUSMSSendReceipt reads their receipts (docs/smpp-server.md).
  */
 import type { AcceptedSms } from '../domain/messages/message.js';
 import { normalizePhone } from '../domain/phones/phones.js';
@@ -14,13 +14,6 @@ import { submittedText } from './submitted-text.js';
 
 const TON_INTERNATIONAL = 1;
 
-/** destination_addr as the phone rules read it: an international number with its '+'. */
-function destinationOf(pdu: Record<string, unknown>): string {
-  const addr = String(pdu.destination_addr ?? '').trim();
-  const international = Number(pdu.dest_addr_ton) === TON_INTERNATIONAL && /^\d+$/.test(addr);
-  return international ? `+${addr}` : addr;
-}
-
 export interface SubmitDeps {
   store: Pick<Store, 'acceptBatch' | 'hasSenderIds' | 'optedOutAmong' | 'accountRegion'>;
   routing: Routing;
@@ -28,25 +21,54 @@ export interface SubmitDeps {
   defaultRegion: string;
   maxSegments: number;
   newSessionNo: () => string;
-  /** Told of each message stored (dispatch nudge, metrics). */
+  /** Told of the messages stored (dispatch nudge, metrics). */
   onAccepted: (routes: readonly string[]) => void;
 }
 
-/** What answers the submit_sm: its command_status, the message_id when accepted, and why not. */
+/** What answers the submit: its command_status, the message_id when accepted, and why not. */
 export interface SubmitOutcome {
   status: number;
   messageId?: string;
   reason?: string;
+  /** submit_multi: the destinations refused, each with its error_status_code. */
+  unsuccess?: UnsuccessSme[];
+}
+
+export interface UnsuccessSme {
+  dest_addr_ton: number;
+  dest_addr_npi: number;
+  destination_addr: string;
+  error_status_code: number;
+}
+
+/** One destination as the PDU names it (submit_sm's own fields, or a dest_address entry). */
+interface Destination {
+  dest_addr_ton?: unknown;
+  dest_addr_npi?: unknown;
+  destination_addr?: unknown;
+  dl_name?: unknown;
+}
+
+/** What every destination of a submit shares: the text, the sender, the segments it costs. */
+interface Content {
+  text: string;
+  senderId: string;
+  segments: number;
+}
+
+export interface Esme {
+  accountId: number;
+  systemId: string;
 }
 
 const refused = (status: number, reason: string): SubmitOutcome => ({ status, reason });
 
-/** The message a submit_sm asks for, or the status that refuses it. */
-async function messageOf(
+/** The text and sender of a submit, or the status that refuses it whole. */
+async function contentOf(
   deps: SubmitDeps,
   accountId: number,
   pdu: Record<string, unknown>,
-): Promise<AcceptedSms | SubmitOutcome> {
+): Promise<Content | SubmitOutcome> {
   const read = submittedText(pdu);
   if (!read.ok) return refused(STATUS.ESME_RSUBMITFAIL, read.reason);
   // Parts of a concatenated message would reach the phone as separate messages: refused, and
@@ -56,9 +78,6 @@ async function messageOf(
   }
   const text = read.text;
   if (text === '') return refused(STATUS.ESME_RINVMSGLEN, 'the message is empty');
-  const region = (await deps.store.accountRegion(accountId)) ?? deps.defaultRegion;
-  const phone = normalizePhone(destinationOf(pdu), region);
-  if (!phone.ok) return refused(STATUS.ESME_RINVDSTADR, `destination_addr: ${phone.reason}`);
   const senderId = String(pdu.source_addr ?? '').trim();
   if (senderId !== '' && !(await deps.store.hasSenderIds(accountId, [senderId])).has(senderId)) {
     return refused(STATUS.ESME_RINVSRCADR, `source_addr ${senderId} is not registered`);
@@ -67,40 +86,103 @@ async function messageOf(
   if (segments > deps.maxSegments) {
     return refused(STATUS.ESME_RINVMSGLEN, `${segments} segments; at most ${deps.maxSegments}`);
   }
-  if ((await deps.store.optedOutAmong(accountId, [phone.e164])).size > 0) {
-    return refused(STATUS.ESME_RSUBMITFAIL, `${phone.e164} opted out`);
+  return { text, senderId, segments };
+}
+
+/** A destination as the phone rules read it: an international number with its '+'. */
+function e164Of(d: Destination, region: string) {
+  const addr = String(d.destination_addr ?? '').trim();
+  const international = Number(d.dest_addr_ton) === TON_INTERNATIONAL && /^\d+$/.test(addr);
+  return normalizePhone(international ? `+${addr}` : addr, region);
+}
+
+/** The messages for the destinations that pass, and why each other one does not. */
+async function messagesFor(
+  deps: SubmitDeps,
+  accountId: number,
+  c: Content,
+  destinations: readonly Destination[],
+) {
+  const region = (await deps.store.accountRegion(accountId)) ?? deps.defaultRegion;
+  const read = destinations.map((d) => ({ d, phone: e164Of(d, region) }));
+  const numbers = read.flatMap((r) => (r.phone.ok ? [r.phone.e164] : []));
+  const optedOut = await deps.store.optedOutAmong(accountId, numbers);
+  const messages: AcceptedSms[] = [];
+  const unsuccess: (UnsuccessSme & { reason: string })[] = [];
+  for (const { d, phone } of read) {
+    const fail = (code: number, reason: string) =>
+      unsuccess.push({
+        dest_addr_ton: Number(d.dest_addr_ton) || 0,
+        dest_addr_npi: Number(d.dest_addr_npi) || 0,
+        destination_addr: String(d.destination_addr ?? d.dl_name ?? ''),
+        error_status_code: code,
+        reason,
+      });
+    if (d.dl_name !== undefined) fail(STATUS.ESME_RINVDSTADR, 'distribution lists are not kept');
+    else if (!phone.ok) fail(STATUS.ESME_RINVDSTADR, `destination_addr: ${phone.reason}`);
+    else if (optedOut.has(phone.e164)) fail(STATUS.ESME_RSUBMITFAIL, `${phone.e164} opted out`);
+    else messages.push(smsTo(deps, phone.e164, c));
   }
+  return { messages, unsuccess };
+}
+
+function smsTo(deps: SubmitDeps, e164: string, c: Content): AcceptedSms {
   return {
-    phone: phone.e164,
-    e164: phone.e164,
-    route: deps.routing.smsRoute(phone.e164, senderId),
+    phone: e164,
+    e164,
+    route: deps.routing.smsRoute(e164, c.senderId),
     templateId: '',
     params: [],
-    senderId,
+    senderId: c.senderId,
     extendCode: '',
     userId: '',
-    text,
-    costCount: segments,
+    text: c.text,
+    costCount: c.segments,
   };
 }
 
+/**
+ * submit_sm (one destination, its own fields) or submit_multi (`dest_address`, 1 to 255): the
+ * destinations that pass are stored as one session, the rest listed in unsuccess_sme.
+ */
 export async function acceptSubmit(
   deps: SubmitDeps,
-  esme: { accountId: number; systemId: string },
+  esme: Esme,
   pdu: Record<string, unknown>,
+  multi = false,
 ): Promise<SubmitOutcome> {
-  const { accountId } = esme;
-  const message = await messageOf(deps, accountId, pdu);
-  if ('status' in message) return message;
+  const destinations = multi ? ((pdu.dest_address as Destination[] | undefined) ?? []) : [pdu];
+  if (destinations.length === 0) return refused(STATUS.ESME_RINVNUMDESTS, 'no destination');
+  const content = await contentOf(deps, esme.accountId, pdu);
+  if ('status' in content) return content;
+  const { messages, unsuccess } = await messagesFor(deps, esme.accountId, content, destinations);
+  const first = unsuccess[0];
+  if (messages.length === 0 && first) {
+    // submit_sm answers its one destination's refusal; submit_multi lists them all as well.
+    const outcome = refused(
+      multi ? STATUS.ESME_RSUBMITFAIL : first.error_status_code,
+      first.reason,
+    );
+    return multi ? { ...outcome, unsuccess: unsuccess.map(withoutReason) } : outcome;
+  }
   const sessionNo = deps.newSessionNo();
   const receiptTo = receiptTarget(esme.systemId, Number(pdu.registered_delivery) || 0);
   await deps.store.acceptBatch({
-    accountId,
+    accountId: esme.accountId,
     sessionNo,
     acceptedAt: deps.clock.now(),
-    messages: [message],
+    messages,
     ...(receiptTo === undefined ? {} : { receiptTo }),
   });
-  deps.onAccepted([message.route]);
-  return { status: STATUS.ESME_ROK, messageId: sessionNo };
+  deps.onAccepted(messages.map((m) => m.route));
+  return {
+    status: STATUS.ESME_ROK,
+    messageId: sessionNo,
+    ...(multi ? { unsuccess: unsuccess.map(withoutReason) } : {}),
+  };
+}
+
+function withoutReason(u: UnsuccessSme & { reason: string }): UnsuccessSme {
+  const { reason: _reason, ...sme } = u;
+  return sme;
 }

@@ -16,9 +16,14 @@ export class Esme {
     });
   }
 
-  /** Sends a request and answers its response. */
+  /** Sends a request and answers its response; fails when the connection closes first. */
   request(command: string, fields: PduFields = {}): Promise<PDU> {
-    return new Promise((resolve) => this.session.send(new smpp.PDU(command, fields), resolve));
+    return new Promise((resolve, reject) => {
+      this.session.send(new smpp.PDU(command, fields), resolve);
+      void this.closed.then(() =>
+        reject(new Error(`the connection closed before ${command}_resp`)),
+      );
+    });
   }
 
   bind(systemId: string, password: string, mode = 'transceiver'): Promise<PDU> {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
-import { after, before, describe, it } from 'node:test';
+import { after, afterEach, before, describe, it } from 'node:test';
 import { Esme, status } from '../helpers/esme.js';
 import { eventually, startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { cn, finalReceipts, inbox, registerSenderId } from '../helpers/sending.js';
@@ -39,10 +39,14 @@ describe('SMPP server: binds, states and submits', () => {
     address = gw.smppAddress as string;
     await registerSenderId(gw, 'WIREBIRD');
   });
-  after(async () => {
-    for (const e of open) e.close();
-    await gw.close();
+  // Each test's binds go at its end: a credential allows 4 at once.
+  afterEach(async () => {
+    for (const e of open.splice(0)) {
+      e.close();
+      await e.closed;
+    }
   });
+  after(() => gw.close());
 
   it('a bind with a wrong password or an unknown system_id is refused and closed', async () => {
     const wrong = await esme();
@@ -122,6 +126,37 @@ describe('SMPP server: binds, states and submits', () => {
       assert.equal((await e.submit(fields)).command_status, status(name), name);
     }
     assert.deepEqual(await inbox(gw, cn(5103)), []);
+  });
+
+  it('submit_multi stores the destinations that pass as one session; lists the others', async () => {
+    const e = await esme();
+    await e.bind('esme1', 'pw1', 'transmitter');
+    const resp = await e.request('submit_multi', {
+      source_addr: 'WIREBIRD',
+      dest_address: [
+        { dest_addr_ton: 1, dest_addr_npi: 1, destination_addr: cn(5121).slice(1) },
+        { dest_addr_ton: 0, dest_addr_npi: 1, destination_addr: '12' },
+        { dl_name: 'friends' },
+        { dest_addr_ton: 1, dest_addr_npi: 1, destination_addr: cn(5122).slice(1) },
+      ],
+      short_message: 'To many',
+    });
+    assert.equal(resp.command_status, 0);
+    const refusedSme = resp.unsuccess_sme as {
+      destination_addr: string;
+      error_status_code: number;
+    }[];
+    assert.deepEqual(
+      refusedSme.map((u) => [u.destination_addr, u.error_status_code]),
+      [
+        ['12', status('ESME_RINVDSTADR')],
+        ['friends', status('ESME_RINVDSTADR')],
+      ],
+    );
+    const receipts = await finalReceipts(gw, String(resp.message_id), 2);
+    assert.deepEqual(receipts.map((r) => r.Phone).sort(), [cn(5121), cn(5122)]);
+    const none = await e.request('submit_multi', { dest_address: [], short_message: 'x' });
+    assert.equal(none.command_status, status('ESME_RINVNUMDESTS'));
   });
 
   it('states and commands: receiver may not submit, unknown ids are nacked, unbind closes', async () => {
