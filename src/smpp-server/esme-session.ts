@@ -12,6 +12,7 @@ import type { SmppCredential } from '../domain/smpp-server/credential.js';
 import { RateLimiter } from '../rate-limit/rate-limiter.js';
 import type { BindAuth } from './bind-auth.js';
 import { STATUS } from './command-status.js';
+import type { QueryAnswer } from './query.js';
 import type { SubmitOutcome } from './submit.js';
 
 export type BindMode = 'transmitter' | 'receiver' | 'transceiver';
@@ -24,6 +25,7 @@ export interface SessionContext {
     pdu: Record<string, unknown>,
     multi: boolean,
   ) => Promise<SubmitOutcome>;
+  query: (accountId: number, pdu: Record<string, unknown>) => Promise<QueryAnswer>;
   /** Told when a bind starts and ends: the registry of binds per system_id. */
   onBound: (s: EsmeSession) => void;
   onClosed: (s: EsmeSession) => void;
@@ -31,7 +33,7 @@ export interface SessionContext {
 }
 
 /** Commands an ESME may send that the server does not take yet (docs/smpp-server.md). */
-const NOT_TAKEN = ['query_sm', 'cancel_sm', 'replace_sm', 'data_sm'];
+const NOT_TAKEN = ['cancel_sm', 'replace_sm', 'data_sm'];
 
 export class EsmeSession {
   credential: SmppCredential | undefined;
@@ -106,6 +108,7 @@ export class EsmeSession {
     else if (command === 'enquire_link') this.answer(pdu);
     else if (command === 'unbind') this.unbind(pdu);
     else if (command === 'submit_sm' || command === 'submit_multi') void this.submitted(pdu);
+    else if (command === 'query_sm') void this.queried(pdu);
     else if (command === 'generic_nack') return;
     else if (command === 'unknown' || NOT_TAKEN.includes(command)) this.nack(pdu);
     else this.answer(pdu, STATUS.ESME_RINVBNDSTS);
@@ -179,6 +182,19 @@ export class EsmeSession {
       ...(outcome.messageId ? { message_id: outcome.messageId } : {}),
       ...(outcome.unsuccess ? { unsuccess_sme: outcome.unsuccess } : {}),
     });
+  }
+
+  private async queried(pdu: PDU): Promise<void> {
+    const credential = this.credential;
+    if (!credential || this.mode === 'receiver') return this.answer(pdu, STATUS.ESME_RINVBNDSTS);
+    try {
+      const fields = pdu as unknown as Record<string, unknown>;
+      const answer = await this.ctx.query(credential.accountId, fields);
+      this.answer(pdu, answer.status, answer.fields ?? {});
+    } catch (err) {
+      this.ctx.log.error({ err, systemId: credential.systemId }, 'query_sm not answered');
+      this.answer(pdu, STATUS.ESME_RSYSERR);
+    }
   }
 
   /** Something came: the inactivity clock starts again, and the next enquire_link waits. */

@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import smpp, { type Server } from 'smpp';
 import { listenAddress, type SmppServerConfig } from '../config/smpp-server-config.js';
-import type { Scheduler, SmppCredentialStore, WebhookStore } from '../domain/ports.js';
+import type { Scheduler, SmppCredentialStore, Store, WebhookStore } from '../domain/ports.js';
+import { querySubmit } from './query.js';
 import { ReceiptDeliverer } from './receipt-deliverer.js';
 import { smppAccountEndpointId, smppEndpointId } from '../domain/smpp-server/receipt-endpoint.js';
 import { BindAuth } from './bind-auth.js';
@@ -17,7 +18,8 @@ import { acceptSubmit, type SubmitDeps } from './submit.js';
 export interface SmppServerOptions {
   config: SmppServerConfig & { listen: string };
   store: Pick<SmppCredentialStore, 'getSmppCredential'> &
-    Pick<WebhookStore, 'claimDeliveries' | 'recordDeliveries'>;
+    Pick<WebhookStore, 'claimDeliveries' | 'recordDeliveries'> &
+    Pick<Store, 'sessionView'>;
   submit: SubmitDeps;
   scheduler: Scheduler;
   log: Logger;
@@ -109,6 +111,7 @@ export class SmppServer {
       config: this.o.config,
       auth: this.auth,
       submit: (esme, pdu, multi) => acceptSubmit(this.o.submit, esme, pdu, multi),
+      query: (accountId, pdu) => querySubmit(this.o.store, accountId, pdu),
       onBound: (s) => {
         this.registry(s).add(s);
         if (s.receives) this.receipts.nudge();

@@ -159,6 +159,24 @@ describe('SMPP server: binds, states and submits', () => {
     assert.equal(none.command_status, status('ESME_RINVNUMDESTS'));
   });
 
+  it("query_sm answers a message's state from the store, for its own account only", async () => {
+    const e = await esme();
+    await e.bind('esme1', 'pw1');
+    const sent = await e.submit({ destination_addr: cn(5131).slice(1), short_message: 'q' });
+    const id = String(sent.message_id);
+    await finalReceipts(gw, id, 1);
+    const q = await e.request('query_sm', { message_id: id, source_addr: '' });
+    assert.deepEqual([q.command_status, q.message_id, q.message_state], [0, id, 2]);
+    assert.ok(q.final_date instanceof Date, 'final_date set once the message is final');
+    const unknown = await e.request('query_sm', { message_id: 'no-such-id', source_addr: '' });
+    assert.equal(unknown.command_status, status('ESME_RQUERYFAIL'));
+    await credential({ SystemId: 'acct2', Password: 'pw' }, 2);
+    const other = await esme();
+    await other.bind('acct2', 'pw');
+    const theirs = await other.request('query_sm', { message_id: id, source_addr: '' });
+    assert.equal(theirs.command_status, status('ESME_RQUERYFAIL'), "another account's message");
+  });
+
   it('states and commands: receiver may not submit, unknown ids are nacked, unbind closes', async () => {
     const rx = await esme();
     await rx.bind('esme1', 'pw1', 'receiver');
@@ -166,8 +184,10 @@ describe('SMPP server: binds, states and submits', () => {
     assert.equal(refused.command_status, status('ESME_RINVBNDSTS'));
     assert.equal((await rx.bind('esme1', 'pw1')).command_status, status('ESME_RALYBND'));
     assert.equal((await rx.request('enquire_link')).command_status, 0);
-    const multi = await rx.request('query_sm', { message_id: 'x', source_addr: '' });
-    assert.equal(multi.command_status, status('ESME_RINVCMDID'));
+    const query = await rx.request('query_sm', { message_id: 'x', source_addr: '' });
+    assert.equal(query.command_status, status('ESME_RINVBNDSTS'), 'a receiver does not query');
+    const cancel = await rx.request('cancel_sm', { message_id: 'x' });
+    assert.equal(cancel.command_status, status('ESME_RINVCMDID'));
     assert.equal((await rx.request('unbind')).command_status, 0);
     await rx.closed;
     const nack = await rawReply(address, Buffer.from('000000100000abcd0000000000000007', 'hex'));
