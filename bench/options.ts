@@ -4,7 +4,15 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
 export type Scenario =
-  'acceptance' | 'dispatch' | 'flat' | 'prefill' | 'smpp' | 'cluster' | 'ucloud' | 'events';
+  | 'acceptance'
+  | 'dispatch'
+  | 'flat'
+  | 'prefill'
+  | 'smpp'
+  | 'cluster'
+  | 'ucloud'
+  | 'events'
+  | 'smpp-server';
 const SCENARIOS: readonly Scenario[] = [
   'acceptance',
   'dispatch',
@@ -14,6 +22,7 @@ const SCENARIOS: readonly Scenario[] = [
   'cluster',
   'ucloud',
   'events',
+  'smpp-server',
 ];
 
 export interface Options {
@@ -61,7 +70,8 @@ export interface Options {
 }
 
 const HELP = `npm run bench -- [options]
-  --scenario <list>     acceptance,dispatch,flat,prefill,smpp,cluster,ucloud,events (default acceptance,dispatch)
+  --scenario <list>     acceptance,dispatch,flat,prefill,smpp,cluster,ucloud,events,smpp-server
+                        (default acceptance,dispatch)
   --clients <n>         concurrent clients / pool connections (8)
   --requests <n>        acceptance requests of --batch numbers each (300)
   --warmup <n>          requests sent before measuring, not counted (16)
@@ -80,7 +90,7 @@ const HELP = `npm run bench -- [options]
   --accept-threads <n>  the gateway's acceptance threads, 0 for none (its default)
   --gateway <main.js>   the gateway's CLI entry (the build's src/cli/main.js)
   --repeat <n>          run each scenario n times (1)
-  --window <n>          smpp scenario: submit_sm window per bind (100)
+  --window <n>          smpp, smpp-server: submit_sm window per bind (100)
   --binds <n>           smpp scenario: binds to the SMSC simulator (1)
   --receipt-delay <ms>  smpp scenario: the SMSC simulator's delay before each receipt (100)
   --database-url <url>  cluster: the PostgreSQL the nodes share (WIREBIRD_TEST_DATABASE_URL)

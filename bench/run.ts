@@ -4,6 +4,7 @@
  * runs as a child process on 127.0.0.1 so its RSS and CPU are its own. `--help` lists the flags.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { measureSmppServer, smppServerTable } from './smpp-server.js';
 import { join } from 'node:path';
 import { acceptanceTable, measureAcceptance } from './acceptance.js';
 import { clusterTable, measureCluster } from './cluster.js';
@@ -82,6 +83,10 @@ const RUNNERS: Record<Scenario, (o: Options, phones: PhoneSequence) => Promise<S
   events: async (o, phones) => {
     const f = await measureEvents(o, phones);
     return { figures: f, markdown: eventsTable(f) };
+  },
+  'smpp-server': async (o, phones) => {
+    const f = await measureSmppServer(o, phones);
+    return { figures: f, markdown: smppServerTable(f) };
   },
   cluster: async (o, phones) => {
     const f = await measureCluster(o, phones);

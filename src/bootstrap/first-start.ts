@@ -159,8 +159,9 @@ export async function importConfiguredUcloudKeys(
  * on restart).
  */
 export async function importConfiguredEsmes(store: Store, config: Config, now: number) {
-  for (const { accountId, systemId, password } of config.smppServer.esmes) {
-    await saveCredential(store, accountId, { systemId, password }, now).catch((err: unknown) => {
+  for (const { accountId, ...request } of config.smppServer.esmes) {
+    const systemId = request.systemId;
+    await saveCredential(store, accountId, request, now).catch((err: unknown) => {
       throw new ConfigError(
         `WIREBIRD_SMPP_ESMES: ${systemId} for AccountId ${accountId}: ${(err as Error).message}`,
       );

@@ -21,6 +21,10 @@ export const SmppServerSchema = Type.Object(
         accountId: Type.Integer({ minimum: 1 }),
         systemId: Type.String({ minLength: 1 }),
         password: Type.String({ minLength: 1 }),
+        /** The credential's limits (docs/smpp-server.md); their defaults when not given. */
+        maxBinds: Type.Optional(Type.Integer()),
+        maxTps: Type.Optional(Type.Integer()),
+        window: Type.Optional(Type.Integer()),
       }),
       { default: [] },
     ),

@@ -39,6 +39,9 @@ export class ReceiptDeliverer {
   private timer: { cancel(): void } | undefined;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly passes = new Passes(() => this.pass());
+  /** Answers not yet recorded: written together, one transaction for all that came meanwhile. */
+  private results: DeliveryResult[] = [];
+  private readonly recording = new Passes(() => this.flush());
 
   constructor(private readonly o: ReceiptDelivererOptions) {}
 
@@ -55,6 +58,8 @@ export class ReceiptDeliverer {
     this.timer?.cancel();
     await this.passes.stop();
     await Promise.all([...this.inFlight]);
+    await this.recording.stop();
+    await this.flush();
   }
 
   private async pass(): Promise<boolean> {
@@ -71,7 +76,9 @@ export class ReceiptDeliverer {
 
   private async claimFor(endpointId: string, binds: readonly EsmeSession[]): Promise<void> {
     const room = binds.reduce((n, b) => n + Math.max(0, b.room), 0);
-    if (room === 0) return;
+    const window = binds.reduce((n, b) => n + (b.credential?.window ?? 0), 0);
+    // A claim is a write: taken in batches of half the windows at least, not one per answer.
+    if (room === 0 || (room < window / 2 && room !== window)) return;
     const now = this.o.clock.now();
     const lease = now + this.o.responseTimeoutMs * 2 + 5_000;
     const claimed = await this.o.store.claimDeliveries(endpointId, now, room, lease);
@@ -98,6 +105,21 @@ export class ReceiptDeliverer {
     return this.record(d, { state: 'pending', error, started, status });
   }
 
+  /** Records what came back since the last flush; answers whether more came meanwhile. */
+  private async flush(): Promise<boolean> {
+    const batch = this.results;
+    if (batch.length === 0) return false;
+    this.results = [];
+    try {
+      // No endpoint row to disable: the bind endpoints are not webhook_endpoints.
+      await this.o.store.recordDeliveries(batch, 0);
+    } catch (err) {
+      // Unrecorded: due again when their lease ends, so delivered twice, never lost.
+      this.o.log.error({ err, results: batch.length }, 'SMPP deliveries not recorded');
+    }
+    return this.results.length > 0;
+  }
+
   private async record(
     d: ClaimedDelivery,
     r: { state: DeliveryResult['state']; error: string; started: number; status?: number },
@@ -116,11 +138,8 @@ export class ReceiptDeliverer {
       nextAt: r.state === 'pending' ? at + retryWaitMs(d.attempt) : undefined,
       disable: undefined,
     };
-    try {
-      await this.o.store.recordDeliveries([result], at - 365 * 86_400_000);
-    } catch (err) {
-      this.o.log.error({ err, eventId: d.eventId }, 'SMPP receipt attempt not recorded');
-    }
+    this.results.push(result);
+    this.recording.nudge();
     if (r.state !== 'delivered') {
       this.o.log.warn({ endpoint: d.endpointId, why: r.error }, 'SMPP receipt not delivered');
     }

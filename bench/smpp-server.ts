@@ -1,0 +1,150 @@
+/**
+ * Issue 17's figures: submits an ESME gets accepted over one transceiver bind, window --window,
+ * GSM-7 single part, registered_delivery on, against Wirebird's SMPP server (simulator channel
+ * upstream, every submit durably stored before its resp) and against a bare `smpp` server that
+ * answers every submit_sm at once, in the same run; and the receipts back to the ESME.
+ */
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { createInterface } from 'node:readline';
+import smpp from 'smpp';
+import { freePort, freshDataDir } from './gateway.js';
+import type { PhoneSequence } from './numbers.js';
+import type { Options } from './options.js';
+import { CpuWindow } from './proc.js';
+import { withBench } from './session.js';
+import { fmt, table } from './stats.js';
+
+export interface EsmeRun {
+  submits: number;
+  submitsPerS: number;
+  receipts: number;
+  /** First submit → last receipt, when receipts were asked for. */
+  receiptsPerS: number | undefined;
+}
+
+export interface SmppServerFigures {
+  messages: number;
+  window: number;
+  bare: EsmeRun;
+  wirebird: EsmeRun & { cpuS: number; complete: boolean };
+  ratio: number;
+}
+
+/** One ESME: binds, submits `n` with `window` outstanding, answers and counts receipts. */
+async function runEsme(
+  o: { port: number; systemId: string; password: string; n: number; window: number },
+  phones: PhoneSequence,
+  receiptsLimitMs: number,
+): Promise<EsmeRun> {
+  const session = await new Promise<smpp.Session>((resolve, reject) => {
+    const s = smpp.connect({ host: '127.0.0.1', port: o.port }, () => resolve(s));
+    s.once('error', reject);
+  });
+  let receipts = 0;
+  let lastReceipt = 0;
+  session.on('deliver_sm', (pdu: smpp.PDU) => {
+    receipts++;
+    lastReceipt = performance.now();
+    session.send(pdu.response());
+  });
+  await new Promise((r) =>
+    session.send(
+      new smpp.PDU('bind_transceiver', { system_id: o.systemId, password: o.password }),
+      r,
+    ),
+  );
+  const started = performance.now();
+  const numbers = phones.take(o.n).map((p) => p.slice(1));
+  let sent = 0;
+  let answered = 0;
+  await new Promise<void>((resolve) => {
+    const one = () => {
+      if (sent >= o.n) return;
+      const to = numbers[sent++] as string;
+      const pdu = new smpp.PDU('submit_sm', {
+        destination_addr: to,
+        dest_addr_ton: 1,
+        dest_addr_npi: 1,
+        short_message: 'Your code is 123456',
+        registered_delivery: 1,
+      });
+      session.send(pdu, () => {
+        if (++answered === o.n) resolve();
+        else one();
+      });
+    };
+    for (let i = 0; i < o.window; i++) one();
+  });
+  const submitted = performance.now();
+  const end = performance.now() + receiptsLimitMs;
+  while (receipts < o.n && performance.now() < end) await new Promise((r) => setTimeout(r, 20));
+  session.destroy();
+  return {
+    submits: answered,
+    submitsPerS: answered / ((submitted - started) / 1000),
+    receipts,
+    receiptsPerS: receipts > 0 ? receipts / ((lastReceipt - started) / 1000) : undefined,
+  };
+}
+
+async function bareRun(o: Options, phones: PhoneSequence): Promise<EsmeRun> {
+  const script = join(import.meta.dirname, 'bare-smsc.js');
+  const child = spawn(process.execPath, [script, '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const line = await new Promise<string>((resolve) =>
+      createInterface({ input: child.stdout }).once('line', resolve),
+    );
+    const run = { port: Number(line), systemId: 'bare', password: 'bare', n: o.messages };
+    return await runEsme({ ...run, window: o.smppWindow }, phones, 0);
+  } finally {
+    child.kill('SIGKILL');
+  }
+}
+
+export async function measureSmppServer(
+  o: Options,
+  phones: PhoneSequence,
+): Promise<SmppServerFigures> {
+  const bare = await bareRun(o, phones);
+  const port = await freePort();
+  const dir = freshDataDir(o.workDir, 'smpp-server');
+  const esme = { accountId: 1, systemId: 'bench', password: 'bench', maxTps: 100_000, window: 100 };
+  const config = { smppServer: { listen: `127.0.0.1:${port}`, esmes: [esme] } };
+  const { value } = await withBench(
+    o,
+    dir,
+    'smpp-server',
+    async (b) => {
+      const cpu = CpuWindow.start(b.gw.pid);
+      const run = { port, systemId: 'bench', password: 'bench', n: o.messages };
+      const r = await runEsme({ ...run, window: o.smppWindow }, phones, o.drainLimitS * 1000);
+      return { ...r, cpuS: cpu.end().gatewayS, complete: r.receipts >= o.messages };
+    },
+    config,
+  );
+  return {
+    messages: o.messages,
+    window: o.smppWindow,
+    bare,
+    wirebird: value,
+    ratio: value.submitsPerS / bare.submitsPerS,
+  };
+}
+
+export function smppServerTable(f: SmppServerFigures): string {
+  return table([
+    ['ESME', `one transceiver bind, window ${f.window}, GSM-7 single part, registered_delivery 1`],
+    ['bare `smpp` server (answers at once)', `${fmt.int(f.bare.submitsPerS)} submits/s`],
+    [
+      'Wirebird SMPP server (stored before each resp)',
+      `${fmt.int(f.wirebird.submitsPerS)} submits/s, gateway CPU ${fmt.s(f.wirebird.cpuS)}`,
+    ],
+    ['**Wirebird ÷ bare**', `**${Math.round(f.ratio * 100)} %** (target ≥ 80 %)`],
+    [
+      'receipts back to the ESME (first submit → last receipt)',
+      `${fmt.int(f.wirebird.receipts)} of ${fmt.int(f.messages)} at ${fmt.int(f.wirebird.receiptsPerS ?? 0)}/s${f.wirebird.complete ? '' : ' (incomplete)'}`,
+    ],
+  ]);
+}
