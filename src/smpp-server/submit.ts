@@ -63,12 +63,22 @@ export interface Esme {
 
 const refused = (status: number, reason: string): SubmitOutcome => ({ status, reason });
 
+/** A time field the ESME set (the package reads an empty one as '' and a set one as a Date). */
+const given = (v: unknown): boolean => v !== undefined && v !== null && v !== '';
+
 /** The text and sender of a submit, or the status that refuses it whole. */
 async function contentOf(
   deps: SubmitDeps,
   accountId: number,
   pdu: Record<string, unknown>,
 ): Promise<Content | SubmitOutcome> {
+  // Neither is kept with a message, so neither may be taken and then not honoured.
+  if (given(pdu.schedule_delivery_time)) {
+    return refused(STATUS.ESME_RINVSCHED, 'schedule_delivery_time is not taken: send when due');
+  }
+  if (given(pdu.validity_period)) {
+    return refused(STATUS.ESME_RINVEXPIRY, 'validity_period is not taken: leave it empty');
+  }
   const read = submittedText(pdu);
   if (!read.ok) return refused(STATUS.ESME_RSUBMITFAIL, read.reason);
   // Parts of a concatenated message would reach the phone as separate messages: refused, and

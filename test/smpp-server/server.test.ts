@@ -105,7 +105,7 @@ describe('SMPP server: binds, states and submits', () => {
     assert.equal(await text(5112), 'café ñ');
   });
 
-  it('refuses by field: unknown sender, bad number, empty text, concatenated parts', async () => {
+  it('refuses by field: sender, number, empty text, concatenated parts, schedule, validity', async () => {
     const e = await esme();
     await e.bind('esme1', 'pw1', 'transmitter');
     const to = cn(5103).slice(1);
@@ -122,6 +122,16 @@ describe('SMPP server: binds, states and submits', () => {
         'ESME_RINVESMCLASS',
       ],
     ];
+    cases.push(
+      [
+        { destination_addr: to, short_message: 'x', schedule_delivery_time: '261127120000000+' },
+        'ESME_RINVSCHED',
+      ],
+      [
+        { destination_addr: to, short_message: 'x', validity_period: '000001000000000R' },
+        'ESME_RINVEXPIRY',
+      ],
+    );
     for (const [fields, name] of cases) {
       assert.equal((await e.submit(fields)).command_status, status(name), name);
     }
