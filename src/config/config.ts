@@ -163,6 +163,8 @@ const ENV: Record<string, (v: string, name: string) => [string, unknown]> = {
   WIREBIRD_ACCEPT_THREADS: (v, name) => ['acceptThreads', integer(v, name)],
   WIREBIRD_SMSC: (v) => ['smpp', smppFromUrl(v, (m) => new ConfigError(m))],
   WIREBIRD_SMPP_LISTEN: (v) => ['smppServer.listen', v],
+  WIREBIRD_SMPP_TLS_CERT: (v) => ['smppServer.tlsCertFile', v],
+  WIREBIRD_SMPP_TLS_KEY: (v) => ['smppServer.tlsKeyFile', v],
   WIREBIRD_SMPP_ESMES: (v) => ['smppServer.esmes', parseEsmes(v, (m) => new ConfigError(m))],
   DATABASE_URL: (v) => ['database.url', v],
   WIREBIRD_WHATSAPP_API_URL: (v) => ['whatsapp.apiUrl', v],
@@ -210,6 +212,12 @@ export function checkConfig(raw: Record<string, unknown>): Config {
   checkSmpp(config.smpp, (m) => new ConfigError(m));
   checkDatabaseUrl(config.database.url);
   checkWhatsApp(config.whatsapp, (m) => new ConfigError(m));
+  const { tlsCertFile, tlsKeyFile } = config.smppServer;
+  if ((tlsCertFile === undefined) !== (tlsKeyFile === undefined)) {
+    throw new ConfigError(
+      'smppServer.tlsCertFile and tlsKeyFile (WIREBIRD_SMPP_TLS_CERT, WIREBIRD_SMPP_TLS_KEY) go together: give both or neither',
+    );
+  }
   const publicUrl = checkPublicUrl(config.publicUrl);
   try {
     parseRetrySchedule(config.webhooks.retrySchedule);

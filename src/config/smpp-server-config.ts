@@ -5,6 +5,9 @@ export const SmppServerSchema = Type.Object(
   {
     /** `host:port` (WIREBIRD_SMPP_LISTEN); 2775 is SMPP's registered port. */
     listen: Type.Optional(Type.String({ pattern: '^.+:[0-9]{1,5}$' })),
+    /** PEM files: with both, the server speaks SMPP over TLS on `listen` (and only TLS). */
+    tlsCertFile: Type.Optional(Type.String({ minLength: 1 })),
+    tlsKeyFile: Type.Optional(Type.String({ minLength: 1 })),
     /** A connection that has not bound by then is closed. */
     bindTimeoutMs: Type.Integer({ minimum: 100, default: 10_000 }),
     /** A bind that sends nothing for this long is closed (enquire_link counts). */

@@ -3,6 +3,7 @@
  * gateways — bind to it as to an SMSC and submit over SMPP 3.4, into the same store, queue and
  * channels as the HTTP API.
  */
+import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import smpp, { type Server } from 'smpp';
@@ -60,7 +61,9 @@ export class SmppServer {
   /** Listens; answers the address it listens on (`host:port`, the port chosen when 0). */
   async start(): Promise<string> {
     smpp.PDU.maxLength = MAX_PDU_BYTES;
-    const server = smpp.createServer((session) => this.accept(session));
+    const tls = this.tlsFiles();
+    const accept = (session: smpp.Session) => this.accept(session);
+    const server = tls ? smpp.createServer(tls, accept) : smpp.createServer(accept);
     this.server = server;
     const { host, port } = listenAddress(this.o.config.listen);
     await new Promise<void>((resolve, reject) => {
@@ -81,6 +84,19 @@ export class SmppServer {
     await new Promise<void>((resolve) => server.close(() => resolve()));
     for (const s of this.sessions) s.session.destroy();
     this.server = undefined;
+  }
+
+  /** The certificate and key to speak TLS with, when both are configured. */
+  private tlsFiles(): { cert: Buffer; key: Buffer } | undefined {
+    const { tlsCertFile, tlsKeyFile } = this.o.config;
+    if (!tlsCertFile || !tlsKeyFile) return undefined;
+    try {
+      return { cert: readFileSync(tlsCertFile), key: readFileSync(tlsKeyFile) };
+    } catch (err) {
+      throw new Error(
+        `smppServer.tlsCertFile / tlsKeyFile cannot be read: ${(err as Error).message}`,
+      );
+    }
   }
 
   /** Binds open now, by system_id (the console, metrics and tests read it). */

@@ -24,6 +24,9 @@ declare module 'smpp' {
     host?: string;
     port?: number;
     auto_enquire_link_period?: number;
+    /** SMPP over TLS (tls.connect takes the rest of the options, rejectUnauthorized, ca…). */
+    tls?: boolean;
+    rejectUnauthorized?: boolean;
   }
 
   export class Session extends EventEmitter {
@@ -41,6 +44,11 @@ declare module 'smpp' {
 
   export function connect(options: SessionOptions, listener?: () => void): Session;
   export function createServer(listener: (session: Session) => void): Server;
+  /** With `key` and `cert`, a TLS server (tls.createServer's options). */
+  export function createServer(
+    options: { key: Buffer; cert: Buffer },
+    listener: (session: Session) => void,
+  ): Server;
   export const errors: Record<string, number>;
   /** The package's command definitions, keyed by command name (defs.js). */
   export const commands: Record<

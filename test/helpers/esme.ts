@@ -8,10 +8,16 @@ export class Esme {
     session.on('error', () => undefined);
   }
 
-  static async connect(address: string): Promise<Esme> {
+  /** With `tls`, over TLS, trusting the server's (self-signed, in tests) certificate. */
+  static async connect(address: string, tls = false): Promise<Esme> {
     const [host, port] = [address.slice(0, address.lastIndexOf(':')), address.split(':').pop()];
+    const options = {
+      host,
+      port: Number(port),
+      ...(tls ? { tls, rejectUnauthorized: false } : {}),
+    };
     return new Promise((resolve, reject) => {
-      const session = smpp.connect({ host, port: Number(port) }, () => resolve(new Esme(session)));
+      const session = smpp.connect(options, () => resolve(new Esme(session)));
       session.once('error', reject);
     });
   }
