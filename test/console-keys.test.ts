@@ -59,6 +59,40 @@ describe('console: UCloud key pairs and signature review', () => {
     assert.ok(mine.text.includes('Create a key pair for account 7'));
   });
 
+  it('SMPP credentials: created with the password shown once, listed, deleted; own account only', async () => {
+    await admin.get('/console/keys?account=1');
+    const made = await admin.post('/console/keys/smpp', {
+      account: '1',
+      systemId: 'console1',
+      networks: '10.0.0.0/8, 127.0.0.1',
+    });
+    assert.equal(made.status, 200);
+    const password = /class="smpp-password">([^<]+)</.exec(made.text)?.[1];
+    assert.match(password ?? '', /^[A-Za-z2-9]{8}$/);
+    const stored = await gw.store.getSmppCredential('console1');
+    assert.deepEqual(stored?.allowedNetworks, ['10.0.0.0/8', '127.0.0.1/32']);
+    const listed = await admin.get('/console/keys?account=1');
+    assert.ok(listed.text.includes('<code>console1</code>'));
+    assert.ok(!listed.text.includes(password as string), 'the password is never shown again');
+    const bad = await admin.post('/console/keys/smpp', { account: '1', systemId: 'x'.repeat(16) });
+    assert.equal(bad.status, 400);
+    assert.match(bad.text, /SystemId must be 1 to 15 visible ASCII characters/);
+    const viewer = await consoleLogin(gw.url, await accountKey(gw, 8));
+    await viewer.get('/console/keys');
+    const theirs = await viewer.post('/console/keys/smpp/delete', {
+      account: '1',
+      systemId: 'console1',
+    });
+    assert.equal(theirs.status, 404, "another account's credential is not found");
+    await admin.get('/console/keys?account=1');
+    const gone = await admin.post('/console/keys/smpp/delete', {
+      account: '1',
+      systemId: 'console1',
+    });
+    assert.equal(gone.status, 303);
+    assert.equal(await gw.store.getSmppCredential('console1'), undefined);
+  });
+
   it('lists signatures on the Templates page, and the admin approves one there', async () => {
     const pair = await keyPair(gw, 1);
     const create = {

@@ -5,13 +5,28 @@ import { accountOf, pageContext, type ConsoleContext } from './console-deps.js';
 import { guardedRoute, sendPage, type PageRequest } from './console-routes.js';
 import { html, type Html } from './html.js';
 import { accountPicker, csrfField, page, utc, type PageContext } from './layout.js';
+import {
+  registerSmppCredentialRoutes,
+  smppSection,
+  type CreatedSmpp,
+} from './smpp-credentials-section.js';
 
 /** UCloud SDK key pairs (docs/ucloud-sdk.md): listed, created (private key shown once), deleted. */
 export function registerKeysPage(app: FastifyInstance, ctx: ConsoleContext): void {
-  const show = async (request: PageRequest, accountId: number, created?: Created) => {
+  const show = async (
+    request: PageRequest,
+    accountId: number,
+    created?: { pair?: Created; smpp?: CreatedSmpp },
+  ) => {
     const keys = await ctx.store.listUcloudKeys(accountId);
-    return keysPage(pageContext(ctx, request), { accountId, keys, created });
+    const smpp = await ctx.store.listSmppCredentials(accountId);
+    const view = pageContext(ctx, request);
+    const section = smppSection(view.csrf, { accountId, list: smpp, created: created?.smpp });
+    return keysPage(view, { accountId, keys, created: created?.pair, section });
   };
+  registerSmppCredentialRoutes(app, ctx, (request, accountId, smpp) =>
+    show(request, accountId, { smpp }),
+  );
   app.get(
     '/console/keys',
     guardedRoute(async (request, reply) =>
@@ -26,7 +41,7 @@ export function registerKeysPage(app: FastifyInstance, ctx: ConsoleContext): voi
       // Answered as a page, not a redirect: the private key must not travel in a URL.
       return sendPage(
         reply.header('cache-control', 'no-store'),
-        await show(request, accountId, pair),
+        await show(request, accountId, { pair }),
       );
     }),
   );
@@ -44,9 +59,9 @@ type Created = { publicKey: string; privateKey: string };
 
 function keysPage(
   ctx: PageContext,
-  view: { accountId: number; keys: readonly UcloudKey[]; created?: Created },
+  view: { accountId: number; keys: readonly UcloudKey[]; created?: Created; section: Html },
 ): Html {
-  const { accountId, keys, created } = view;
+  const { accountId, keys, created, section } = view;
   return page(
     ctx,
     'keys',
@@ -73,7 +88,8 @@ function keysPage(
       <form method="post" action="/console/keys">
         ${csrfField(ctx.csrf)}<input type="hidden" name="account" value="${accountId}" />
         <button type="submit">Create a key pair for account ${accountId}</button>
-      </form>`,
+      </form>
+      ${section}`,
   );
 }
 

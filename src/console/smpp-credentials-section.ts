@@ -1,0 +1,124 @@
+/**
+ * The Keys page's SMPP section (docs/smpp-server.md): an account's system_ids with their limits,
+ * one created (its password shown once), one deleted. The same service as the admin API and CLI.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { SmppCredential } from '../domain/smpp-server/credential.js';
+import { deleteCredential, saveCredential } from '../smpp-server/credentials-service.js';
+import { accountOf, type ConsoleContext } from './console-deps.js';
+import { guardedRoute, param, sendPage, type PageRequest } from './console-routes.js';
+import { html, type Html } from './html.js';
+import { csrfField, utc } from './layout.js';
+
+export type CreatedSmpp = { systemId: string; password: string };
+
+/** Posts of the section; `show` renders the Keys page with what was just created. */
+export function registerSmppCredentialRoutes(
+  app: FastifyInstance,
+  ctx: ConsoleContext,
+  show: (request: PageRequest, accountId: number, smpp: CreatedSmpp) => Promise<Html>,
+): void {
+  app.post(
+    '/console/keys/smpp',
+    guardedRoute(async (request, reply) => {
+      const accountId = accountOf(request, request.body);
+      const body = request.body ?? {};
+      const networks = param(body, 'networks', 1000)
+        .split(',')
+        .map((n) => n.trim())
+        .filter(Boolean);
+      const password = param(body, 'password', 64);
+      const made = await saveCredential(
+        ctx.store,
+        accountId,
+        {
+          systemId: param(body, 'systemId', 64),
+          password: password === '' ? undefined : password,
+          allowedNetworks: networks,
+        },
+        ctx.clock.now(),
+      );
+      const created = { systemId: made.credential.systemId, password: made.password };
+      // A page, not a redirect: the password must not travel in a URL.
+      return sendPage(
+        reply.header('cache-control', 'no-store'),
+        await show(request, accountId, created),
+      );
+    }),
+  );
+  app.post(
+    '/console/keys/smpp/delete',
+    guardedRoute(async (request, reply) => {
+      const accountId = accountOf(request, request.body);
+      await deleteCredential(ctx.store, accountId, param(request.body ?? {}, 'systemId', 64));
+      return reply.redirect(`/console/keys?account=${accountId}`, 303);
+    }),
+  );
+}
+
+export function smppSection(
+  csrf: string,
+  view: { accountId: number; list: readonly SmppCredential[]; created?: CreatedSmpp },
+): Html {
+  const { accountId, list, created } = view;
+  return html`<h2>SMPP credentials</h2>
+    <p>
+      ESMEs (Kannel, Jasmin, an application) bind to the SMPP server with a system_id and password
+      (docs/smpp-server.md).
+    </p>
+    ${
+      created
+        ? html`<div class="notice" role="status" id="created-smpp">
+            <p>Copy the password now: Wirebird keeps only its hash and never shows it again.</p>
+            <p>system_id <code class="system-id">${created.systemId}</code></p>
+            <p>password <code class="smpp-password">${created.password}</code></p>
+          </div>`
+        : ''
+    }
+    <table class="smpp">
+      <thead>
+        <tr>
+          <th>system_id</th>
+          <th>Networks</th>
+          <th>Binds</th>
+          <th>Submits/s</th>
+          <th>Window</th>
+          <th>Created (UTC)</th>
+          <th></th>
+        </tr>
+      </thead>
+      <tbody>
+        ${list.map((c) => credentialRow(c, accountId, csrf))}
+      </tbody>
+    </table>
+    ${list.length === 0 ? html`<p class="empty">Account ${accountId} has no SMPP credentials.</p>` : ''}
+    <form method="post" action="/console/keys/smpp" class="smpp-create">
+      ${csrfField(csrf)}<input type="hidden" name="account" value="${accountId}" />
+      <label>system_id <input name="systemId" required maxlength="15" size="15" /></label>
+      <label>Password <input name="password" maxlength="8" size="8" placeholder="made up" /></label>
+      <label>Networks <input name="networks" placeholder="any (e.g. 10.0.0.0/8)" /></label>
+      <button type="submit">Create an SMPP credential</button>
+    </form>`;
+}
+
+function credentialRow(c: SmppCredential, accountId: number, csrf: string): Html {
+  return html`<tr>
+    <td><code>${c.systemId}</code></td>
+    <td>${c.allowedNetworks.length === 0 ? 'any' : c.allowedNetworks.join(', ')}</td>
+    <td>${c.maxBinds}</td>
+    <td>${c.maxTps}</td>
+    <td>${c.window}</td>
+    <td>${utc(c.createdAt)}</td>
+    <td>
+      <form
+        method="post"
+        action="/console/keys/smpp/delete"
+        data-confirm="Delete ${c.systemId}? New binds with it are refused from then on."
+      >
+        ${csrfField(csrf)}<input type="hidden" name="account" value="${accountId}" />
+        <input type="hidden" name="systemId" value="${c.systemId}" />
+        <button type="submit" class="danger">Delete</button>
+      </form>
+    </td>
+  </tr>`;
+}
