@@ -185,6 +185,17 @@ export interface MessageStore {
    * since before `cutoff` that never matched a message are dropped.
    */
   expireAwaiting(cutoff: number, now: number, limit: number): Promise<number>;
+  /**
+   * Cancels the account's messages of `sessionNo` not yet claimed for submission (all of them,
+   * or the one to `e164`): each ends as a SubmitFail with code CANCELLED, its receipt event
+   * written in the same transaction. Answers how many.
+   */
+  cancelQueued(
+    accountId: number,
+    sessionNo: string,
+    e164: string | undefined,
+    now: number,
+  ): Promise<number>;
   /** The sessions among `sessionNos` that belong to the account, in the order asked, each once. */
   accountSessions(accountId: number, sessionNos: readonly string[]): Promise<string[]>;
   /**

@@ -26,6 +26,7 @@ export interface SessionContext {
     multi: boolean,
   ) => Promise<SubmitOutcome>;
   query: (accountId: number, pdu: Record<string, unknown>) => Promise<QueryAnswer>;
+  cancel: (accountId: number, pdu: Record<string, unknown>) => Promise<QueryAnswer>;
   /** Told when a bind starts and ends: the registry of binds per system_id. */
   onBound: (s: EsmeSession) => void;
   onClosed: (s: EsmeSession) => void;
@@ -33,7 +34,7 @@ export interface SessionContext {
 }
 
 /** Commands an ESME may send that the server does not take yet (docs/smpp-server.md). */
-const NOT_TAKEN = ['cancel_sm', 'replace_sm', 'data_sm'];
+const NOT_TAKEN = ['replace_sm', 'data_sm'];
 
 export class EsmeSession {
   credential: SmppCredential | undefined;
@@ -108,7 +109,8 @@ export class EsmeSession {
     else if (command === 'enquire_link') this.answer(pdu);
     else if (command === 'unbind') this.unbind(pdu);
     else if (command === 'submit_sm' || command === 'submit_multi') void this.submitted(pdu);
-    else if (command === 'query_sm') void this.queried(pdu);
+    else if (command === 'query_sm') void this.managed(pdu, this.ctx.query);
+    else if (command === 'cancel_sm') void this.managed(pdu, this.ctx.cancel);
     else if (command === 'generic_nack') return;
     else if (command === 'unknown' || NOT_TAKEN.includes(command)) this.nack(pdu);
     else this.answer(pdu, STATUS.ESME_RINVBNDSTS);
@@ -184,15 +186,22 @@ export class EsmeSession {
     });
   }
 
-  private async queried(pdu: PDU): Promise<void> {
+  /** query_sm and cancel_sm: a transmitter's or transceiver's, about its own account. */
+  private async managed(pdu: PDU, run: SessionContext['query']): Promise<void> {
     const credential = this.credential;
     if (!credential || this.mode === 'receiver') return this.answer(pdu, STATUS.ESME_RINVBNDSTS);
     try {
       const fields = pdu as unknown as Record<string, unknown>;
-      const answer = await this.ctx.query(credential.accountId, fields);
+      const answer = await run(credential.accountId, fields);
+      if (answer.reason) {
+        this.ctx.log.info(
+          { systemId: credential.systemId, why: answer.reason },
+          `${pdu.command} refused`,
+        );
+      }
       this.answer(pdu, answer.status, answer.fields ?? {});
     } catch (err) {
-      this.ctx.log.error({ err, systemId: credential.systemId }, 'query_sm not answered');
+      this.ctx.log.error({ err, systemId: credential.systemId }, `${pdu.command} not answered`);
       this.answer(pdu, STATUS.ESME_RSYSERR);
     }
   }

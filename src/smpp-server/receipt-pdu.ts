@@ -17,7 +17,7 @@ export function statOf(result: unknown, code: unknown): { stat: string; err: str
   const [head = '', tail = ''] = String(code ?? '').split(':');
   const err = /^\d{3}$/.test(tail) ? tail : '000';
   if (result === 'Success') return { stat: 'DELIVRD', err };
-  if (result === 'SubmitFail') return { stat: 'REJECTD', err };
+  if (result === 'SubmitFail') return { stat: head === 'CANCELLED' ? 'DELETED' : 'REJECTD', err };
   if (result === 'Unknow') return { stat: head === 'TIMEOUT' ? 'EXPIRED' : 'UNKNOWN', err };
   return { stat: STATS.has(head) && head !== 'DELIVRD' ? head : 'UNDELIV', err };
 }

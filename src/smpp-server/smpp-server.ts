@@ -10,6 +10,7 @@ import smpp, { type Server } from 'smpp';
 import { listenAddress, type SmppServerConfig } from '../config/smpp-server-config.js';
 import type { Scheduler, SmppCredentialStore, Store, WebhookStore } from '../domain/ports.js';
 import { querySubmit } from './query.js';
+import { cancelSubmit } from './cancel.js';
 import { ReceiptDeliverer } from './receipt-deliverer.js';
 import { smppAccountEndpointId, smppEndpointId } from '../domain/smpp-server/receipt-endpoint.js';
 import { BindAuth } from './bind-auth.js';
@@ -20,7 +21,7 @@ export interface SmppServerOptions {
   config: SmppServerConfig & { listen: string };
   store: Pick<SmppCredentialStore, 'getSmppCredential'> &
     Pick<WebhookStore, 'claimDeliveries' | 'recordDeliveries'> &
-    Pick<Store, 'sessionView'>;
+    Pick<Store, 'sessionView' | 'cancelQueued'>;
   submit: SubmitDeps;
   scheduler: Scheduler;
   log: Logger;
@@ -128,6 +129,7 @@ export class SmppServer {
       auth: this.auth,
       submit: (esme, pdu, multi) => acceptSubmit(this.o.submit, esme, pdu, multi),
       query: (accountId, pdu) => querySubmit(this.o.store, accountId, pdu),
+      cancel: (accountId, pdu) => cancelSubmit(this.o.submit, accountId, pdu),
       onBound: (s) => {
         this.registry(s).add(s);
         if (s.receives) this.receipts.nudge();

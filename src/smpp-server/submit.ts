@@ -15,7 +15,10 @@ import { submittedText } from './submitted-text.js';
 const TON_INTERNATIONAL = 1;
 
 export interface SubmitDeps {
-  store: Pick<Store, 'acceptBatch' | 'hasSenderIds' | 'optedOutAmong' | 'accountRegion'>;
+  store: Pick<
+    Store,
+    'acceptBatch' | 'hasSenderIds' | 'optedOutAmong' | 'accountRegion' | 'cancelQueued'
+  >;
   routing: Routing;
   clock: Clock;
   defaultRegion: string;

@@ -197,7 +197,9 @@ describe('SMPP server: binds, states and submits', () => {
     const query = await rx.request('query_sm', { message_id: 'x', source_addr: '' });
     assert.equal(query.command_status, status('ESME_RINVBNDSTS'), 'a receiver does not query');
     const cancel = await rx.request('cancel_sm', { message_id: 'x' });
-    assert.equal(cancel.command_status, status('ESME_RINVCMDID'));
+    assert.equal(cancel.command_status, status('ESME_RINVBNDSTS'), 'nor cancels');
+    const replace = await rx.request('replace_sm', { message_id: 'x', short_message: 'y' });
+    assert.equal(replace.command_status, status('ESME_RINVCMDID'), 'replace_sm is not taken');
     assert.equal((await rx.request('unbind')).command_status, 0);
     await rx.closed;
     const nack = await rawReply(address, Buffer.from('000000100000abcd0000000000000007', 'hex'));

@@ -30,6 +30,7 @@ function smppDate(d: Date): string {
 export const MESSAGE_STATE: Record<string, number> = {
   DELIVRD: 2,
   EXPIRED: 3,
+  DELETED: 4,
   UNDELIV: 5,
   UNKNOWN: 7,
   REJECTD: 8,

@@ -4,6 +4,8 @@ import type { Store } from '../../domain/ports.js';
 import { smppEndpointId } from '../../domain/smpp-server/receipt-endpoint.js';
 import { endpoint } from './outbox-contract.js';
 import {
+  ACCOUNT,
+  OTHER_ACCOUNT,
   LEASE,
   NOW,
   SECOND,
@@ -53,6 +55,45 @@ export function smppReceiptsContract(open: OpenStore): void {
       assert.deepEqual(rest, [], 'only the message submitted for the bind');
       assert.equal(only1?.type, 'message.receipt');
       assert.deepEqual([only1?.data.SessionNo, only1?.data.ReceiptResult], [sessionNo, 'Success']);
+    });
+
+    test('cancelQueued ends only queued messages of the account, one number or all', async (store) => {
+      const b = batch(
+        [
+          sms({ e164: '+8613800000001' }),
+          sms({ e164: '+8613800000002' }),
+          sms({ e164: '+8613800000003' }),
+        ],
+        { receiptTo: 'esme1' },
+      );
+      await store.acceptBatch(b);
+      const [claimed] = await store.claimDue(NOW, 1, LEASE);
+      assert.ok(claimed);
+      assert.equal(
+        await store.cancelQueued(OTHER_ACCOUNT, b.sessionNo, undefined, NOW),
+        0,
+        'not this account',
+      );
+      assert.equal(
+        await store.cancelQueued(ACCOUNT, b.sessionNo, claimed.e164, NOW),
+        0,
+        'claimed already',
+      );
+      const queued = ['+8613800000001', '+8613800000002', '+8613800000003'].filter(
+        (p) => p !== claimed.e164,
+      );
+      assert.equal(await store.cancelQueued(ACCOUNT, b.sessionNo, queued[0], NOW), 1);
+      assert.equal(await store.cancelQueued(ACCOUNT, b.sessionNo, undefined, NOW), 1);
+      assert.equal(await store.cancelQueued(ACCOUNT, b.sessionNo, undefined, NOW), 0);
+      const receipts = await store.sessionReceipts(ACCOUNT, b.sessionNo);
+      assert.deepEqual(
+        receipts.map((r) => [r.ReceiptResult, r.ReceiptCode]),
+        [
+          ['SubmitFail', 'CANCELLED'],
+          ['SubmitFail', 'CANCELLED'],
+        ],
+      );
+      assert.equal((await forBind(store)).length, 2, 'each cancel is a receipt for the bind');
     });
 
     test('a submission refused for good (SubmitFail) reaches the bind and the webhooks', async (store) => {

@@ -4,6 +4,7 @@ import { postgresClaims } from './claims.js';
 import type { Pool } from './database.js';
 import { postgresOutcomes } from './outcomes.js';
 import { postgresReceipts } from './receipts.js';
+import { postgresCancel } from './cancel.js';
 import { postgresReports } from './reports.js';
 
 /**
@@ -18,5 +19,6 @@ export function postgresMessages(pool: Pool): MessageStore {
     ...postgresOutcomes(pool, reports),
     ...reports,
     ...postgresReceipts(pool),
+    ...postgresCancel(pool),
   };
 }

@@ -1,4 +1,5 @@
 import type { MessageStore } from '../../domain/ports.js';
+import { sqliteCancel } from './cancel.js';
 import { sqliteAcceptance } from './accept.js';
 import { sqliteClaims } from './claims.js';
 import type { Db } from './database.js';
@@ -19,5 +20,6 @@ export function sqliteMessages(db: Db, outbox: SqliteOutbox): MessageStore {
     ...sqliteOutcomes(db, reports, outbox),
     ...reports,
     ...sqliteReceipts(db),
+    ...sqliteCancel(db, outbox),
   };
 }

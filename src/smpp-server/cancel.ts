@@ -1,0 +1,44 @@
+/**
+ * cancel_sm: withdraws what an ESME submitted and Wirebird has not yet submitted upstream — the
+ * messages of a message_id (a SessionNo) still queued, or the one to destination_addr among
+ * them. Each ends as a SubmitFail with code CANCELLED; a receipt asked for says stat:DELETED.
+ */
+import { normalizePhone } from '../domain/phones/phones.js';
+import type { Clock, Store } from '../domain/ports.js';
+import { STATUS } from './command-status.js';
+
+export interface CancelDeps {
+  store: Pick<Store, 'cancelQueued' | 'accountRegion'>;
+  clock: Clock;
+  defaultRegion: string;
+}
+
+const TON_INTERNATIONAL = 1;
+
+export async function cancelSubmit(
+  deps: CancelDeps,
+  accountId: number,
+  pdu: Record<string, unknown>,
+): Promise<{ status: number; reason?: string }> {
+  const messageId = String(pdu.message_id ?? '').trim();
+  // Without a message_id SMPP cancels by source and destination; Wirebird keeps no such index.
+  if (messageId === '')
+    return { status: STATUS.ESME_RCANCELFAIL, reason: 'message_id is required' };
+  const addr = String(pdu.destination_addr ?? '').trim();
+  let e164: string | undefined;
+  if (addr !== '') {
+    const international = Number(pdu.dest_addr_ton) === TON_INTERNATIONAL && /^\d+$/.test(addr);
+    const region = (await deps.store.accountRegion(accountId)) ?? deps.defaultRegion;
+    const phone = normalizePhone(international ? `+${addr}` : addr, region);
+    if (!phone.ok) return { status: STATUS.ESME_RINVDSTADR, reason: phone.reason };
+    e164 = phone.e164;
+  }
+  const n = await deps.store.cancelQueued(accountId, messageId, e164, deps.clock.now());
+  if (n === 0) {
+    return {
+      status: STATUS.ESME_RCANCELFAIL,
+      reason: 'nothing left to cancel: submitted upstream already, final, or unknown',
+    };
+  }
+  return { status: STATUS.ESME_ROK };
+}
