@@ -19,6 +19,7 @@ import { secretBox, type SecretBox } from './crypto/secret-box.js';
 import type { Config } from './config/config.js';
 import type { Clock, Routing, Scheduler, Store } from './domain/ports.js';
 import { SmppServer } from './smpp-server/smpp-server.js';
+import { commandStatusName } from './channels/smpp/command-status.js';
 import { createChannels } from './channels/registry.js';
 import { registerConsole } from './console/console.js';
 import { InboxFeed } from './console/inbox-feed.js';
@@ -256,6 +257,11 @@ function smppServerOf(
     },
     scheduler: rt.scheduler,
     log: rt.logger.child({ worker: 'smpp-server' }),
+    observe: {
+      answer: (command, status) =>
+        parts.metrics.smppRequests.inc({ command, status: commandStatusName(status) }),
+      binds: (open) => parts.metrics.smppBinds.set(open),
+    },
   });
 }
 

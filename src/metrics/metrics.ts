@@ -27,6 +27,8 @@ export class Metrics implements DispatchObserver, ReportObserver {
   /** Inbound messages stored (each once), by channel and whether an account owns them. */
   readonly inbound: Counter<'channel' | 'routed'>;
   readonly inboundMedia: Counter<'outcome'>;
+  readonly smppRequests: Counter<'command' | 'status'>;
+  readonly smppBinds: Gauge;
   /** Webhook attempts by outcome: delivered, retry (due again), failed (for good), gone (410). */
   readonly webhookAttempts: Counter<'outcome'>;
   readonly webhookSeconds: Histogram;
@@ -72,6 +74,16 @@ export class Metrics implements DispatchObserver, ReportObserver {
       'webhook calls refused for a bad signature',
       ['channel'],
     );
+    this.smppRequests = counter(
+      'wirebird_smpp_server_requests_total',
+      'requests ESMEs sent the SMPP server, by command and the command_status answered',
+      ['command', 'status'],
+    );
+    this.smppBinds = new Gauge({
+      name: 'wirebird_smpp_server_binds',
+      help: 'ESME binds open on this node',
+      registers,
+    });
     this.inboundMedia = counter(
       'wirebird_inbound_media_fetches_total',
       'attempts at fetching the file of an inbound WhatsApp message: stored, failed, retry',

@@ -27,6 +27,8 @@ export interface SessionContext {
   ) => Promise<SubmitOutcome>;
   query: (accountId: number, pdu: Record<string, unknown>) => Promise<QueryAnswer>;
   cancel: (accountId: number, pdu: Record<string, unknown>) => Promise<QueryAnswer>;
+  /** Told of every answer to an ESME's request (metrics). */
+  onAnswer?: (command: string, status: number) => void;
   /** Told when a bind starts and ends: the registry of binds per system_id. */
   onBound: (s: EsmeSession) => void;
   onClosed: (s: EsmeSession) => void;
@@ -118,6 +120,7 @@ export class EsmeSession {
 
   private answer(pdu: PDU, status: number = STATUS.ESME_ROK, fields: object = {}): void {
     this.session.send(pdu.response({ ...fields, command_status: status }));
+    this.ctx.onAnswer?.(String(pdu.command), status);
   }
 
   private nack(pdu: PDU): void {

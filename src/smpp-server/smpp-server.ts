@@ -25,6 +25,11 @@ export interface SmppServerOptions {
   submit: SubmitDeps;
   scheduler: Scheduler;
   log: Logger;
+  /** Metrics: each answer to a request, and the binds open after each change. */
+  observe?: {
+    answer(command: string, status: number): void;
+    binds(open: number): void;
+  };
 }
 
 /** How often receipts waiting for this node's binds are looked for (a bind or a resp nudges). */
@@ -132,13 +137,24 @@ export class SmppServer {
       cancel: (accountId, pdu) => cancelSubmit(this.o.submit, accountId, pdu),
       onBound: (s) => {
         this.registry(s).add(s);
+        this.o.observe?.binds(this.openBinds());
         if (s.receives) this.receipts.nudge();
       },
-      onClosed: (s) => this.registry(s).delete(s),
+      onClosed: (s) => {
+        this.registry(s).delete(s);
+        this.o.observe?.binds(this.openBinds());
+      },
+      ...(this.o.observe ? { onAnswer: this.o.observe.answer } : {}),
       log: this.o.log,
     });
     this.sessions.add(esme);
     session.on('close', () => this.sessions.delete(esme));
+  }
+
+  private openBinds(): number {
+    let n = 0;
+    for (const set of this.binds.values()) n += set.size;
+    return n;
   }
 
   private registry(s: EsmeSession): Set<EsmeSession> {

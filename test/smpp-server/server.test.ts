@@ -105,6 +105,29 @@ describe('SMPP server: binds, states and submits', () => {
     assert.equal(await text(5112), 'café ñ');
   });
 
+  it('/metrics counts answers by command and status, and the binds open', async () => {
+    const e = await esme();
+    await e.bind('esme1', 'pw1');
+    await e.submit({ destination_addr: cn(5141).slice(1), short_message: 'm' });
+    await e.submit({
+      source_addr: 'NOTMINE',
+      destination_addr: cn(5141).slice(1),
+      short_message: 'm',
+    });
+    const res = await fetch(`${gw.url}/metrics`, {
+      headers: { authorization: `Bearer ${gw.adminKey}` },
+    });
+    const text = await res.text();
+    const count = (labels: string) =>
+      Number(
+        new RegExp(`wirebird_smpp_server_requests_total\\{${labels}\\} (\\d+)`).exec(text)?.[1],
+      );
+    assert.ok(count('command="submit_sm",status="ESME_ROK"') >= 1);
+    assert.ok(count('command="submit_sm",status="ESME_RINVSRCADR"') >= 1);
+    assert.ok(count('command="bind_transceiver",status="ESME_ROK"') >= 1);
+    assert.match(text, /wirebird_smpp_server_binds [1-9]/);
+  });
+
   it('refuses by field: sender, number, empty text, concatenated parts, schedule, validity', async () => {
     const e = await esme();
     await e.bind('esme1', 'pw1', 'transmitter');
