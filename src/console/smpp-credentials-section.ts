@@ -80,8 +80,8 @@ export function smppSection(
         <tr>
           <th>system_id</th>
           <th>Networks</th>
-          <th>Binds</th>
-          <th>Submits/s</th>
+          <th>Max binds</th>
+          <th>Max submits/s</th>
           <th>Window</th>
           <th>Created (UTC)</th>
           <th></th>
