@@ -7,7 +7,8 @@
 import type { AcceptedSms } from '../domain/messages/message.js';
 import { normalizePhone } from '../domain/phones/phones.js';
 import type { Clock, Routing, Store } from '../domain/ports.js';
-import { costCount } from '../domain/segments/segments.js';
+import type { ConcatPart } from '../domain/messages/concat.js';
+import { costCount, gsm7Length } from '../domain/segments/segments.js';
 import { receiptTarget } from '../domain/smpp-server/receipt-endpoint.js';
 import { STATUS } from './command-status.js';
 import { submittedText } from './submitted-text.js';
@@ -57,6 +58,8 @@ interface Content {
   text: string;
   senderId: string;
   segments: number;
+  /** Set when the submit is one part of a message the ESME split itself. */
+  concat: ConcatPart | undefined;
 }
 
 export interface Esme {
@@ -83,23 +86,28 @@ async function contentOf(
     return refused(STATUS.ESME_RINVEXPIRY, 'validity_period is not taken: leave it empty');
   }
   const read = submittedText(pdu);
-  if (!read.ok) return refused(STATUS.ESME_RSUBMITFAIL, read.reason);
-  // Parts of a concatenated message would reach the phone as separate messages: refused, and
-  // long text goes whole in message_payload instead (docs/smpp-server.md).
-  if (read.concatenated) {
-    return refused(STATUS.ESME_RINVESMCLASS, 'concatenated parts are not taken');
+  if (!read.ok) {
+    const status = read.concatenation ? STATUS.ESME_RINVESMCLASS : STATUS.ESME_RSUBMITFAIL;
+    return refused(status, read.reason);
   }
-  const text = read.text;
+  const { text, concat } = read;
   if (text === '') return refused(STATUS.ESME_RINVMSGLEN, 'the message is empty');
   const senderId = String(pdu.source_addr ?? '').trim();
   if (senderId !== '' && !(await deps.store.hasSenderIds(accountId, [senderId])).has(senderId)) {
     return refused(STATUS.ESME_RINVSRCADR, `source_addr ${senderId} is not registered`);
   }
+  if (concat) {
+    // A part goes on as it is: it must fit one segment beside its UDH.
+    if (!partFits(text, concat)) {
+      return refused(STATUS.ESME_RINVMSGLEN, 'the part does not fit one segment with its UDH');
+    }
+    return { text, senderId, segments: 1, concat };
+  }
   const segments = costCount(text);
   if (segments > deps.maxSegments) {
     return refused(STATUS.ESME_RINVMSGLEN, `${segments} segments; at most ${deps.maxSegments}`);
   }
-  return { text, senderId, segments };
+  return { text, senderId, segments, concat: undefined };
 }
 
 /** A destination as the phone rules read it: an international number with its '+'. */
@@ -137,6 +145,13 @@ async function messagesFor(
     else messages.push(smsTo(deps, phone.e164, c));
   }
   return { messages, unsuccess };
+}
+
+/** 153 GSM septets or 67 UCS-2 units beside an 8-bit-reference UDH; one fewer with 16 bits. */
+function partFits(text: string, c: ConcatPart): boolean {
+  const septets = gsm7Length(text);
+  const less = c.wide ? 1 : 0;
+  return septets !== undefined ? septets <= 153 - less : text.length <= 67 - less;
 }
 
 function smsTo(deps: SubmitDeps, e164: string, c: Content): AcceptedSms {
@@ -186,6 +201,7 @@ export async function acceptSubmit(
     acceptedAt: deps.clock.now(),
     messages,
     ...(receiptTo === undefined ? {} : { receiptTo }),
+    ...(content.concat ? { concat: content.concat } : {}),
   });
   deps.onAccepted(messages.map((m) => m.route));
   return {

@@ -128,7 +128,7 @@ describe('SMPP server: binds, states and submits', () => {
     assert.match(text, /wirebird_smpp_server_binds [1-9]/);
   });
 
-  it('refuses by field: sender, number, empty text, concatenated parts, schedule, validity', async () => {
+  it('refuses by field: sender, number, empty text, bad UDH, schedule, validity', async () => {
     const e = await esme();
     await e.bind('esme1', 'pw1', 'transmitter');
     const to = cn(5103).slice(1);
@@ -138,9 +138,24 @@ describe('SMPP server: binds, states and submits', () => {
       [{ destination_addr: to, short_message: '' }, 'ESME_RINVMSGLEN'],
       [
         {
+          // A UDH with application ports and no concatenation: not taken.
           destination_addr: to,
           esm_class: 0x40,
-          short_message: Buffer.concat([Buffer.from([5, 0, 3, 7, 2, 1]), Buffer.from('part')]),
+          short_message: Buffer.concat([
+            Buffer.from([6, 5, 4, 0x0b, 0x84, 0x23, 0xf0]),
+            Buffer.from('x'),
+          ]),
+        },
+        'ESME_RINVESMCLASS',
+      ],
+      [
+        {
+          destination_addr: to,
+          esm_class: 0x40,
+          short_message: Buffer.concat([
+            Buffer.from([5, 0, 3, 7, 2, 3]),
+            Buffer.from('part 3 of 2'),
+          ]),
         },
         'ESME_RINVESMCLASS',
       ],

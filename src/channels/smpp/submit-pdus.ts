@@ -1,4 +1,5 @@
 import type { SmscConfig } from '../../config/smpp-config.js';
+import { concatUdhOf, type ConcatPart } from '../../domain/messages/concat.js';
 import type { ClaimedMessage } from '../../domain/messages/message.js';
 import { encodeGsm7, encodeUcs2, splitSegments } from '../../domain/segments/segments.js';
 import { destinationAddress, sourceAddress } from './addresses.js';
@@ -36,6 +37,7 @@ export function submitPdusFor(m: ClaimedMessage, smsc: Settings): SubmitFields[]
     data_coding: dataCoding,
     esm_class: 0,
   };
+  if (m.concat) return [ownPart(base, encode(m.body), m.concat, smsc.split)];
   if (parts.length === 1) return [{ ...base, short_message: encode(m.body) }];
   if (smsc.split === 'payload')
     return [{ ...base, short_message: Buffer.alloc(0), message_payload: encode(m.body) }];
@@ -55,6 +57,23 @@ export function submitPdusFor(m: ClaimedMessage, smsc: Settings): SubmitFields[]
           short_message: Buffer.concat([concatUdh(m.id & 0xff, total, i + 1), encode(text)]),
         },
   );
+}
+
+/**
+ * A part an ESME split itself goes on with the ESME's reference, count and number, so the phone
+ * joins it with its siblings: as SAR TLVs when this SMSC takes those, else in a UDH.
+ */
+function ownPart(
+  base: Record<string, unknown>,
+  text: Buffer,
+  c: ConcatPart,
+  split: Settings['split'],
+): SubmitFields {
+  if (split === 'sar') {
+    const sar = { sar_msg_ref_num: c.ref, sar_total_segments: c.total, sar_segment_seqnum: c.seq };
+    return { ...base, short_message: text, ...sar };
+  }
+  return { ...base, esm_class: ESM_UDHI, short_message: Buffer.concat([concatUdhOf(c), text]) };
 }
 
 /** The 8-bit-reference concatenation header: IEI 00, length 3, ref, total, sequence (1-based). */

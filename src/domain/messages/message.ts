@@ -1,3 +1,4 @@
+import type { ConcatPart } from './concat.js';
 /**
  * A message's life in the store: queued → submitting (claimed under a lease) → submitted
  * (awaiting its report) → final (a receipt). Retries go back to queued with a later due time.
@@ -33,6 +34,8 @@ export interface AcceptedBatch {
    * receipt is also delivered to that ESME (docs/smpp-server.md).
    */
   receiptTo?: string;
+  /** The part of a concatenated SMS the ESME split itself, sent on as it is (one message only). */
+  concat?: ConcatPart;
 }
 
 export interface AcceptedBusinessMessage {
@@ -72,6 +75,8 @@ export interface ClaimedMessage {
   messageId: string | undefined;
   businessPhone: string;
   type: string;
+  /** Set for a part an ESME split itself: the channel sends it with this UDH, unsplit. */
+  concat?: ConcatPart;
 }
 
 /**

@@ -124,4 +124,12 @@ export const postgresMigrationsTwoWay: readonly Migration[] = [
       ALTER TABLE messages ADD COLUMN receipt_to TEXT;
     `,
   },
+  {
+    version: 15,
+    name: 'the part of a concatenated SMS an ESME split itself',
+    sql: `
+      -- ref/total/seq/bits (domain/messages/concat.ts); NULL for every other message.
+      ALTER TABLE messages ADD COLUMN concat TEXT;
+    `,
+  },
 ];

@@ -1,5 +1,12 @@
 /** Rows as both adapters read them (same column names in SQLite and PostgreSQL). */
+import { concatOf } from '../../domain/messages/concat.js';
 import type { ClaimedMessage, IdempotencyRecord } from '../../domain/messages/message.js';
+
+/** The concat field of a claimed message, present only for an ESME's own part. */
+function withConcat(text: string | null): Pick<ClaimedMessage, 'concat'> {
+  const concat = concatOf(text);
+  return concat ? { concat } : {};
+}
 
 export interface IdemRow {
   account_id: number;
@@ -32,6 +39,7 @@ export interface ClaimRow {
   message_id: string | null;
   business_phone: string;
   type: string;
+  concat: string | null;
 }
 
 /**
@@ -44,7 +52,7 @@ export const INSERT_COLUMNS = `kind, account_id, session_no, message_id, phone, 
 
 /** ClaimRow's columns in order, for adapters that read rows as arrays (cheaper than objects). */
 export const CLAIM_COLUMNS =
-  'id, kind, account_id, route, attempts, e164, sender_id, extend_code, body, message_id, business_phone, type';
+  'id, kind, account_id, route, attempts, e164, sender_id, extend_code, body, message_id, business_phone, type, concat';
 
 /** A ClaimRow read as an array of CLAIM_COLUMNS. */
 export function fromClaimValues(v: unknown[]): ClaimedMessage {
@@ -61,6 +69,7 @@ export function fromClaimValues(v: unknown[]): ClaimedMessage {
     messageId: (v[9] as string | null) ?? undefined,
     businessPhone: v[10] as string,
     type: v[11] as string,
+    ...withConcat(v[12] as string | null),
   };
 }
 
@@ -78,5 +87,6 @@ export function fromClaimRow(r: ClaimRow): ClaimedMessage {
     messageId: r.message_id ?? undefined,
     businessPhone: r.business_phone,
     type: r.type,
+    ...withConcat(r.concat),
   };
 }

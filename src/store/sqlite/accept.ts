@@ -1,4 +1,6 @@
 import { idempotencyWindowStart } from '../../domain/messages/idempotency-window.js';
+import { concatText } from '../../domain/messages/concat.js';
+import type { AcceptedBatch } from '../../domain/messages/message.js';
 import type { IdempotencyRecord } from '../../domain/messages/message.js';
 import type { MessageStore } from '../../domain/ports.js';
 import { INSERT_COLUMNS, fromIdemRow, type IdemRow } from '../rows/messages.js';
@@ -22,7 +24,9 @@ export function sqliteAcceptance(
     'INSERT INTO message_events (message_ref, status, at, code, descr) VALUES (?,?,?,?,?)',
   );
   // Only SMPP submits name a bind for their receipts: the common INSERT stays as it is.
-  const receiptTo = db.prepare('UPDATE messages SET receipt_to = ? WHERE session_no = ?');
+  const smppFields = db.prepare(
+    'UPDATE messages SET receipt_to = ?, concat = ? WHERE session_no = ?',
+  );
   const insertSession = db.prepare(
     'INSERT INTO sessions (session_no, account_id, accepted_count, created_at) VALUES (?,?,?,?)',
   );
@@ -64,7 +68,9 @@ export function sqliteAcceptance(
           batch.acceptedAt,
         );
         insertSms(batch);
-        if (batch.receiptTo !== undefined) receiptTo.run(batch.receiptTo, batch.sessionNo);
+        if (batch.receiptTo !== undefined || batch.concat !== undefined) {
+          smppFields.run(batch.receiptTo ?? null, concatOrNull(batch), batch.sessionNo);
+        }
       });
     },
     async acceptBusinessMessage(m, idem) {
@@ -96,6 +102,11 @@ export function sqliteAcceptance(
       return findIdem(accountId, key, notBefore);
     },
   };
+}
+
+/** An ESME's own part, as the row keeps it. */
+function concatOrNull(batch: AcceptedBatch): string | null {
+  return batch.concat ? concatText(batch.concat) : null;
 }
 
 /** The window is carried on the record: it was created at `now`. */
