@@ -131,68 +131,17 @@ async function startOnStore(rt: Runtime): Promise<Gateway> {
     await pipeline.stop();
     throw err;
   });
-  const app = buildServer(
-    {
-      store,
-      config: { ...config, adminKey: admin.key },
-      clock,
-      ids: randomIds,
-      nudges: {
-        reviewTemplates: () => reviewer?.nudge(),
-        dispatch: () => pipeline.dispatcher.nudge(),
-      },
-      routing: channels.routing,
-      metrics,
-      offload,
-      box,
-      inbound,
-      webhooks: events.deps,
-    },
-    logger,
-  );
-  mountWebhook(app, webhookOf(rt, pipeline, metrics, inbound));
-  registerConsole(app, {
-    store,
-    clock,
-    adminKey: admin.key,
-    defaultRegion: config.defaultRegion,
-    feed,
-    history,
-    channels: () => [...channels.byName.values()].map((c) => c.status()),
-    box,
-    inbound,
-    webhooks: events.deps,
-    secretGraceMs: config.webhooks.secretGraceMs,
-    newEndpointId: randomIds.endpointId,
-  });
-  reviewer?.start();
-  history.start();
-  await events.start();
-  const partsFlush = flushPartsEvery(rt, inbound);
-  const pruning = pruneOutboxEvery(rt);
-  const stopWork = async () => {
-    history.stop();
-    logger.info('shutting down: refusing new connections, answering the requests in hand');
-    await app.close();
-    logger.info('HTTP server closed');
-    await offload?.stop();
-    await reviewer?.stop();
-    partsFlush.cancel();
-    pruning.cancel();
-    await media.stop();
-    await smppServer?.stop();
-    await events.stop();
-    // The dispatcher finishes its claimed messages; anything a crash would leave claimed comes
-    // back by its lease, so a stop hands nothing back by hand.
-    await pipeline.stop();
-  };
+  const parts = { admin, box, feed, history, channels, metrics, pipeline, reviewer, offload };
+  const app = httpServer(rt, { ...parts, inbound, events });
+  const smppServer = smppServerOf(rt, { metrics, pipeline, routing: channels.routing });
+  const running = { app, offload, reviewer, history, events, media, smppServer, pipeline };
+  const stopWork = await startBackground(rt, { ...running, inbound });
   const url = await app.listen({ port: config.port, host: config.host }).catch(async (err) => {
     await stopWork();
     throw err;
   });
   // Files are served where the gateway listens unless the operator says where it is reached.
   media.start(config.publicUrl ?? url);
-  const smppServer = smppServerOf(rt, { metrics, pipeline, routing: channels.routing });
   const smppAddress = await smppServer?.start().catch(async (err: unknown) => {
     await stopWork();
     throw err;
@@ -230,6 +179,99 @@ function flushPartsEvery(rt: Runtime, inbound: InboundSink): { cancel(): void } 
       .then((yes) => (yes ? inbound.flush(rt.clock.now(), waitMs) : 0))
       .catch((err: unknown) => rt.logger.error({ err }, 'reply parts not flushed'));
   });
+}
+
+/** The parts that run in the background and stop with the gateway. */
+interface Running {
+  app: FastifyInstance;
+  offload: AcceptPool | undefined;
+  reviewer: AutoReviewer | undefined;
+  history: MetricsHistory;
+  events: ReturnType<typeof eventsOf>;
+  media: InboundMediaFetcher;
+  smppServer: SmppServer | undefined;
+  pipeline: Pipeline;
+  inbound: InboundSink;
+}
+
+/** Starts the timed and background work; answers how to stop all of it, in order. */
+async function startBackground(rt: Runtime, r: Running): Promise<() => Promise<void>> {
+  r.reviewer?.start();
+  r.history.start();
+  await r.events.start();
+  const partsFlush = flushPartsEvery(rt, r.inbound);
+  const pruning = pruneOutboxEvery(rt);
+  return async () => {
+    r.history.stop();
+    rt.logger.info('shutting down: refusing new connections, answering the requests in hand');
+    await r.app.close();
+    rt.logger.info('HTTP server closed');
+    await r.offload?.stop();
+    await r.reviewer?.stop();
+    partsFlush.cancel();
+    pruning.cancel();
+    await r.media.stop();
+    await r.smppServer?.stop();
+    await r.events.stop();
+    // The dispatcher finishes its claimed messages; anything a crash would leave claimed comes
+    // back by its lease, so a stop hands nothing back by hand.
+    await r.pipeline.stop();
+  };
+}
+
+/** What the HTTP server is built over: the parts start-up made before it. */
+interface HttpParts {
+  admin: { key: string };
+  box: SecretBox;
+  feed: InboxFeed;
+  history: MetricsHistory;
+  channels: ReturnType<typeof createChannels>;
+  metrics: Metrics;
+  pipeline: Pipeline;
+  reviewer: AutoReviewer | undefined;
+  offload: AcceptPool | undefined;
+  inbound: InboundSink;
+  events: ReturnType<typeof eventsOf>;
+}
+
+/** The HTTP server: the API (and admin API), the WhatsApp webhook, the console. */
+function httpServer(rt: Runtime, p: HttpParts): FastifyInstance {
+  const { config, store, clock, logger } = rt;
+  const app = buildServer(
+    {
+      store,
+      config: { ...config, adminKey: p.admin.key },
+      clock,
+      ids: randomIds,
+      nudges: {
+        reviewTemplates: () => p.reviewer?.nudge(),
+        dispatch: () => p.pipeline.dispatcher.nudge(),
+      },
+      routing: p.channels.routing,
+      metrics: p.metrics,
+      offload: p.offload,
+      box: p.box,
+      inbound: p.inbound,
+      webhooks: p.events.deps,
+    },
+    logger,
+  );
+  mountWebhook(app, webhookOf(rt, p.pipeline, p.metrics, p.inbound));
+  registerConsole(app, {
+    store,
+    clock,
+    adminKey: p.admin.key,
+    defaultRegion: config.defaultRegion,
+    feed: p.feed,
+    history: p.history,
+    channels: () => [...p.channels.byName.values()].map((c) => c.status()),
+    box: p.box,
+    inbound: p.inbound,
+    webhooks: p.events.deps,
+    secretGraceMs: config.webhooks.secretGraceMs,
+    newEndpointId: randomIds.endpointId,
+  });
+  return app;
 }
 
 /** The SMPP server ESMEs bind to, when smppServer.listen is set (docs/smpp-server.md). */
