@@ -8,6 +8,8 @@ export const SmppServerSchema = Type.Object(
     /** PEM files: with both, the server speaks SMPP over TLS on `listen` (and only TLS). */
     tlsCertFile: Type.Optional(Type.String({ minLength: 1 })),
     tlsKeyFile: Type.Optional(Type.String({ minLength: 1 })),
+    /** Connections open at once; more are refused at accept (a client cannot exhaust the node). */
+    maxConnections: Type.Integer({ minimum: 1, default: 1000 }),
     /** A connection that has not bound by then is closed. */
     bindTimeoutMs: Type.Integer({ minimum: 100, default: 10_000 }),
     /** A bind that sends nothing for this long is closed (enquire_link counts). */

@@ -26,10 +26,31 @@ export interface BindAuthOptions {
 export class BindAuth {
   /** Failure times per source address, within the window. */
   private readonly failures = new Map<string, number[]>();
+  /** The check under way per address: binds from one address are checked one after another. */
+  private readonly checking = new Map<string, Promise<unknown>>();
 
   constructor(private readonly o: BindAuthOptions) {}
 
-  async check(bind: { systemId: string; password: string; address: string }): Promise<BindVerdict> {
+  /**
+   * One address's binds wait for each other: a client opening a hundred binds at once costs one
+   * scrypt at a time, and its failures count before its next guess is checked.
+   */
+  check(bind: { systemId: string; password: string; address: string }): Promise<BindVerdict> {
+    const before = this.checking.get(bind.address) ?? Promise.resolve();
+    const mine = before.then(() => this.checkNow(bind));
+    const settled = mine.catch(() => undefined);
+    this.checking.set(bind.address, settled);
+    void settled.then(() => {
+      if (this.checking.get(bind.address) === settled) this.checking.delete(bind.address);
+    });
+    return mine;
+  }
+
+  private async checkNow(bind: {
+    systemId: string;
+    password: string;
+    address: string;
+  }): Promise<BindVerdict> {
     if (this.blocked(bind.address)) {
       return refuse(STATUS.ESME_RBINDFAIL, 'too many failed binds from this address');
     }

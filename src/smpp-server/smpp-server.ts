@@ -70,6 +70,7 @@ export class SmppServer {
     const tls = this.tlsFiles();
     const accept = (session: smpp.Session) => this.accept(session);
     const server = tls ? smpp.createServer(tls, accept) : smpp.createServer(accept);
+    server.maxConnections = this.o.config.maxConnections;
     this.server = server;
     const { host, port } = listenAddress(this.o.config.listen);
     await new Promise<void>((resolve, reject) => {
