@@ -131,9 +131,9 @@ async function startOnStore(rt: Runtime): Promise<Gateway> {
     await pipeline.stop();
     throw err;
   });
-  const parts = { admin, box, feed, history, channels, metrics, pipeline, reviewer, offload };
-  const app = httpServer(rt, { ...parts, inbound, events });
   const smppServer = smppServerOf(rt, { metrics, pipeline, routing: channels.routing });
+  const parts = { admin, box, feed, history, channels, metrics, pipeline, reviewer, offload };
+  const app = httpServer(rt, { ...parts, inbound, events, smppServer });
   const running = { app, offload, reviewer, history, events, media, smppServer, pipeline };
   const stopWork = await startBackground(rt, { ...running, inbound });
   const url = await app.listen({ port: config.port, host: config.host }).catch(async (err) => {
@@ -232,6 +232,7 @@ interface HttpParts {
   offload: AcceptPool | undefined;
   inbound: InboundSink;
   events: ReturnType<typeof eventsOf>;
+  smppServer: SmppServer | undefined;
 }
 
 /** The HTTP server: the API (and admin API), the WhatsApp webhook, the console. */
@@ -270,6 +271,7 @@ function httpServer(rt: Runtime, p: HttpParts): FastifyInstance {
     webhooks: p.events.deps,
     secretGraceMs: config.webhooks.secretGraceMs,
     newEndpointId: randomIds.endpointId,
+    ...(p.smppServer ? { smppBinds: () => p.smppServer?.bindCounts() ?? new Map() } : {}),
   });
   return app;
 }

@@ -27,6 +27,8 @@ export interface ConsoleDeps {
   /** How long a rotated-out webhook secret still signs. */
   secretGraceMs: number;
   newEndpointId: () => string;
+  /** The SMPP server's binds open on this node, by system_id; absent when the server is off. */
+  smppBinds?: () => ReadonlyMap<string, number>;
 }
 
 export interface ConsoleContext extends ConsoleDeps {

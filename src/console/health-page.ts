@@ -10,6 +10,8 @@ export interface HealthData {
   rates: RatePoint[];
   channels: ChannelStatus[];
   queue: QueueStats;
+  /** Binds open on the SMPP server by system_id; undefined when it is off. */
+  smppBinds: ReadonlyMap<string, number> | undefined;
 }
 
 const HOUR = 3600_000;
@@ -67,11 +69,40 @@ export function healthPage(ctx: PageContext, d: HealthData): Html {
           ${d.channels.map(channelRows)}
         </tbody>
       </table>
+      ${smppSection(d.smppBinds)}
       <p class="note">
         Graphs sample this gateway's counters every 10 s since it started; Prometheus
         (<code>/metrics</code>) keeps longer history.
       </p>`,
   );
+}
+
+/** Who is bound to the SMPP server on this node (docs/smpp-server.md). */
+function smppSection(binds: ReadonlyMap<string, number> | undefined): Html {
+  if (!binds) return html``;
+  const open = [...binds].filter(([, n]) => n > 0);
+  return html`<h2>SMPP server</h2>
+    ${
+      open.length === 0
+        ? html`<p class="empty" id="smpp-binds">No ESME is bound to this node.</p>`
+        : html`<table class="smpp-binds" id="smpp-binds">
+            <thead>
+              <tr>
+                <th>system_id</th>
+                <th>Binds open</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${open.map(
+                ([id, n]) =>
+                  html`<tr>
+                    <td><code>${id}</code></td>
+                    <td>${n}</td>
+                  </tr>`,
+              )}
+            </tbody>
+          </table>`
+    }`;
 }
 
 function channelRows(c: ChannelStatus): Html {

@@ -17,6 +17,7 @@ export function registerHealthRoutes(app: FastifyInstance, ctx: ConsoleContext):
         rates: await ctx.history.rates(),
         channels: ctx.channels(),
         queue: await ctx.store.queueStats(now),
+        smppBinds: ctx.smppBinds?.(),
       };
       return send(reply, healthPage(pageContext(ctx, request), data));
     }),

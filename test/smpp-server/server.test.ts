@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, afterEach, before, describe, it } from 'node:test';
+import { consoleLogin } from '../helpers/console-client.js';
 import { Esme, status } from '../helpers/esme.js';
 import { eventually, startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { cn, finalReceipts, inbox, registerSenderId } from '../helpers/sending.js';
@@ -126,6 +127,10 @@ describe('SMPP server: binds, states and submits', () => {
     assert.ok(count('command="submit_sm",status="ESME_RINVSRCADR"') >= 1);
     assert.ok(count('command="bind_transceiver",status="ESME_ROK"') >= 1);
     assert.match(text, /wirebird_smpp_server_binds [1-9]/);
+    const admin = await consoleLogin(gw.url, gw.adminKey);
+    const health = await admin.get('/console/health');
+    assert.match(health.text, /<h2>SMPP server<\/h2>/);
+    assert.match(health.text, /<td><code>esme1<\/code><\/td>\s*<td>[1-9]<\/td>/);
   });
 
   it('refuses by field: sender, number, empty text, bad UDH, schedule, validity', async () => {
