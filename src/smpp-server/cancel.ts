@@ -3,17 +3,15 @@
  * messages of a message_id (a SessionNo) still queued, or the one to destination_addr among
  * them. Each ends as a SubmitFail with code CANCELLED; a receipt asked for says stat:DELETED.
  */
-import { normalizePhone } from '../domain/phones/phones.js';
 import type { Clock, Store } from '../domain/ports.js';
 import { STATUS } from './command-status.js';
+import { destinationPhone } from './submit.js';
 
 export interface CancelDeps {
   store: Pick<Store, 'cancelQueued' | 'accountRegion'>;
   clock: Clock;
   defaultRegion: string;
 }
-
-const TON_INTERNATIONAL = 1;
 
 export async function cancelSubmit(
   deps: CancelDeps,
@@ -24,12 +22,10 @@ export async function cancelSubmit(
   // Without a message_id SMPP cancels by source and destination; Wirebird keeps no such index.
   if (messageId === '')
     return { status: STATUS.ESME_RCANCELFAIL, reason: 'message_id is required' };
-  const addr = String(pdu.destination_addr ?? '').trim();
   let e164: string | undefined;
-  if (addr !== '') {
-    const international = Number(pdu.dest_addr_ton) === TON_INTERNATIONAL && /^\d+$/.test(addr);
+  if (String(pdu.destination_addr ?? '').trim() !== '') {
     const region = (await deps.store.accountRegion(accountId)) ?? deps.defaultRegion;
-    const phone = normalizePhone(international ? `+${addr}` : addr, region);
+    const phone = destinationPhone(pdu, region);
     if (!phone.ok) return { status: STATUS.ESME_RINVDSTADR, reason: phone.reason };
     e164 = phone.e164;
   }

@@ -5,14 +5,13 @@
  */
 import type { PduFields } from 'smpp';
 import { encodeGsm7, encodeUcs2, gsm7Length } from '../domain/segments/segments.js';
+import { destinationAddress, sourceAddress, type SmppAddress } from '../domain/smpp/addresses.js';
 
 const SHORT_MESSAGE_MAX = 254;
 
-/** An address as SMPP carries it: an E.164 number as digits with TON 1 / NPI 1, else as it is. */
-function address(value: string): { addr: string; ton: number; npi: number } {
-  if (/^\+\d{6,15}$/.test(value)) return { addr: value.slice(1), ton: 1, npi: 1 };
-  // A short code or national number: TON unknown (0), NPI ISDN (1).
-  return { addr: value, ton: 0, npi: 1 };
+/** The handset: an E.164 number as digits with TON 1 / NPI 1; anything else as it came. */
+function handset(value: string): SmppAddress {
+  return /^\+\d{6,15}$/.test(value) ? destinationAddress(value) : { ton: 0, npi: 1, addr: value };
 }
 
 /** The deliver_sm for a `message.inbound` event's data (an SMS reply). */
@@ -20,8 +19,9 @@ export function moDeliverSm(data: Record<string, unknown>): PduFields {
   const text = typeof data.Text === 'string' ? data.Text : '';
   const gsm = gsm7Length(text) !== undefined;
   const bytes = Buffer.from(gsm ? encodeGsm7(text) : encodeUcs2(text));
-  const from = address(String(data.From ?? ''));
-  const to = address(String(data.To ?? ''));
+  const from = handset(String(data.From ?? ''));
+  // The account's number, addressed as a sender id of its kind would be (a short code: TON 3).
+  const to = sourceAddress(String(data.To ?? ''), '');
   const long = bytes.length > SHORT_MESSAGE_MAX;
   return {
     source_addr_ton: from.ton,

@@ -5,11 +5,9 @@
  * the ESME was given (the SessionNo).
  */
 import type { PduFields } from 'smpp';
-import { MESSAGE_STATE, receiptText } from '../domain/smpp/receipt-text.js';
+import { destinationAddress } from '../domain/smpp/addresses.js';
+import { MESSAGE_STATE, receiptPduFields } from '../domain/smpp/receipt-text.js';
 
-const ESM_DELIVERY_RECEIPT = 0x04;
-const TON_INTERNATIONAL = 1;
-const NPI_E164 = 1;
 const STATS = new Set(Object.keys(MESSAGE_STATE));
 
 /** stat and err from the receipt's result and code (`DELIVRD:000`, `UNDELIV`, `TIMEOUT`, …). */
@@ -25,28 +23,17 @@ export function statOf(result: unknown, code: unknown): { stat: string; err: str
 const dateOf = (seconds: unknown): Date =>
   new Date(typeof seconds === 'number' ? seconds * 1000 : Date.now());
 
-/** The deliver_sm for a `message.receipt` event's data. */
+/** The deliver_sm for a `message.receipt` event's data, from the handset (its E.164 number). */
 export function receiptDeliverSm(data: Record<string, unknown>): PduFields {
-  const id = String(data.SessionNo ?? '');
   const { stat, err } = statOf(data.ReceiptResult, data.ReceiptCode);
-  const text = receiptText({
-    id,
+  return receiptPduFields({
+    id: String(data.SessionNo ?? ''),
     stat,
     err,
     submittedAt: dateOf(data.SubmitTime ?? data.SendTime),
     doneAt: dateOf(data.ReceiptTime),
     text: '',
+    handset: destinationAddress(String(data.Phone ?? '')),
+    tlvs: true,
   });
-  const phone = String(data.Phone ?? '');
-  const international = phone.startsWith('+');
-  return {
-    source_addr_ton: international ? TON_INTERNATIONAL : 0,
-    source_addr_npi: international ? NPI_E164 : 0,
-    source_addr: international ? phone.slice(1) : phone,
-    esm_class: ESM_DELIVERY_RECEIPT,
-    data_coding: 0,
-    short_message: Buffer.from(text, 'latin1'),
-    receipted_message_id: id,
-    message_state: MESSAGE_STATE[stat] ?? MESSAGE_STATE.UNKNOWN,
-  };
 }

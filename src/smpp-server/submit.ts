@@ -46,7 +46,7 @@ export interface UnsuccessSme {
 }
 
 /** One destination as the PDU names it (submit_sm's own fields, or a dest_address entry). */
-interface Destination {
+export interface Destination {
   dest_addr_ton?: unknown;
   dest_addr_npi?: unknown;
   destination_addr?: unknown;
@@ -111,7 +111,7 @@ async function contentOf(
 }
 
 /** A destination as the phone rules read it: an international number with its '+'. */
-function e164Of(d: Destination, region: string) {
+export function destinationPhone(d: Destination, region: string) {
   const addr = String(d.destination_addr ?? '').trim();
   const international = Number(d.dest_addr_ton) === TON_INTERNATIONAL && /^\d+$/.test(addr);
   return normalizePhone(international ? `+${addr}` : addr, region);
@@ -125,7 +125,7 @@ async function messagesFor(
   destinations: readonly Destination[],
 ) {
   const region = (await deps.store.accountRegion(accountId)) ?? deps.defaultRegion;
-  const read = destinations.map((d) => ({ d, phone: e164Of(d, region) }));
+  const read = destinations.map((d) => ({ d, phone: destinationPhone(d, region) }));
   const numbers = read.flatMap((r) => (r.phone.ok ? [r.phone.e164] : []));
   const optedOut = await deps.store.optedOutAmong(accountId, numbers);
   const messages: AcceptedSms[] = [];

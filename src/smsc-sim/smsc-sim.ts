@@ -4,7 +4,7 @@ import smpp, { type PDU, type Server, type Session } from 'smpp';
 import { DueQueue } from '../channels/simulator/report-queue.js';
 import { testOutcomeOf } from '../channels/simulator/test-numbers.js';
 import { NO_FAULTS, type SmscFaults } from './faults.js';
-import { MESSAGE_STATE, receiptText } from '../domain/smpp/receipt-text.js';
+import { receiptPduFields } from '../domain/smpp/receipt-text.js';
 import { submitRecordOf, type SubmitRecord } from './submit-record.js';
 import { encodeGsm7, encodeUcs2, gsm7Length } from '../domain/segments/segments.js';
 
@@ -39,7 +39,6 @@ const ESME_RINVDSTADR = 0x0b;
 const ESME_RBINDFAIL = 0x0d;
 const ESME_RINVBNDSTS = 0x04;
 const ESME_RTHROTTLED = 0x58;
-const ESM_DELIVERY_RECEIPT = 0x04;
 
 interface Pending {
   systemId: string;
@@ -312,20 +311,12 @@ export class SmscSim {
     const id =
       this.opts.receiptIdBase === 'same' ? r.messageId : otherBase(r.messageId, this.opts.idBase);
     const now = new Date();
-    const text = receiptText({ id, stat, err, submittedAt: now, doneAt: now, text: r.text });
-    const fields: Record<string, unknown> = {
-      source_addr_ton: 1,
-      source_addr_npi: 1,
-      source_addr: r.destinationAddr,
-      destination_addr: r.sourceAddr,
-      esm_class: ESM_DELIVERY_RECEIPT,
-      data_coding: 0,
-      short_message: Buffer.from(text, 'latin1'),
-    };
-    if (this.opts.receiptTlvs) {
-      fields.receipted_message_id = id;
-      fields.message_state = MESSAGE_STATE[stat];
-    }
+    const fields = receiptPduFields({
+      ...{ id, stat, err, submittedAt: now, doneAt: now, text: r.text },
+      handset: { ton: 1, npi: 1, addr: r.destinationAddr },
+      sender: r.sourceAddr,
+      tlvs: this.opts.receiptTlvs,
+    });
     return { systemId, fields };
   }
 

@@ -212,6 +212,33 @@ describe('SMPP server: binds, states and submits', () => {
     assert.equal(none.command_status, status('ESME_RINVNUMDESTS'));
   });
 
+  it('an opted-out number is refused like on the API, alone or among several', async () => {
+    const { json } = await gw.api({ Action: 'CreateOptOut', AccountId: 1, Phones: [cn(5151)] });
+    assert.equal(json.RetCode, 0, json.Message);
+    const e = await esme();
+    await e.bind('esme1', 'pw1');
+    const alone = await e.submit({ destination_addr: cn(5151).slice(1), short_message: 'x' });
+    assert.equal(alone.command_status, status('ESME_RSUBMITFAIL'));
+    const multi = await e.request('submit_multi', {
+      dest_address: [5151, 5152].map((n) => ({
+        dest_addr_ton: 1,
+        dest_addr_npi: 1,
+        destination_addr: cn(n).slice(1),
+      })),
+      short_message: 'x',
+    });
+    assert.equal(multi.command_status, 0);
+    const refusedSme = multi.unsuccess_sme as {
+      destination_addr: string;
+      error_status_code: number;
+    }[];
+    assert.deepEqual(
+      refusedSme.map((u) => [u.destination_addr, u.error_status_code]),
+      [[cn(5151).slice(1), status('ESME_RSUBMITFAIL')]],
+    );
+    assert.deepEqual(await inbox(gw, cn(5151)), [], 'nothing sent to the opted-out number');
+  });
+
   it("query_sm answers a message's state from the store, for its own account only", async () => {
     const e = await esme();
     await e.bind('esme1', 'pw1');

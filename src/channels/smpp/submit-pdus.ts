@@ -2,7 +2,7 @@ import type { SmscConfig } from '../../config/smpp-config.js';
 import { concatUdhOf, type ConcatPart } from '../../domain/messages/concat.js';
 import type { ClaimedMessage } from '../../domain/messages/message.js';
 import { encodeGsm7, encodeUcs2, splitSegments } from '../../domain/segments/segments.js';
-import { destinationAddress, sourceAddress } from './addresses.js';
+import { destinationAddress, sourceAddress } from '../../domain/smpp/addresses.js';
 
 export const DC_GSM = 0x00;
 export const DC_LATIN1 = 0x03;
@@ -54,7 +54,10 @@ export function submitPdusFor(m: ClaimedMessage, smsc: Settings): SubmitFields[]
       : {
           ...base,
           esm_class: ESM_UDHI,
-          short_message: Buffer.concat([concatUdh(m.id & 0xff, total, i + 1), encode(text)]),
+          short_message: Buffer.concat([
+            concatUdhOf({ ref: m.id & 0xff, total, seq: i + 1, wide: false }),
+            encode(text),
+          ]),
         },
   );
 }
@@ -74,11 +77,6 @@ function ownPart(
     return { ...base, short_message: text, ...sar };
   }
   return { ...base, esm_class: ESM_UDHI, short_message: Buffer.concat([concatUdhOf(c), text]) };
-}
-
-/** The 8-bit-reference concatenation header: IEI 00, length 3, ref, total, sequence (1-based). */
-export function concatUdh(ref: number, total: number, seq: number): Buffer {
-  return Buffer.from([0x05, 0x00, 0x03, ref, total, seq]);
 }
 
 /** Latin-1 lacks a few GSM characters (€, Greek capitals): such text keeps the GSM alphabet. */

@@ -1,3 +1,5 @@
+import type { SmppAddress } from './addresses.js';
+
 /** The delivery receipt text of SMPP 3.4 Appendix B, as most SMSCs write it. */
 export function receiptText(r: {
   id: string;
@@ -35,3 +37,39 @@ export const MESSAGE_STATE: Record<string, number> = {
   UNKNOWN: 7,
   REJECTD: 8,
 };
+
+const ESM_DELIVERY_RECEIPT = 0x04;
+
+/** A receipt as a deliver_sm carries it: what the SMSC simulator and the SMPP server both send. */
+export interface ReceiptPdu {
+  id: string;
+  stat: string;
+  err: string;
+  submittedAt: Date;
+  doneAt: Date;
+  /** The start of the message, quoted after `text:`. */
+  text: string;
+  /** The handset, the receipt's source. */
+  handset: SmppAddress;
+  /** The ESME's sender, the receipt's destination, when known. */
+  sender?: string;
+  /** The receipted_message_id and message_state TLVs besides the text. */
+  tlvs: boolean;
+}
+
+export function receiptPduFields(r: ReceiptPdu): Record<string, unknown> {
+  const fields: Record<string, unknown> = {
+    source_addr_ton: r.handset.ton,
+    source_addr_npi: r.handset.npi,
+    source_addr: r.handset.addr,
+    ...(r.sender === undefined ? {} : { destination_addr: r.sender }),
+    esm_class: ESM_DELIVERY_RECEIPT,
+    data_coding: 0,
+    short_message: Buffer.from(receiptText(r), 'latin1'),
+  };
+  if (r.tlvs) {
+    fields.receipted_message_id = r.id;
+    fields.message_state = MESSAGE_STATE[r.stat] ?? MESSAGE_STATE.UNKNOWN;
+  }
+  return fields;
+}

@@ -1,4 +1,4 @@
-import { senderIdKind } from '../../domain/accounts/sender-id.js';
+import { senderIdKind } from '../accounts/sender-id.js';
 
 /** An SMPP address: type of number, numbering plan, digits or name (SMPP 3.4 §5.2.5–5.2.6). */
 export interface SmppAddress {
