@@ -59,7 +59,7 @@ export function sqliteInbound(
      VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT (channel, dedupe_key) DO NOTHING
      RETURNING ${INBOUND_COLUMNS}`,
   );
-  const hasSmpp = db.prepare('SELECT 1 FROM smpp_credentials WHERE account_id = ? LIMIT 1');
+  const announce = announcer(db, outbox, optOuts);
   const existing = db.prepare(
     `SELECT ${INBOUND_COLUMNS} FROM inbound_messages WHERE channel = ? AND dedupe_key = ?`,
   );
@@ -71,20 +71,8 @@ export function sqliteInbound(
     const row = insert.get(...values) as InboundRow | undefined;
     if (row) {
       const message = toInbound(row);
-      // A routed message is an event of its account's, and may be an opt-out keyword; an
-      // unrouted one is the operator's.
-      if (accountId !== undefined) {
-        // A message with a file is announced once the file is fetched (settleInboundMedia).
-        if (message.media?.state !== 'pending') {
-          // An SMS reply also goes to the account's SMPP binds, when it has any credential.
-          const binds =
-            m.channel === 'sms' && hasSmpp.get(accountId) ? [smppAccountEndpointId(accountId)] : [];
-          outbox.emitWith(inboundEvent({ ...message, accountId }), m.receivedAt, binds);
-        }
-        if (m.type === 'text') {
-          optOuts.keywordReply({ accountId, from: m.from, body: m.body, at: m.receivedAt });
-        }
-      }
+      // An unrouted message is the operator's: no event, no keyword.
+      if (accountId !== undefined) announce(m, message, accountId);
       return { message, stored: true };
     }
     const first = existing.get(m.channel, m.dedupeKey) as InboundRow;
@@ -109,6 +97,25 @@ export function sqliteInbound(
     async numberOwner(channel, number) {
       return ownerOf(channel, number);
     },
+  };
+}
+
+/**
+ * What a routed message sets off in its transaction: its event (once its file is fetched, for a
+ * message with one; also to the account's SMPP binds for an SMS reply, when it has any
+ * credential), and the opt-out keyword it may be.
+ */
+function announcer(db: Db, outbox: SqliteOutbox, optOuts: Pick<SqliteOptOuts, 'keywordReply'>) {
+  const hasSmpp = db.prepare('SELECT 1 FROM smpp_credentials WHERE account_id = ? LIMIT 1');
+  return (m: ArrivedMessage, message: InboundMessage, accountId: number) => {
+    if (message.media?.state !== 'pending') {
+      const sms = m.channel === 'sms' && hasSmpp.get(accountId) !== undefined;
+      const binds = sms ? [smppAccountEndpointId(accountId)] : [];
+      outbox.emitWith(inboundEvent({ ...message, accountId }), m.receivedAt, binds);
+    }
+    if (m.type === 'text') {
+      optOuts.keywordReply({ accountId, from: m.from, body: m.body, at: m.receivedAt });
+    }
   };
 }
 
