@@ -36,6 +36,12 @@ describe('console pages', () => {
       { TemplateId: tpl, Target: [{ Phone: phone, TemplateParams: [text] }] },
     ]);
     await finalReceipts(gw, session, 1);
+    // The simulator marks its inbox entry reported just after the receipt is applied: Clear
+    // takes only reported entries, so the tests wait for that too.
+    await eventually(async () => {
+      const entries = await gw.store.searchInbox({ phone, limit: 10 });
+      return entries.length > 0 && entries.every((e) => e.reported) ? true : undefined;
+    }, `${phone}'s inbox entry marked reported`);
     return session;
   }
 
