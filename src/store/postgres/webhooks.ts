@@ -82,15 +82,17 @@ function postgresEndpoints(pool: Pool) {
         return next;
       }),
     async deleteEndpoint(accountId: number, endpointId: string) {
+      // Rows are locked in recordDeliveries' order (deliveries, then the endpoint): the other
+      // order deadlocks with a delivery being recorded for this endpoint.
       return inTransaction(pool, async (c) => {
+        if (!(await oneEndpoint(c, accountId, endpointId))) return false;
+        await c.query('DELETE FROM webhook_deliveries WHERE endpoint_id = $1', [endpointId]);
+        await c.query('DELETE FROM webhook_attempts WHERE endpoint_id = $1', [endpointId]);
         const r = await c.query(
           'DELETE FROM webhook_endpoints WHERE endpoint_id = $1 AND account_id = $2',
           [endpointId, accountId],
         );
-        if (r.rowCount === 0) return false;
-        await c.query('DELETE FROM webhook_deliveries WHERE endpoint_id = $1', [endpointId]);
-        await c.query('DELETE FROM webhook_attempts WHERE endpoint_id = $1', [endpointId]);
-        return true;
+        return r.rowCount !== 0;
       });
     },
   } satisfies Partial<WebhookStore>;
