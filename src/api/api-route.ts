@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import { RetCode, WirebirdError } from '../domain/errors.js';
 import { errorAnswer, internalError, successAnswer } from './answer.js';
 import { httpStatusOf } from './http-status.js';
+import { IDEMPOTENCY_HEADER } from './idempotency.js';
 import type { ActionOffload, ApiDeps, ApiOutcome, OffloadedRequest } from './context.js';
 import { OFFLOADED_ACTIONS } from './offload/protocol.js';
 import { utf8Text } from './text-check.js';
@@ -171,7 +172,7 @@ function unsignedForm(): WirebirdError {
 const UCLOUD_STATUS = 200;
 
 function apiHeaders(request: FastifyRequest): ApiHeaders {
-  const idem = request.headers['idempotency-key'];
+  const idem = request.headers[IDEMPOTENCY_HEADER.toLowerCase()];
   return {
     authorization: request.headers.authorization,
     idempotencyKey: typeof idem === 'string' ? idem : undefined,

@@ -89,14 +89,29 @@ export interface ActionContext {
 }
 
 export interface ActionDef {
+  /** What the Action does, in a sentence: the OpenAPI document's summary of it. */
+  summary: string;
+  /** The request's own fields (besides the envelope's Action and AccountId), as validated. */
+  request: TSchema;
+  /** The success answer's own fields (besides Action, RetCode and Message). */
+  answer: TSchema;
+  /**
+   * Whether a client may send it again when it cannot tell if the first one arrived: `safe` when
+   * repeating it changes nothing more (reads, set-like writes), `keyed` when it honours an
+   * Idempotency-Key. Published as `x-repeatable`; absent: only when it surely did not arrive.
+   */
+  repeatable?: 'safe' | 'keyed';
   validate: (value: unknown) => unknown;
   handle(ctx: ActionContext, input: unknown): Promise<Record<string, unknown>>;
 }
 
-/** An Action: its request schema (checked once, at the edge) and the handler of the typed input. */
+/**
+ * An Action: its request schema (checked once, at the edge), the schema of its answer (published
+ * in the OpenAPI document and held to by the tests) and the handler of the typed input.
+ */
 export function defineAction<S extends TSchema>(
-  schema: S,
+  spec: { summary: string; request: S; answer: TSchema; repeatable?: 'safe' | 'keyed' },
   handle: (ctx: ActionContext, input: Static<S>) => Promise<Record<string, unknown>>,
 ): ActionDef {
-  return { validate: validator(schema), handle: handle as ActionDef['handle'] };
+  return { ...spec, validate: validator(spec.request), handle: handle as ActionDef['handle'] };
 }

@@ -1,5 +1,16 @@
 import { WirebirdError, invalid, missing } from '../domain/errors.js';
 
+/** What accountIdOf takes, as the OpenAPI document publishes it. */
+export const ACCOUNT_ID_RULE = {
+  title: 'AccountId',
+  description:
+    "The account: the API key's own. A whole number from 1, or the same as a numeric string; also read when spelt accountId.",
+  anyOf: [
+    { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
+    { type: 'string', pattern: '^[0-9]{1,15}$' },
+  ],
+};
+
 export type Body = Record<string, unknown>;
 
 export function asBody(body: unknown): Body {

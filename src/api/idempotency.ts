@@ -4,6 +4,9 @@ import { idempotencyWindowStart } from '../domain/messages/idempotency-window.js
 import type { IdempotencyRecord, MessageKind } from '../domain/messages/message.js';
 import type { ActionContext } from './context.js';
 
+/** The header a client names a send with, so that a retry is answered, not sent twice. */
+export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
+
 export interface Idempotency {
   key: string;
   requestHash: string;

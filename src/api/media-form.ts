@@ -3,6 +3,7 @@
  * Graph's own /media takes it) and `messaging_product` (sent by clients written for Graph).
  */
 import type { Multipart, MultipartFile } from '@fastify/multipart';
+import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { WirebirdError, invalid, missing } from '../domain/errors.js';
 import { FILENAME_MAX } from '../domain/business-messages/media.js';
@@ -16,7 +17,20 @@ export interface MediaForm {
   mimeField: 'type' | 'file';
 }
 
-const FIELDS = ['file', 'type', 'messaging_product'];
+/** The form's parts, as docs/openapi.json publishes them; no other part is taken. */
+export const MEDIA_FORM = Type.Object({
+  file: Type.String({ format: 'binary', description: 'the file, with a filename' }),
+  type: Type.Optional(
+    Type.String({
+      description: "the MIME type, as Graph's /media takes it (else the file part's)",
+    }),
+  ),
+  messaging_product: Type.Optional(
+    Type.String({ description: 'accepted for clients written for Graph; not read' }),
+  ),
+});
+
+const FIELDS = Object.keys(MEDIA_FORM.properties);
 const TAKES = 'POST /media takes file, type and messaging_product';
 
 /**

@@ -3,12 +3,14 @@
  * the WhatsApp channel uploads it to Meta when a message first needs it there.
  */
 import multipart from '@fastify/multipart';
+import { Type } from '@sinclair/typebox';
 import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
 import { RetCode, WirebirdError } from '../domain/errors.js';
-import type { MediaFile } from '../domain/media/media-file.js';
+import { MEDIA_ID_PREFIX, type MediaFile } from '../domain/media/media-file.js';
 import { HEAD_BYTES, checkUpload } from '../domain/media/upload-rules.js';
 import { sendError } from './api-route.js';
+import { Obj } from './answer-schemas.js';
 import { httpStatusOf } from './http-status.js';
 import { authenticate } from './auth.js';
 import type { ApiDeps } from './context.js';
@@ -43,6 +45,15 @@ function storedFile(form: MediaForm, accountId: number, deps: ApiDeps): MediaFil
     bytes,
   };
 }
+
+/** POST /media's answer besides RetCode and Message: name MediaId in SendMessage. */
+export const MEDIA_UPLOADED = Obj({
+  MediaId: Type.String({ pattern: `^${MEDIA_ID_PREFIX}` }),
+  MimeType: Type.String(),
+  FileName: Type.String(),
+  FileSize: Type.Integer({ minimum: 1 }),
+  Sha256: Type.String({ pattern: '^[0-9a-f]{64}$' }),
+});
 
 export function registerMediaRoute(app: FastifyInstance, deps: ApiDeps): void {
   app.register(async (scope) => {

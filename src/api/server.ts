@@ -14,6 +14,7 @@ import { logRequest } from './request-log.js';
 import { registerMediaRoute } from './media-route.js';
 import { registerMediaDownload } from './media-download-route.js';
 import { registerMetricsRoute } from './metrics-route.js';
+import { registerOpenApiRoutes } from './openapi/routes.js';
 import type { ApiDeps } from './context.js';
 import { UCLOUD_PATHS } from './ucloud/dialect.js';
 import { isFormRequest } from './ucloud/form-body.js';
@@ -71,6 +72,7 @@ export function buildServer(deps: ApiDeps, logger: Logger): FastifyInstance {
       ),
   );
   registerApiRoute(app, deps);
+  registerOpenApiRoutes(app);
   registerMediaRoute(app, deps);
   registerMediaDownload(app, deps);
   registerAdminRoutes(app, deps);

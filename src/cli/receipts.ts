@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import type { ReceiptPerPhone } from '../domain/receipts/receipt.js';
-import { CliError, counted } from './cli-error.js';
+import { counted } from './cli-error.js';
 import { resolveCredentials, type CredentialOptions } from './client/credentials.js';
-import { GatewayClient } from './client/gateway-client.js';
+import type { WirebirdClient } from '@wirebird/client';
+import { cliErrorOf, gatewayClient } from './client/gateway-client.js';
 import { failOnError } from './open-store.js';
 import { gatewayOptions } from './send.js';
 
@@ -35,7 +36,7 @@ Examples:
     )
     .action(async (sessionNos: string[], opts: CredentialOptions & { json?: boolean }) => {
       try {
-        const client = new GatewayClient(resolveCredentials(opts));
+        const client = gatewayClient(resolveCredentials(opts));
         const data = await fetchReceipts(client, sessionNos);
         const found = new Set(data.map((d) => d.SessionNo));
         const missing = sessionNos.filter((s) => !found.has(s));
@@ -49,36 +50,23 @@ Examples:
 }
 
 async function fetchReceipts(
-  client: GatewayClient,
+  client: WirebirdClient,
   sessionNos: readonly string[],
 ): Promise<ReceiptSession[]> {
   const unique = [...new Set(sessionNos)];
   const out: ReceiptSession[] = [];
-  for (let i = 0; i < unique.length; i += SESSIONS_PER_REQUEST) {
-    const SessionNoSet = unique.slice(i, i + SESSIONS_PER_REQUEST);
-    const receipts = await dataOf<Omit<ReceiptSession, 'Waiting'>>(client, 'GetUSMSSendReceipt', {
-      SessionNoSet,
-    });
-    const summaries = await dataOf<{ SessionNo: string; Pending: number }>(
-      client,
-      'GetSessionSummary',
-      { SessionNoSet },
-    );
-    const pending = new Map(summaries.map((s) => [s.SessionNo, s.Pending]));
-    out.push(...receipts.map((r) => ({ ...r, Waiting: pending.get(r.SessionNo) ?? 0 })));
+  try {
+    for (let i = 0; i < unique.length; i += SESSIONS_PER_REQUEST) {
+      const SessionNoSet = unique.slice(i, i + SESSIONS_PER_REQUEST);
+      const receipts = await client.getUSMSSendReceipt({ SessionNoSet });
+      const summaries = await client.getSessionSummary({ SessionNoSet });
+      const pending = new Map(summaries.Data.map((s) => [s.SessionNo, s.Pending]));
+      out.push(...receipts.Data.map((r) => ({ ...r, Waiting: pending.get(r.SessionNo) ?? 0 })));
+    }
+  } catch (err) {
+    throw cliErrorOf(err, 'receipts');
   }
   return out;
-}
-
-async function dataOf<T>(
-  client: GatewayClient,
-  action: string,
-  fields: Record<string, unknown>,
-): Promise<T[]> {
-  const answer = await client.call(action, fields);
-  if (answer.RetCode !== 0) throw new CliError(`${answer.Message} (RetCode ${answer.RetCode})`);
-  // The gateway's own answer: Data is the array its docs/api.md describes.
-  return (answer.Data as T[] | undefined) ?? [];
 }
 
 const COLUMNS = ['SessionNo', 'Phone', 'Result', 'Code', 'Time (UTC)', 'Cost', 'UserId'];

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { MAX_NUMBERS_PER_REQUEST } from '../domain/batches/batch.js';
 import { CliError, counted } from './cli-error.js';
 import { resolveCredentials, type CredentialOptions } from './client/credentials.js';
-import { GatewayClient } from './client/gateway-client.js';
+import { gatewayClient } from './client/gateway-client.js';
 import { failOnError } from './open-store.js';
 import { formatSeconds } from './send/progress-bar.js';
 import { sendCsv, type SendSummary } from './send/send-csv.js';
@@ -65,7 +65,7 @@ export function registerSend(program: Command): void {
         const chunkSize = Number(opts.chunkSize);
         if (!/^\d+$/.test(opts.chunkSize) || chunkSize < 1 || chunkSize > MAX_NUMBERS_PER_REQUEST)
           throw new CliError(`--chunk-size must be 1 to ${MAX_NUMBERS_PER_REQUEST}`);
-        const client = new GatewayClient(resolveCredentials(opts));
+        const client = gatewayClient(resolveCredentials(opts));
         const summary = await sendCsv(
           {
             csv: opts.csv,

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig, type Config } from '../config/config.js';
+import { DOCS_PATH, OPENAPI_PATH } from '../api/openapi/paths.js';
 import { failOnError } from './open-store.js';
 
 export function registerServe(program: Command): void {
@@ -70,6 +71,7 @@ function banner(url: string, config: Config, smppAddress: string | undefined): s
   const lines = [
     `Wirebird is serving on ${url}`,
     `  Console: ${url}/console (admin key in ${join(config.dataDir, 'admin.key')})`,
+    `  API reference: ${url}${DOCS_PATH} (OpenAPI document: ${url}${OPENAPI_PATH})`,
     ...(smppAddress ? [`  SMPP server: ${smppAddress} (docs/smpp-server.md)`] : []),
   ];
   if (existsSync(keyFile)) {

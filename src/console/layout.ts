@@ -1,4 +1,5 @@
 import type { Viewer } from './console-session.js';
+import { DOCS_PATH } from '../api/openapi/paths.js';
 import { html, type Html } from './html.js';
 
 export type PageName =
@@ -33,7 +34,7 @@ export function page(ctx: PageContext, active: PageName, title: string, body: Ht
     html`<body data-csrf="${ctx.csrf}" data-page="${active}">
       <header>
         <strong class="brand">Wirebird</strong>
-        <nav>${links}</nav>
+        <nav>${links} <a href="${DOCS_PATH}" class="api-docs">API reference</a></nav>
         <span class="who">${who}</span>
         <form method="post" action="/console/logout">
           ${csrfField(ctx.csrf)}<button type="submit">Log out</button>

@@ -30,6 +30,29 @@ export const RetCode = {
 } as const;
 
 export type RetCodeName = keyof typeof RetCode;
+
+/** What each RetCode means, in a line: published in docs/openapi.json (docs/errors.md has more). */
+export const RET_CODE_MEANINGS: Record<RetCodeName, string> = {
+  Success: 'The Action succeeded (SendBatchUSMSMessage: at least one number was accepted).',
+  MissingAction: 'The body names no Action, or Action is not a string.',
+  UnknownAction: 'Action is not one Wirebird knows; the Message suggests the nearest.',
+  NotSupported: 'A UCloud SDK Action that Wirebird does not offer.',
+  Unauthenticated: 'No API key (or admin key), or one that is not known.',
+  PermissionDenied: 'AccountId is not the account of the API key.',
+  SignatureMismatch: 'UCloud dialect: the Signature does not match the parameters and key pair.',
+  UnknownPublicKey: 'UCloud dialect: no key pair has this PublicKey.',
+  RateLimited: 'Too many connections or requests from this address; retry later.',
+  MalformedRequest: 'The body is not a JSON object in UTF-8 (or not the form the route takes).',
+  MissingParameter: 'A required field is absent; the Message names it.',
+  InvalidParameter: 'A field has the wrong type, length, format or value; the Message names it.',
+  Internal: 'A fault of the gateway; the request was logged. Retry.',
+  NotFound: 'The thing named (template, signature, session, endpoint, path) does not exist here.',
+  LimitExceeded: 'More than a request may hold (1000 numbers, the body size, a file size).',
+  StateConflict: "The thing's state does not allow it, or it changed meanwhile (retry).",
+  MessageTooLong: 'A rendered SMS needs more segments than maxSegments.',
+  OptedOut: "The number opted out of the account's messages.",
+  NothingAccepted: 'SendBatchUSMSMessage accepted no number; FailContent says why for each.',
+};
 export type RetCodeValue = (typeof RetCode)[RetCodeName];
 
 export class WirebirdError extends Error {
@@ -50,3 +73,6 @@ export const missing = (field: string): WirebirdError =>
 
 export const invalid = (field: string, why: string): WirebirdError =>
   new WirebirdError('InvalidParameter', `${field} ${why}`);
+
+/** RetCodes a client may retry as they are (with backoff): the same request may succeed later. */
+export const RETRYABLE_RET_CODES: readonly RetCodeName[] = ['RateLimited', 'Internal'];

@@ -1,9 +1,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { WirebirdClient } from '@wirebird/client';
 import { pino, type Logger } from 'pino';
 import { checkConfig, type Config } from '../../src/config/config.js';
 import { startGateway, type Gateway } from '../../src/main.js';
+import { checkApiAnswer } from './openapi.js';
 import {
   createScratchSchema,
   type ScratchSchema,
@@ -18,6 +20,8 @@ export interface TestGateway extends Gateway {
     body: unknown,
     options?: { key?: string | null; headers?: Record<string, string> },
   ): Promise<Answer>;
+  /** The typed client, with the dev key (AccountId 1 unless a call names another) and the admin key. */
+  client: WirebirdClient;
   /** A call to the admin API with the admin key (or none when key is null). */
   admin(method: string, path: string, body?: unknown, key?: string | null): Promise<Answer>;
   close(): Promise<void>;
@@ -63,34 +67,31 @@ export async function startTestGateway(
   const gw = await startGateway(config, logger);
   if (!gw.devAccount) throw new Error('expected a development account on first start');
   const key = gw.devAccount.key;
+  // Every call of the tests goes through the typed client's transport (packages/client), raw:
+  // the tests send bad requests too, and read every answer whatever its RetCode.
+  const client = new WirebirdClient({ baseUrl: gw.url, apiKey: key, adminKey: gw.adminKey });
   const call = async (
     method: string,
     path: string,
     body: unknown,
-    headers: Record<string, string>,
-  ) => {
-    const res = await fetch(gw.url + path, {
-      method,
-      headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
-      body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-    });
-    return { status: res.status, json: (await res.json()) as Answer['json'] };
+    o: { key: string | null; headers?: Record<string, string> },
+  ): Promise<Answer> => {
+    const raw = await client.request(method, path, { body, key: o.key, headers: o.headers });
+    return { status: raw.status, json: raw.answer as Answer['json'] };
   };
   return {
     ...gw,
     dataDir,
     key,
-    api: (body, options = {}) => {
+    client,
+    api: async (body, options = {}) => {
       const k = options.key === undefined ? key : options.key;
-      return call('POST', '/api', body, {
-        ...(k ? { authorization: `Bearer ${k}` } : {}),
-        ...options.headers,
-      });
+      const answer = await call('POST', '/api', body, { key: k, headers: options.headers });
+      checkApiAnswer(answer.json);
+      return answer;
     },
-    admin: (method, path, body, adminKey) => {
-      const k = adminKey === undefined ? gw.adminKey : adminKey;
-      return call(method, path, body, k ? { authorization: `Bearer ${k}` } : {});
-    },
+    admin: (method, path, body, adminKey) =>
+      call(method, path, body, { key: adminKey === undefined ? gw.adminKey : adminKey }),
     async close() {
       await gw.stop();
       await scratch?.drop();

@@ -1,4 +1,6 @@
 /** Calls on gateways in their own processes (kill -9 and cluster tests), over HTTP only. */
+import { WirebirdClient } from '@wirebird/client';
+import { checkApiAnswer } from './openapi.js';
 import type { GatewayProcess } from './process-gateway.js';
 
 export async function call(
@@ -6,12 +8,12 @@ export async function call(
   body: object,
   key = gw.key,
 ): Promise<Record<string, unknown>> {
-  const res = await fetch(`${gw.url}/api`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-    body: JSON.stringify({ AccountId: 1, ...body }),
-  });
-  return (await res.json()) as Record<string, unknown>;
+  const { answer } = await new WirebirdClient({ baseUrl: gw.url }).post(
+    { AccountId: 1, ...body },
+    { key },
+  );
+  checkApiAnswer(answer);
+  return answer;
 }
 
 /** A template created on one gateway and approved through the admin API of `approver`. */

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { eventMismatch } from './openapi.js';
 
 /** One POST the receiver got, as it came, and whether the secret given verifies it. */
 export interface Received {
@@ -23,10 +24,18 @@ export type Responder = (r: Received, res: ServerResponse) => void | Promise<voi
  */
 export class Receiver {
   readonly got: Received[] = [];
+  /** Bodies that are not what docs/openapi.json's webhooks say: close() fails on any. */
+  readonly unlike: string[] = [];
   secrets: string[] = [];
   respond: Responder = (_r, res) => {
     res.writeHead(200).end('ok');
   };
+  /**
+   * @param documented whether the events are the gateway's own, held to docs/openapi.json (false
+   *   for a test that emits events with data of its own making)
+   */
+  constructor(private readonly documented = true) {}
+
   private readonly server = createServer((req, res) => void this.handle(req, res));
   url = '';
 
@@ -55,6 +64,8 @@ export class Receiver {
       }
     });
     const parsed = JSON.parse(body) as { type: string; data: Record<string, unknown> };
+    const unlike = this.documented ? eventMismatch(parsed) : undefined;
+    if (unlike) this.unlike.push(unlike);
     const r: Received = {
       id: headers['webhook-id'],
       timestamp: headers['webhook-timestamp'],
@@ -76,5 +87,8 @@ export class Receiver {
   async close(): Promise<void> {
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    if (this.unlike.length > 0) {
+      throw new Error(`events unlike docs/openapi.json: ${this.unlike.slice(0, 3).join('; ')}`);
+    }
   }
 }

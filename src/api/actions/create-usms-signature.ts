@@ -5,6 +5,7 @@ import { TemplateStatus } from '../../domain/templates/template.js';
 import { defineAction, type ActionContext } from '../context.js';
 import { storeBase64File } from '../ucloud/uploaded-file.js';
 import { BooleanLike, IntegerLike, toBoolean } from './schema-types.js';
+import { Obj } from '../answer-schemas.js';
 
 const Input = Type.Object({
   SigContent: Type.String(),
@@ -42,38 +43,45 @@ const LIVE: readonly number[] = [
   TemplateStatus.Approved,
 ];
 
-export const createUsmsSignature = defineAction(Input, async (ctx, input) => {
-  const { accountId, deps } = ctx;
-  const twin = (await deps.store.signaturesByContent(accountId, input.SigContent)).find((s) =>
-    LIVE.includes(s.status),
-  );
-  if (twin) {
-    throw new WirebirdError(
-      'StateConflict',
-      `SigContent ${input.SigContent} is already signature ${twin.sigId} (Status ${twin.status})`,
+export const createUsmsSignature = defineAction(
+  {
+    summary: 'Applies for a signature (a sender name); it starts pending review.',
+    request: Input,
+    answer: Obj({ SigId: Type.String(), SigContent: Type.String() }),
+  },
+  async (ctx, input) => {
+    const { accountId, deps } = ctx;
+    const twin = (await deps.store.signaturesByContent(accountId, input.SigContent)).find((s) =>
+      LIVE.includes(s.status),
     );
-  }
-  const fields = {
-    sigContent: input.SigContent,
-    sigType: Number(input.SigType),
-    sigPurpose: Number(input.SigPurpose),
-    certificateType: Number(input.CertificateType),
-    description: input.Description,
-    sceneDesc: input.SceneDesc ?? '',
-    international: toBoolean(input.International) ?? false,
-    qualificationId: input.QualificationId ?? '',
-    fileMediaId: '',
-    proxyFileMediaId: '',
-  };
-  // Checked before any file is stored, so a refused request leaves nothing behind.
-  checkNewSignature(fields, Boolean(input.ProxyFile));
-  const files = await signatureFiles(ctx, input, { fileMediaId: '', proxyFileMediaId: '' });
-  const sig = newSignature(
-    { ...fields, ...files },
-    { sigId: deps.ids.sigId(), accountId },
-    deps.clock.now(),
-  );
-  await deps.store.insertSignature(sig);
-  deps.nudges.reviewTemplates();
-  return { SigId: sig.sigId, SigContent: sig.sigContent };
-});
+    if (twin) {
+      throw new WirebirdError(
+        'StateConflict',
+        `SigContent ${input.SigContent} is already signature ${twin.sigId} (Status ${twin.status})`,
+      );
+    }
+    const fields = {
+      sigContent: input.SigContent,
+      sigType: Number(input.SigType),
+      sigPurpose: Number(input.SigPurpose),
+      certificateType: Number(input.CertificateType),
+      description: input.Description,
+      sceneDesc: input.SceneDesc ?? '',
+      international: toBoolean(input.International) ?? false,
+      qualificationId: input.QualificationId ?? '',
+      fileMediaId: '',
+      proxyFileMediaId: '',
+    };
+    // Checked before any file is stored, so a refused request leaves nothing behind.
+    checkNewSignature(fields, Boolean(input.ProxyFile));
+    const files = await signatureFiles(ctx, input, { fileMediaId: '', proxyFileMediaId: '' });
+    const sig = newSignature(
+      { ...fields, ...files },
+      { sigId: deps.ids.sigId(), accountId },
+      deps.clock.now(),
+    );
+    await deps.store.insertSignature(sig);
+    deps.nudges.reviewTemplates();
+    return { SigId: sig.sigId, SigContent: sig.sigContent };
+  },
+);

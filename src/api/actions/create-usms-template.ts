@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { newTemplate } from '../../domain/templates/template-rules.js';
 import { defineAction } from '../context.js';
 import { BooleanLike, IntegerLike, toBoolean } from './schema-types.js';
+import { Obj } from '../answer-schemas.js';
 
 const Input = Type.Object({
   Purpose: IntegerLike,
@@ -14,7 +15,11 @@ const Input = Type.Object({
 });
 
 export const createUsmsTemplate = defineAction(
-  Input,
+  {
+    summary: 'Applies for a new SMS template; it starts pending review (Status 0).',
+    request: Input,
+    answer: Obj({ TemplateId: Type.String() }),
+  },
   async ({ accountId, deps, dialect }, input) => {
     const template = newTemplate(
       {

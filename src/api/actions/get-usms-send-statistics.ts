@@ -11,6 +11,7 @@ import {
 } from '../../domain/statistics/send-statistics.js';
 import { defineAction } from '../context.js';
 import { IntegerLike } from './schema-types.js';
+import { Obj, StatisticsDataInfo, StatisticsTotals } from '../answer-schemas.js';
 
 const Input = Type.Object({
   StartDate: Type.String(),
@@ -69,22 +70,34 @@ function rangeOf(input: Input): { from: number; to: number } {
  * Counts per UTC day and destination country (BrevityCode, ISO 3166), paged from Page 0; a
  * country is domestic when it is the account's default region (docs/ucloud-sdk.md).
  */
-export const getUsmsSendStatistics = defineAction(Input, async (ctx, input) => {
-  const { accountId, deps } = ctx;
-  const query = queryOf(input);
-  const purpose = input.Purpose === undefined ? undefined : Number(input.Purpose);
-  if (purpose !== undefined && ![1, 2, 3].includes(purpose))
-    throw invalid('Purpose', 'must be 1, 2 or 3');
-  const rows = await deps.store.sendStatistics({ accountId, ...rangeOf(input), purpose });
-  const defaultRegion = await ctx.defaultRegion();
-  const regionOf = (e164: string) => {
-    const phone = normalizePhone(e164, defaultRegion);
-    return (phone.ok && phone.country) || 'ZZ';
-  };
-  const list = aggregateStatistics(rows, query, { regionOf, defaultRegion });
-  return {
-    Data: pageOfStatistics(list, query),
-    StatisticsData: statisticsTotals(list),
-    Total: list.length,
-  };
-});
+export const getUsmsSendStatistics = defineAction(
+  {
+    repeatable: 'safe',
+    summary: 'Counts of sent messages per UTC day and destination country, paged.',
+    request: Input,
+    answer: Obj({
+      Data: Type.Array(StatisticsDataInfo),
+      StatisticsData: StatisticsTotals,
+      Total: Type.Integer({ minimum: 0 }),
+    }),
+  },
+  async (ctx, input) => {
+    const { accountId, deps } = ctx;
+    const query = queryOf(input);
+    const purpose = input.Purpose === undefined ? undefined : Number(input.Purpose);
+    if (purpose !== undefined && ![1, 2, 3].includes(purpose))
+      throw invalid('Purpose', 'must be 1, 2 or 3');
+    const rows = await deps.store.sendStatistics({ accountId, ...rangeOf(input), purpose });
+    const defaultRegion = await ctx.defaultRegion();
+    const regionOf = (e164: string) => {
+      const phone = normalizePhone(e164, defaultRegion);
+      return (phone.ok && phone.country) || 'ZZ';
+    };
+    const list = aggregateStatistics(rows, query, { regionOf, defaultRegion });
+    return {
+      Data: pageOfStatistics(list, query),
+      StatisticsData: statisticsTotals(list),
+      Total: list.length,
+    };
+  },
+);

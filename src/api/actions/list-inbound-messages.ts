@@ -6,6 +6,7 @@ import { e164Of } from '../../domain/phones/phones.js';
 import { defineAction } from '../context.js';
 import { inboundView } from '../../domain/inbound/inbound-view.js';
 import { IntegerLike } from './schema-types.js';
+import { InboundMessage, Obj } from '../answer-schemas.js';
 
 const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 1000;
@@ -25,22 +26,30 @@ const Input = Type.Object({
  * at a time; NextCursor ("" on the last page) asks for the next, older one. For applications
  * without a public URL to push events to.
  */
-export const listInboundMessages = defineAction(Input, async (ctx, input) => {
-  const region = await ctx.defaultRegion();
-  const filter: InboundFilter = {
-    accountId: ctx.accountId,
-    ...addresses(input, region),
-    ...(input.Channel ? { channel: input.Channel } : {}),
-    ...timeRange(input),
-    ...(input.Cursor ? { before: Number(input.Cursor) } : {}),
-    limit: limitOf(input.Limit),
-  };
-  const page = await ctx.deps.store.listInbound(filter);
-  return {
-    Data: page.messages.map(inboundView),
-    NextCursor: page.nextCursor === undefined ? '' : String(page.nextCursor),
-  };
-});
+export const listInboundMessages = defineAction(
+  {
+    repeatable: 'safe',
+    summary: "The account's inbound messages, newest first; NextCursor asks for the next page.",
+    request: Input,
+    answer: Obj({ Data: Type.Array(InboundMessage), NextCursor: Type.String() }),
+  },
+  async (ctx, input) => {
+    const region = await ctx.defaultRegion();
+    const filter: InboundFilter = {
+      accountId: ctx.accountId,
+      ...addresses(input, region),
+      ...(input.Channel ? { channel: input.Channel } : {}),
+      ...timeRange(input),
+      ...(input.Cursor ? { before: Number(input.Cursor) } : {}),
+      limit: limitOf(input.Limit),
+    };
+    const page = await ctx.deps.store.listInbound(filter);
+    return {
+      Data: page.messages.map(inboundView),
+      NextCursor: page.nextCursor === undefined ? '' : String(page.nextCursor),
+    };
+  },
+);
 
 function addresses(input: Static<typeof Input>, region: string): Partial<InboundFilter> {
   const out: Partial<InboundFilter> = {};

@@ -17,10 +17,17 @@ export const NOT_SUPPORTED: readonly string[] = [
 ];
 
 export function notSupported(action: string): ActionDef {
-  return defineAction(Type.Object({}), async () => {
-    throw new WirebirdError(
-      'NotSupported',
-      `${action} is a UCloud Action that Wirebird does not offer (docs/ucloud-sdk.md lists what it does)`,
-    );
-  });
+  return defineAction(
+    {
+      summary: 'A UCloud Action Wirebird does not offer: always answered with RetCode 162.',
+      request: Type.Object({}),
+      answer: Type.Object({}),
+    },
+    async () => {
+      throw new WirebirdError(
+        'NotSupported',
+        `${action} is a UCloud Action that Wirebird does not offer (docs/ucloud-sdk.md lists what it does)`,
+      );
+    },
+  );
 }

@@ -10,6 +10,11 @@ import {
 import { e164Of } from '../../domain/phones/phones.js';
 import { defineAction, type ActionContext } from '../context.js';
 import { IntegerLike } from './schema-types.js';
+import {
+  Obj,
+  OptOut as OptOutSchema,
+  OptOutSettings as OptOutSettingsSchema,
+} from '../answer-schemas.js';
 
 /** Phones per CreateOptOut / DeleteOptOut: a batch's worth, as SendBatchUSMSMessage takes. */
 export const MAX_OPT_OUT_PHONES = 1000;
@@ -37,33 +42,60 @@ export function optOutView(o: OptOut): Record<string, unknown> {
 }
 
 /** Wirebird's own Action (docs/opt-out.md): numbers the account will not send to. */
-export const createOptOut = defineAction(Type.Object({ Phones }), async (ctx, input) => {
-  const phones = await phonesOf(ctx, input.Phones);
-  const now = ctx.deps.clock.now();
-  const list = phones.map((phone) => ({
-    accountId: ctx.accountId,
-    phone,
-    source: 'api' as const,
-    keyword: '',
-    createdAt: now,
-  }));
-  const added = await ctx.deps.store.addOptOuts(list, now);
-  return { Added: added.length, AlreadyOptedOut: phones.length - added.length };
-});
+export const createOptOut = defineAction(
+  {
+    repeatable: 'safe',
+    summary: 'Adds numbers the account will not send to.',
+    request: Type.Object({ Phones }),
+    answer: Obj({
+      Added: Type.Integer({ minimum: 0 }),
+      AlreadyOptedOut: Type.Integer({ minimum: 0 }),
+    }),
+  },
+  async (ctx, input) => {
+    const phones = await phonesOf(ctx, input.Phones);
+    const now = ctx.deps.clock.now();
+    const list = phones.map((phone) => ({
+      accountId: ctx.accountId,
+      phone,
+      source: 'api' as const,
+      keyword: '',
+      createdAt: now,
+    }));
+    const added = await ctx.deps.store.addOptOuts(list, now);
+    return { Added: added.length, AlreadyOptedOut: phones.length - added.length };
+  },
+);
 
-export const deleteOptOut = defineAction(Type.Object({ Phones }), async (ctx, input) => {
-  const phones = await phonesOf(ctx, input.Phones);
-  const now = ctx.deps.clock.now();
-  const removed = await ctx.deps.store.removeOptOuts(ctx.accountId, phones, 'api', now);
-  return { Removed: removed.length, NotOptedOut: phones.length - removed.length };
-});
+export const deleteOptOut = defineAction(
+  {
+    repeatable: 'safe',
+    summary: 'Removes numbers from the opt-out list.',
+    request: Type.Object({ Phones }),
+    answer: Obj({
+      Removed: Type.Integer({ minimum: 0 }),
+      NotOptedOut: Type.Integer({ minimum: 0 }),
+    }),
+  },
+  async (ctx, input) => {
+    const phones = await phonesOf(ctx, input.Phones);
+    const now = ctx.deps.clock.now();
+    const removed = await ctx.deps.store.removeOptOuts(ctx.accountId, phones, 'api', now);
+    return { Removed: removed.length, NotOptedOut: phones.length - removed.length };
+  },
+);
 
 export const queryOptOut = defineAction(
-  Type.Object({
-    Phone: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-    Cursor: Type.Optional(Type.String({ pattern: '^\\+[0-9]{4,15}$' })),
-    Limit: Type.Optional(IntegerLike),
-  }),
+  {
+    repeatable: 'safe',
+    summary: "The account's opted-out numbers, a page at a time.",
+    request: Type.Object({
+      Phone: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+      Cursor: Type.Optional(Type.String({ pattern: '^\\+[0-9]{4,15}$' })),
+      Limit: Type.Optional(IntegerLike),
+    }),
+    answer: Obj({ Data: Type.Array(OptOutSchema), NextCursor: Type.String() }),
+  },
   async (ctx, input) => {
     const limit = input.Limit === undefined ? DEFAULT_LIMIT : Number(input.Limit);
     if (limit < 1 || limit > MAX_LIMIT) throw invalid('Limit', `must be 1 to ${MAX_LIMIT}`);
@@ -89,8 +121,14 @@ function settingsView(s: OptOutSettings): Record<string, unknown> {
   };
 }
 
-export const getOptOutSettings = defineAction(Type.Object({}), async (ctx) =>
-  settingsView(await ctx.deps.store.optOutSettings(ctx.accountId)),
+export const getOptOutSettings = defineAction(
+  {
+    repeatable: 'safe',
+    summary: "The account's opt-out and opt-in keywords.",
+    request: Type.Object({}),
+    answer: OptOutSettingsSchema,
+  },
+  async (ctx) => settingsView(await ctx.deps.store.optOutSettings(ctx.accountId)),
 );
 
 const Keywords = Type.Array(Type.String({ minLength: 1, maxLength: MAX_KEYWORD_LENGTH }), {
@@ -99,11 +137,16 @@ const Keywords = Type.Array(Type.String({ minLength: 1, maxLength: MAX_KEYWORD_L
 
 /** Replaces the lists given (absent ones stay); a word may not both opt out and opt in. */
 export const updateOptOutSettings = defineAction(
-  Type.Object({
-    OptOutKeywords: Type.Optional(Keywords),
-    OptInKeywords: Type.Optional(Keywords),
-    ExemptVerificationCodes: Type.Optional(Type.Boolean()),
-  }),
+  {
+    repeatable: 'safe',
+    summary: 'Replaces the keyword lists given and the verification-code exemption.',
+    request: Type.Object({
+      OptOutKeywords: Type.Optional(Keywords),
+      OptInKeywords: Type.Optional(Keywords),
+      ExemptVerificationCodes: Type.Optional(Type.Boolean()),
+    }),
+    answer: OptOutSettingsSchema,
+  },
   async (ctx, input) => {
     const current = await ctx.deps.store.optOutSettings(ctx.accountId);
     const next = changedSettings(current, {

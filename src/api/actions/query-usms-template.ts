@@ -3,6 +3,7 @@ import { WirebirdError } from '../../domain/errors.js';
 import { defineAction } from '../context.js';
 import { outTemplate } from '../../domain/templates/out-template.js';
 import { StringList, toList } from './schema-types.js';
+import { Obj, OutTemplate } from '../answer-schemas.js';
 
 const Input = Type.Object({ TemplateId: StringList({ minItems: 1, maxItems: 100 }) });
 
@@ -11,7 +12,13 @@ const Input = Type.Object({ TemplateId: StringList({ minItems: 1, maxItems: 100 
  * asked for that exists, and DataSet every one found, in the order asked (docs/api.md).
  */
 export const queryUsmsTemplate = defineAction(
-  Input,
+  {
+    repeatable: 'safe',
+    summary:
+      'Reads templates of the account: Data is the first found, DataSet every one in the order asked.',
+    request: Input,
+    answer: Obj({ Data: OutTemplate, DataSet: Type.Array(OutTemplate) }),
+  },
   async ({ accountId, deps, dialect }, input) => {
     const ids = [...new Set(toList(input.TemplateId))];
     const found = await deps.store.getTemplates(accountId, ids);

@@ -9,6 +9,7 @@ import { WirebirdError } from '../../domain/errors.js';
 import { normalizePhone } from '../../domain/phones/phones.js';
 import { defineAction, type ActionContext } from '../context.js';
 import { acceptOnce, findReplay, idempotencyOf } from '../idempotency.js';
+import { BatchInfo as BatchInfoSchema, Obj } from '../answer-schemas.js';
 
 // Clients that serialise every field send null for "not set": null is taken as absent. Business
 // limits (UserId, ExtendCode) are number-level checks in plan-batch, not request-level ones.
@@ -33,10 +34,25 @@ const Group = Type.Object({
   SenderId: OptionalString,
   Target: Type.Array(Target, { minItems: 1 }),
 });
+/** The answer; its Message says how many numbers failed when some did. */
+const BatchAnswer = Obj({
+  SessionNo: Type.String({ description: "the batch's id: GetUSMSSendReceipt takes it" }),
+  ReqUuid: Type.String(),
+  SuccessCount: Type.Integer({ minimum: 1 }),
+  FailContent: Type.Array(BatchInfoSchema, { description: 'the groups and numbers refused' }),
+});
 const Input = Type.Object({ TaskContent: Type.Array(Group, { minItems: 1 }) });
 
-export const sendBatchUsmsMessage = defineAction(Input, async (ctx, input) =>
-  sendGroups(ctx, { groups: withoutNulls(input.TaskContent), request: input }),
+export const sendBatchUsmsMessage = defineAction(
+  {
+    repeatable: 'keyed',
+    summary:
+      'Sends templated SMS to up to 1000 numbers in groups; refused numbers are listed in FailContent.',
+    request: Input,
+    answer: BatchAnswer,
+  },
+  async (ctx, input) =>
+    sendGroups(ctx, { groups: withoutNulls(input.TaskContent), request: input }),
 );
 
 /**

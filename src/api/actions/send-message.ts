@@ -6,6 +6,7 @@ import { e164Of } from '../../domain/phones/phones.js';
 import { defineAction } from '../context.js';
 import { acceptOnce, findReplay, idempotencyOf } from '../idempotency.js';
 import { checkMediaIds } from './media-ids.js';
+import { Obj } from '../answer-schemas.js';
 
 const Input = Type.Object({
   To: Type.String({ minLength: 1, maxLength: 64 }),
@@ -14,38 +15,47 @@ const Input = Type.Object({
   BusinessPhone: Type.String({ minLength: 1, maxLength: 64 }),
 });
 
-export const sendMessage = defineAction(Input, async (ctx, input) => {
-  const { store, clock, ids } = ctx.deps;
-  const region = await ctx.defaultRegion();
-  const to = e164Of(input.To, region, 'To');
-  const from = e164Of(input.BusinessPhone, region, 'BusinessPhone');
-  const parsed = parseBusinessContentAt(input.Type, input.Content);
-  const content = await checkMediaIds(store, ctx.accountId, parsed.content, parsed.base);
-  const phone = await store.getBusinessPhone(ctx.accountId, from);
-  if (!phone) throw invalid('BusinessPhone', `${from} is not registered for this account`);
+export const sendMessage = defineAction(
+  {
+    repeatable: 'keyed',
+    summary:
+      'Sends one business message (WhatsApp or the simulator) from a registered business phone.',
+    request: Input,
+    answer: Obj({ RequestId: Type.String(), Data: Obj({ MessageId: Type.String() }) }),
+  },
+  async (ctx, input) => {
+    const { store, clock, ids } = ctx.deps;
+    const region = await ctx.defaultRegion();
+    const to = e164Of(input.To, region, 'To');
+    const from = e164Of(input.BusinessPhone, region, 'BusinessPhone');
+    const parsed = parseBusinessContentAt(input.Type, input.Content);
+    const content = await checkMediaIds(store, ctx.accountId, parsed.content, parsed.base);
+    const phone = await store.getBusinessPhone(ctx.accountId, from);
+    if (!phone) throw invalid('BusinessPhone', `${from} is not registered for this account`);
 
-  const idem = idempotencyOf(ctx, input);
-  const replayed = await findReplay(ctx, idem);
-  if (replayed) return replayed;
-  if ((await store.optedOutAmong(ctx.accountId, [to])).size > 0) {
-    throw new WirebirdError('OptedOut', optedOutReason(to, RetCode.OptedOut));
-  }
-  const messageId = ids.uuid();
-  const answer = { RequestId: ids.uuid(), Data: { MessageId: messageId } };
-  const message = {
-    messageId,
-    requestId: answer.RequestId,
-    accountId: ctx.accountId,
-    businessPhone: phone.businessPhone,
-    to: input.To,
-    e164: to,
-    route: phone.channel,
-    type: content.type,
-    content: JSON.stringify(content),
-    acceptedAt: clock.now(),
-  };
-  return acceptOnce(ctx, idem, answer, (record) => store.acceptBusinessMessage(message, record), {
-    kind: 'business',
-    routes: [message.route],
-  });
-});
+    const idem = idempotencyOf(ctx, input);
+    const replayed = await findReplay(ctx, idem);
+    if (replayed) return replayed;
+    if ((await store.optedOutAmong(ctx.accountId, [to])).size > 0) {
+      throw new WirebirdError('OptedOut', optedOutReason(to, RetCode.OptedOut));
+    }
+    const messageId = ids.uuid();
+    const answer = { RequestId: ids.uuid(), Data: { MessageId: messageId } };
+    const message = {
+      messageId,
+      requestId: answer.RequestId,
+      accountId: ctx.accountId,
+      businessPhone: phone.businessPhone,
+      to: input.To,
+      e164: to,
+      route: phone.channel,
+      type: content.type,
+      content: JSON.stringify(content),
+      acceptedAt: clock.now(),
+    };
+    return acceptOnce(ctx, idem, answer, (record) => store.acceptBusinessMessage(message, record), {
+      kind: 'business',
+      routes: [message.route],
+    });
+  },
+);

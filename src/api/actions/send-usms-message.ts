@@ -3,6 +3,7 @@ import { MAX_NUMBERS_PER_REQUEST } from '../../domain/batches/batch.js';
 import { defineAction } from '../context.js';
 import { StringList, toList } from './schema-types.js';
 import { sendGroups } from './send-batch-usms-message.js';
+import { BatchInfo, Obj } from '../answer-schemas.js';
 
 const Params = Type.Array(Type.Union([Type.String(), Type.Number()], { description: 'a string' }), {
   maxItems: 100,
@@ -22,27 +23,39 @@ const Input = Type.Object({
  * UCloud's SendUSMSMessage: one template and its parameters to a list of numbers, accepted as a
  * SendBatchUSMSMessage of one group would be; answers SessionNo (and UserId when one was given).
  */
-export const sendUsmsMessage = defineAction(Input, async (ctx, input) => {
-  const userId = input.UserId === '' ? undefined : input.UserId;
-  const senderId = input.SenderId || input.SigContent || undefined;
-  const group = {
-    TemplateId: input.TemplateId,
-    SenderId: senderId,
-    Target: toList(input.PhoneNumbers).map((Phone) => ({
-      Phone,
-      TemplateParams: input.TemplateParams,
-      ExtendCode: input.ExtendCode,
-      UserId: userId,
-    })),
-  };
-  return sendGroups(ctx, {
-    groups: [group],
-    request: input,
-    shape: (batch) => ({
-      ...(batch.Message === undefined ? {} : { Message: batch.Message }),
-      SessionNo: batch.SessionNo,
-      ...(userId === undefined ? {} : { UserId: userId }),
-      ...(batch.FailContent.length > 0 ? { FailContent: batch.FailContent } : {}),
+export const sendUsmsMessage = defineAction(
+  {
+    repeatable: 'keyed',
+    summary: "UCloud's SendUSMSMessage: one template and its parameters to a list of numbers.",
+    request: Input,
+    answer: Obj({
+      SessionNo: Type.String(),
+      UserId: Type.Optional(Type.String()),
+      FailContent: Type.Optional(Type.Array(BatchInfo)),
     }),
-  });
-});
+  },
+  async (ctx, input) => {
+    const userId = input.UserId === '' ? undefined : input.UserId;
+    const senderId = input.SenderId || input.SigContent || undefined;
+    const group = {
+      TemplateId: input.TemplateId,
+      SenderId: senderId,
+      Target: toList(input.PhoneNumbers).map((Phone) => ({
+        Phone,
+        TemplateParams: input.TemplateParams,
+        ExtendCode: input.ExtendCode,
+        UserId: userId,
+      })),
+    };
+    return sendGroups(ctx, {
+      groups: [group],
+      request: input,
+      shape: (batch) => ({
+        ...(batch.Message === undefined ? {} : { Message: batch.Message }),
+        SessionNo: batch.SessionNo,
+        ...(userId === undefined ? {} : { UserId: userId }),
+        ...(batch.FailContent.length > 0 ? { FailContent: batch.FailContent } : {}),
+      }),
+    });
+  },
+);

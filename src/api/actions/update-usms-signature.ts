@@ -9,6 +9,7 @@ import {
 import { defineAction } from '../context.js';
 import { signatureFiles } from './create-usms-signature.js';
 import { IntegerLike } from './schema-types.js';
+import { Obj } from '../answer-schemas.js';
 
 const Input = Type.Object({
   SigId: Type.String({ minLength: 1 }),
@@ -24,31 +25,40 @@ const Input = Type.Object({
   SceneDesc: Type.Optional(Type.String()),
 });
 
-export const updateUsmsSignature = defineAction(Input, async (ctx, input) => {
-  const { accountId, deps } = ctx;
-  const [current] = await deps.store.getSignatures(accountId, [input.SigId]);
-  if (!current) throw new WirebirdError('NotFound', `SigId ${input.SigId} not found`);
-  const fields = {
-    ...current,
-    sigContent: input.SigContent,
-    sigType: Number(input.SigType),
-    sigPurpose: Number(input.SigPurpose),
-    certificateType:
-      input.CertificateType === undefined ? current.certificateType : Number(input.CertificateType),
-    sceneDesc: input.SceneDesc ?? current.sceneDesc,
-  };
-  // Checked before any file is stored, so a refused request leaves nothing behind.
-  checkSignatureFields(fields);
-  checkProxyDocument(
-    fields.sigPurpose,
-    Boolean(input.ProxyFile) || current.proxyFileMediaId !== '',
-  );
-  checkUpdatable(current);
-  const files = await signatureFiles(ctx, input, current);
-  const next = updateSignature(current, { ...fields, ...files }, deps.clock.now());
-  if (!(await deps.store.replaceSignature(next))) {
-    throw new WirebirdError('StateConflict', `SigId ${input.SigId} changed meanwhile; retry`);
-  }
-  deps.nudges.reviewTemplates();
-  return {};
-});
+export const updateUsmsSignature = defineAction(
+  {
+    summary: 'Changes a signature that is not approved; it goes back to review.',
+    request: Input,
+    answer: Obj({}),
+  },
+  async (ctx, input) => {
+    const { accountId, deps } = ctx;
+    const [current] = await deps.store.getSignatures(accountId, [input.SigId]);
+    if (!current) throw new WirebirdError('NotFound', `SigId ${input.SigId} not found`);
+    const fields = {
+      ...current,
+      sigContent: input.SigContent,
+      sigType: Number(input.SigType),
+      sigPurpose: Number(input.SigPurpose),
+      certificateType:
+        input.CertificateType === undefined
+          ? current.certificateType
+          : Number(input.CertificateType),
+      sceneDesc: input.SceneDesc ?? current.sceneDesc,
+    };
+    // Checked before any file is stored, so a refused request leaves nothing behind.
+    checkSignatureFields(fields);
+    checkProxyDocument(
+      fields.sigPurpose,
+      Boolean(input.ProxyFile) || current.proxyFileMediaId !== '',
+    );
+    checkUpdatable(current);
+    const files = await signatureFiles(ctx, input, current);
+    const next = updateSignature(current, { ...fields, ...files }, deps.clock.now());
+    if (!(await deps.store.replaceSignature(next))) {
+      throw new WirebirdError('StateConflict', `SigId ${input.SigId} changed meanwhile; retry`);
+    }
+    deps.nudges.reviewTemplates();
+    return {};
+  },
+);

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { WirebirdError } from '../../domain/errors.js';
 import { updateTemplate } from '../../domain/templates/template-rules.js';
 import { defineAction } from '../context.js';
+import { Obj } from '../answer-schemas.js';
 
 const Input = Type.Object({
   TemplateId: Type.String({ minLength: 1 }),
@@ -12,26 +13,33 @@ const Input = Type.Object({
   UnsubscribeInfo: Type.Optional(Type.String()),
 });
 
-export const updateUsmsTemplate = defineAction(Input, async ({ accountId, deps }, input) => {
-  const [current] = await deps.store.getTemplates(accountId, [input.TemplateId]);
-  if (!current) throw new WirebirdError('NotFound', `TemplateId ${input.TemplateId} not found`);
-  const next = updateTemplate(
-    current,
-    {
-      template: input.Template,
-      templateName: input.TemplateName,
-      remark: input.Remark,
-      instruction: input.Instruction,
-      unsubscribeInfo: input.UnsubscribeInfo,
-    },
-    deps.clock.now(),
-  );
-  if (!(await deps.store.replaceTemplate(next))) {
-    throw new WirebirdError(
-      'StateConflict',
-      `TemplateId ${input.TemplateId} changed meanwhile; retry`,
+export const updateUsmsTemplate = defineAction(
+  {
+    summary: 'Changes a template that is not approved; new content goes back to review.',
+    request: Input,
+    answer: Obj({}),
+  },
+  async ({ accountId, deps }, input) => {
+    const [current] = await deps.store.getTemplates(accountId, [input.TemplateId]);
+    if (!current) throw new WirebirdError('NotFound', `TemplateId ${input.TemplateId} not found`);
+    const next = updateTemplate(
+      current,
+      {
+        template: input.Template,
+        templateName: input.TemplateName,
+        remark: input.Remark,
+        instruction: input.Instruction,
+        unsubscribeInfo: input.UnsubscribeInfo,
+      },
+      deps.clock.now(),
     );
-  }
-  if (next.status === 0) deps.nudges.reviewTemplates();
-  return {};
-});
+    if (!(await deps.store.replaceTemplate(next))) {
+      throw new WirebirdError(
+        'StateConflict',
+        `TemplateId ${input.TemplateId} changed meanwhile; retry`,
+      );
+    }
+    if (next.status === 0) deps.nudges.reviewTemplates();
+    return {};
+  },
+);

@@ -3,6 +3,7 @@ import { invalid } from '../../domain/errors.js';
 import { defineAction } from '../context.js';
 import { storeBase64File } from '../ucloud/uploaded-file.js';
 import { IntegerLike } from './schema-types.js';
+import { Obj } from '../answer-schemas.js';
 
 const Input = Type.Object({
   FileContent: Type.String({ minLength: 1 }),
@@ -12,14 +13,21 @@ const Input = Type.Object({
 });
 
 /** A qualification file (Source 0), kept in the media store; its FileId is its media id. */
-export const uploadUsmsFile = defineAction(Input, async (ctx, input) => {
-  if (Number(input.Source) !== 0)
-    throw invalid('Source', 'must be 0 (a signature qualification file)');
-  const fileId = await storeBase64File(ctx, {
-    field: 'FileContent',
-    content: input.FileContent,
-    fileName: input.FileName,
-    mimeType: input.FileType,
-  });
-  return { FileId: fileId };
-});
+export const uploadUsmsFile = defineAction(
+  {
+    summary: 'Stores a signature qualification file (base64); answers its FileId.',
+    request: Input,
+    answer: Obj({ FileId: Type.String() }),
+  },
+  async (ctx, input) => {
+    if (Number(input.Source) !== 0)
+      throw invalid('Source', 'must be 0 (a signature qualification file)');
+    const fileId = await storeBase64File(ctx, {
+      field: 'FileContent',
+      content: input.FileContent,
+      fileName: input.FileName,
+      mimeType: input.FileType,
+    });
+    return { FileId: fileId };
+  },
+);

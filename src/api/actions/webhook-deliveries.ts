@@ -6,6 +6,7 @@ import { defineAction } from '../context.js';
 import { IntegerLike } from './schema-types.js';
 import { replay } from '../webhooks-service.js';
 import { webhookScope } from './webhook-endpoints.js';
+import { Obj, WebhookDelivery } from '../answer-schemas.js';
 
 const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 1000;
@@ -61,31 +62,43 @@ function limitOf(raw: Static<typeof ListInput>['Limit']): number {
 }
 
 /** The account's deliveries, newest event first, a page at a time (docs/events.md). */
-export const listWebhookDeliveries = defineAction(ListInput, async (ctx, input) => {
-  const page = await ctx.deps.store.listDeliveries({
-    accountId: ctx.accountId,
-    ...(input.EndpointId === undefined ? {} : { endpointId: input.EndpointId }),
-    ...(input.EventId === undefined ? {} : { eventId: eventNumber(input.EventId) }),
-    ...(input.State === undefined ? {} : { state: input.State }),
-    ...(input.Cursor === undefined ? {} : { before: cursorOf(input.Cursor) }),
-    limit: limitOf(input.Limit),
-  });
-  return {
-    Data: page.deliveries.map(deliveryView),
-    NextCursor: page.nextCursor ? cursorText(page.nextCursor) : '',
-  };
-});
+export const listWebhookDeliveries = defineAction(
+  {
+    repeatable: 'safe',
+    summary: "The account's webhook deliveries, newest event first, a page at a time.",
+    request: ListInput,
+    answer: Obj({ Data: Type.Array(WebhookDelivery), NextCursor: Type.String() }),
+  },
+  async (ctx, input) => {
+    const page = await ctx.deps.store.listDeliveries({
+      accountId: ctx.accountId,
+      ...(input.EndpointId === undefined ? {} : { endpointId: input.EndpointId }),
+      ...(input.EventId === undefined ? {} : { eventId: eventNumber(input.EventId) }),
+      ...(input.State === undefined ? {} : { state: input.State }),
+      ...(input.Cursor === undefined ? {} : { before: cursorOf(input.Cursor) }),
+      limit: limitOf(input.Limit),
+    });
+    return {
+      Data: page.deliveries.map(deliveryView),
+      NextCursor: page.nextCursor ? cursorText(page.nextCursor) : '',
+    };
+  },
+);
 
 /**
  * Sends again: one event (to every endpoint it went to, or to `EndpointId`, even one created
  * since), or every delivery that failed for good since `Since` (Unix seconds).
  */
 export const replayWebhookEvents = defineAction(
-  Type.Object({
-    EventId: Type.Optional(EventId),
-    Since: Type.Optional(IntegerLike),
-    EndpointId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-  }),
+  {
+    summary: 'Sends an event again, or every delivery that failed for good since a time.',
+    request: Type.Object({
+      EventId: Type.Optional(EventId),
+      Since: Type.Optional(IntegerLike),
+      EndpointId: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    }),
+    answer: Obj({ Replayed: Type.Integer({ minimum: 0 }) }),
+  },
   async (ctx, input) => {
     if ((input.EventId === undefined) === (input.Since === undefined)) {
       throw invalid(

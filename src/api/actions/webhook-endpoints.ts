@@ -11,6 +11,7 @@ import {
   updateEndpoint,
   type WebhookScope,
 } from '../webhooks-service.js';
+import { Obj, WebhookEndpoint as WebhookEndpointSchema } from '../answer-schemas.js';
 
 const EndpointId = Type.String({ minLength: 1, maxLength: 64 });
 const Url = Type.String({ minLength: 1, maxLength: 2048 });
@@ -50,11 +51,19 @@ export function webhookScope(ctx: ActionContext): WebhookScope {
 
 /** Wirebird's own Actions (docs/events.md): the secret is answered at creation and rotation only. */
 export const createWebhookEndpoint = defineAction(
-  Type.Object({
-    Url,
-    EventTypes: Type.Optional(EventTypes),
-    Description: Type.Optional(Description),
-  }),
+  {
+    summary: 'Adds a webhook endpoint; its signing Secret is answered here only.',
+    request: Type.Object({
+      Url,
+      EventTypes: Type.Optional(EventTypes),
+      Description: Type.Optional(Description),
+    }),
+    answer: Obj({
+      EndpointId: Type.String(),
+      Secret: Type.String({ pattern: '^whsec_' }),
+      Endpoint: WebhookEndpointSchema,
+    }),
+  },
   async (ctx, input) => {
     const { endpoint, secret } = await createEndpoint(webhookScope(ctx), {
       url: input.Url,
@@ -65,19 +74,31 @@ export const createWebhookEndpoint = defineAction(
   },
 );
 
-export const listWebhookEndpoints = defineAction(Type.Object({}), async (ctx) => {
-  const list = await ctx.deps.store.listEndpoints(ctx.accountId);
-  return { Data: list.map(endpointView) };
-});
+export const listWebhookEndpoints = defineAction(
+  {
+    repeatable: 'safe',
+    summary: "The account's webhook endpoints (never their secrets).",
+    request: Type.Object({}),
+    answer: Obj({ Data: Type.Array(WebhookEndpointSchema) }),
+  },
+  async (ctx) => {
+    const list = await ctx.deps.store.listEndpoints(ctx.accountId);
+    return { Data: list.map(endpointView) };
+  },
+);
 
 export const updateWebhookEndpoint = defineAction(
-  Type.Object({
-    EndpointId,
-    Url: Type.Optional(Url),
-    EventTypes: Type.Optional(EventTypes),
-    Description: Type.Optional(Description),
-    Disabled: Type.Optional(Type.Boolean()),
-  }),
+  {
+    summary: 'Changes an endpoint: its URL, event types, description, or whether it is disabled.',
+    request: Type.Object({
+      EndpointId,
+      Url: Type.Optional(Url),
+      EventTypes: Type.Optional(EventTypes),
+      Description: Type.Optional(Description),
+      Disabled: Type.Optional(Type.Boolean()),
+    }),
+    answer: Obj({ Endpoint: WebhookEndpointSchema }),
+  },
   async (ctx, input) => {
     const next = await updateEndpoint(webhookScope(ctx), input.EndpointId, {
       ...(input.Url === undefined ? {} : { url: input.Url }),
@@ -90,24 +111,43 @@ export const updateWebhookEndpoint = defineAction(
 );
 
 export const deleteWebhookEndpoint = defineAction(
-  Type.Object({ EndpointId }),
+  {
+    summary: 'Deletes an endpoint and its delivery history.',
+    request: Type.Object({ EndpointId }),
+    answer: Obj({}),
+  },
   async (ctx, input) => {
     await deleteEndpoint(webhookScope(ctx), input.EndpointId);
     return {};
   },
 );
 
-export const rotateWebhookSecret = defineAction(Type.Object({ EndpointId }), async (ctx, input) => {
-  const { secret, previousUntil } = await rotateSecret(webhookScope(ctx), input.EndpointId);
-  return {
-    EndpointId: input.EndpointId,
-    Secret: secret,
-    PreviousSecretExpireTime: Math.floor(previousUntil / 1000),
-  };
-});
+export const rotateWebhookSecret = defineAction(
+  {
+    summary: 'Gives an endpoint a new secret; the old one also signs until the grace period ends.',
+    request: Type.Object({ EndpointId }),
+    answer: Obj({
+      EndpointId: Type.String(),
+      Secret: Type.String({ pattern: '^whsec_' }),
+      PreviousSecretExpireTime: Type.Integer({ minimum: 0 }),
+    }),
+  },
+  async (ctx, input) => {
+    const { secret, previousUntil } = await rotateSecret(webhookScope(ctx), input.EndpointId);
+    return {
+      EndpointId: input.EndpointId,
+      Secret: secret,
+      PreviousSecretExpireTime: Math.floor(previousUntil / 1000),
+    };
+  },
+);
 
 export const sendWebhookTestEvent = defineAction(
-  Type.Object({ EndpointId }),
+  {
+    summary: 'Sends a webhook.test event to one endpoint.',
+    request: Type.Object({ EndpointId }),
+    answer: Obj({ EventId: Type.String({ pattern: '^evt_[0-9]+$' }) }),
+  },
   async (ctx, input) => {
     const eventId = await sendTestEvent(webhookScope(ctx), input.EndpointId);
     return { EventId: webhookId(eventId) };

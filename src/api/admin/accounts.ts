@@ -1,92 +1,147 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
 import { checkSenderId } from '../../domain/accounts/sender-id.js';
 import { WirebirdError, invalid, missing } from '../../domain/errors.js';
 import { smsNumberOf } from '../../domain/inbound/sms-number.js';
 import { e164Of, isKnownRegion } from '../../domain/phones/phones.js';
 import { hashKey, newApiKey } from '../auth.js';
 import type { ApiDeps } from '../context.js';
-import { accountIdParam, ok, sendAdminError } from './guard.js';
+import { Obj } from '../answer-schemas.js';
+import { serveAdmin, type AdminInput, type AdminRoute } from './admin-route.js';
+import { accountIdParam } from './guard.js';
 
-type AccountRoute = { Params: { accountId: string }; Body: Record<string, unknown> | undefined };
+const REGION_RULE =
+  'a two-letter region code such as "US" or "CN", or null for the gateway\'s default';
+
+const AccountParam = {
+  accountId: { description: 'the account (a whole number from 1)', pattern: '^[0-9]{1,15}$' },
+};
+
+export const ACCOUNT_ROUTES = {
+  createKey: {
+    method: 'POST',
+    url: '/admin/accounts/:accountId/keys',
+    summary:
+      'Creates an API key for the account (and the account if it is new); the key is answered once.',
+    params: AccountParam,
+    answer: Obj({ AccountId: Type.Integer(), Key: Type.String() }),
+    creates: true,
+  },
+  addSenderId: {
+    method: 'POST',
+    url: '/admin/accounts/:accountId/sender-ids',
+    summary: 'Registers a SenderId the account may send from.',
+    params: AccountParam,
+    body: Type.Object({ SenderId: Type.String() }),
+    answer: Obj({ AccountId: Type.Integer(), SenderId: Type.String() }),
+    creates: true,
+  },
+  addBusinessPhone: {
+    method: 'POST',
+    url: '/admin/accounts/:accountId/business-phones',
+    summary: 'Registers a business phone (simulator or WhatsApp) or an SMS number replies come to.',
+    params: AccountParam,
+    body: Type.Object({
+      BusinessPhone: Type.String(),
+      Channel: Type.Optional(
+        Type.String({ description: '"simulator" (the default), "whatsapp" or "sms"' }),
+      ),
+      PhoneNumberId: Type.Optional(
+        Type.String({ description: 'WhatsApp: the Cloud API phone number id' }),
+      ),
+      AccessToken: Type.Optional(
+        Type.String({
+          description: 'WhatsApp: the Graph API token; stored sealed, never answered',
+        }),
+      ),
+    }),
+    answer: Obj({
+      AccountId: Type.Integer(),
+      BusinessPhone: Type.String(),
+      Channel: Type.String(),
+      PhoneNumberId: Type.Optional(Type.String()),
+    }),
+    creates: true,
+  },
+  setDefaultRegion: {
+    method: 'PUT',
+    url: '/admin/accounts/:accountId/default-region',
+    summary: "Sets the region the account's numbers without a country code are read in.",
+    params: AccountParam,
+    body: Type.Object({
+      DefaultRegion: Type.Union([Type.String(), Type.Null()], {
+        description: REGION_RULE,
+      }),
+    }),
+    answer: Obj({
+      AccountId: Type.Integer(),
+      DefaultRegion: Type.Union([Type.String(), Type.Null()]),
+      EffectiveRegion: Type.String(),
+    }),
+  },
+} satisfies Record<string, AdminRoute>;
 
 export function registerAccountAdmin(app: FastifyInstance, deps: ApiDeps): void {
   const { store, clock } = deps;
-  const route = (
-    path: string,
-    run: (accountId: number, body: Record<string, unknown>) => Promise<object>,
-  ) =>
-    app.post<AccountRoute>(
-      `/admin/accounts/:accountId${path}`,
-      async (request, reply: FastifyReply) => {
-        try {
-          const accountId = accountIdParam(request.params.accountId);
-          const result = await run(accountId, request.body ?? {});
-          return reply.code(201).send(ok({ AccountId: accountId, ...result }));
-        } catch (err) {
-          return sendAdminError(reply, err);
-        }
-      },
-    );
-
-  route('/keys', async (accountId) => {
+  const R = ACCOUNT_ROUTES;
+  const accountOf = (input: AdminInput) => accountIdParam(input.params.accountId ?? '');
+  serveAdmin(app, R.createKey, async (input) => {
+    const accountId = accountOf(input);
     const key = newApiKey();
     await store.ensureAccount(accountId, clock.now());
     await store.addApiKey(accountId, hashKey(key), clock.now());
-    return { Key: key };
+    return { AccountId: accountId, Key: key };
   });
-  route('/sender-ids', async (accountId, body) => {
-    const senderId = checkSenderId(requireString(body, 'SenderId'));
+  serveAdmin(app, R.addSenderId, async (input) => {
+    const accountId = accountOf(input);
+    const senderId = checkSenderId(requireString(input.body, 'SenderId'));
     await store.ensureAccount(accountId, clock.now());
     await store.addSenderId(accountId, senderId, clock.now());
-    return { SenderId: senderId };
+    return { AccountId: accountId, SenderId: senderId };
   });
-  route('/business-phones', async (accountId, body) => {
-    const raw = requireString(body, 'BusinessPhone');
-    const region = (await store.accountRegion(accountId)) ?? deps.config.defaultRegion;
-    const channel = channelOf(body);
-    const number = await registrableNumber(deps, {
-      raw,
-      region,
-      channel: channel.channel,
-      accountId,
-    });
-    await store.ensureAccount(accountId, clock.now());
-    await store.addBusinessPhone({
-      accountId,
-      businessPhone: number,
-      createdAt: clock.now(),
-      ...channel,
-    });
-    // The access token goes to the store and to Meta only: never back in an answer.
-    return {
-      BusinessPhone: number,
-      Channel: channel.channel,
-      ...(channel.phoneNumberId ? { PhoneNumberId: channel.phoneNumberId } : {}),
-    };
+  serveAdmin(app, R.addBusinessPhone, async (input) =>
+    addBusinessPhone(deps, accountOf(input), input.body),
+  );
+  serveAdmin(app, R.setDefaultRegion, async (input) => {
+    const accountId = accountOf(input);
+    const region = regionOf(input.body);
+    if (!(await deps.store.setAccountRegion(accountId, region))) {
+      throw new WirebirdError('NotFound', `no account ${accountId}: create it with a key first`);
+    }
+    const effective = region ?? deps.config.defaultRegion;
+    return { AccountId: accountId, DefaultRegion: region ?? null, EffectiveRegion: effective };
   });
-  registerRegionAdmin(app, deps);
 }
 
-/**
- * PUT /admin/accounts/:accountId/default-region: the region the account's numbers without a
- * country code are read in. `DefaultRegion: null` goes back to the gateway's (config).
- */
-function registerRegionAdmin(app: FastifyInstance, deps: ApiDeps): void {
-  app.put<AccountRoute>('/admin/accounts/:accountId/default-region', async (request, reply) => {
-    try {
-      const accountId = accountIdParam(request.params.accountId);
-      const region = regionOf(request.body ?? {});
-      if (!(await deps.store.setAccountRegion(accountId, region))) {
-        throw new WirebirdError('NotFound', `no account ${accountId}: create it with a key first`);
-      }
-      const effective = region ?? deps.config.defaultRegion;
-      return reply.send(
-        ok({ AccountId: accountId, DefaultRegion: region ?? null, EffectiveRegion: effective }),
-      );
-    } catch (err) {
-      return sendAdminError(reply, err);
-    }
+async function addBusinessPhone(
+  deps: ApiDeps,
+  accountId: number,
+  body: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  const { store, clock } = deps;
+  const raw = requireString(body, 'BusinessPhone');
+  const region = (await store.accountRegion(accountId)) ?? deps.config.defaultRegion;
+  const channel = channelOf(body);
+  const number = await registrableNumber(deps, {
+    raw,
+    region,
+    channel: channel.channel,
+    accountId,
   });
+  await store.ensureAccount(accountId, clock.now());
+  await store.addBusinessPhone({
+    accountId,
+    businessPhone: number,
+    createdAt: clock.now(),
+    ...channel,
+  });
+  // The access token goes to the store and to Meta only: never back in an answer.
+  return {
+    AccountId: accountId,
+    BusinessPhone: number,
+    Channel: channel.channel,
+    ...(channel.phoneNumberId ? { PhoneNumberId: channel.phoneNumberId } : {}),
+  };
 }
 
 function regionOf(body: Record<string, unknown>): string | undefined {
@@ -94,10 +149,7 @@ function regionOf(body: Record<string, unknown>): string | undefined {
   const value = body.DefaultRegion;
   if (value === null) return undefined;
   if (typeof value !== 'string' || !isKnownRegion(value.toUpperCase())) {
-    throw invalid(
-      'DefaultRegion',
-      'must be a two-letter region code such as "US" or "CN", or null for the gateway\'s default',
-    );
+    throw invalid('DefaultRegion', `must be ${REGION_RULE}`);
   }
   return value.toUpperCase();
 }

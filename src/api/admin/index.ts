@@ -1,13 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { ApiDeps } from '../context.js';
-import { registerAccountAdmin } from './accounts.js';
+import type { AdminRoute } from './admin-route.js';
+import { ACCOUNT_ROUTES, registerAccountAdmin } from './accounts.js';
 import { checkText } from '../text-check.js';
 import { adminGuard, sendAdminError } from './guard.js';
-import { registerInboundAdmin } from './inbound.js';
-import { registerMessageAdmin } from './messages.js';
-import { registerTemplateAdmin } from './templates.js';
-import { registerUcloudKeyAdmin } from './ucloud-keys.js';
-import { registerSmppCredentialAdmin } from './smpp-credentials.js';
+import { INBOUND_ROUTES, registerInboundAdmin } from './inbound.js';
+import { MESSAGE_ROUTES, registerMessageAdmin } from './messages.js';
+import { SIGNATURE_ROUTES, TEMPLATE_ROUTES, registerTemplateAdmin } from './templates.js';
+import { UCLOUD_KEY_ROUTES, registerUcloudKeyAdmin } from './ucloud-keys.js';
+import { SMPP_CREDENTIAL_ROUTES, registerSmppCredentialAdmin } from './smpp-credentials.js';
 
 /** Everything under /admin takes the admin key. */
 export function registerAdminRoutes(app: FastifyInstance, deps: ApiDeps): void {
@@ -29,3 +30,24 @@ export function registerAdminRoutes(app: FastifyInstance, deps: ApiDeps): void {
     registerSmppCredentialAdmin(admin, deps);
   });
 }
+
+/** `prefix` + each route's name: the operationIds of docs/openapi.json. */
+function named(prefix: string, routes: Record<string, AdminRoute>): Record<string, AdminRoute> {
+  return Object.fromEntries(
+    Object.entries(routes).map(([name, r]) => [
+      `${prefix}${name[0]?.toUpperCase()}${name.slice(1)}`,
+      r,
+    ]),
+  );
+}
+
+/** Every route of the admin API, by operationId. */
+export const ADMIN_ROUTES: Record<string, AdminRoute> = {
+  ...named('account', ACCOUNT_ROUTES),
+  ...named('template', TEMPLATE_ROUTES),
+  ...named('signature', SIGNATURE_ROUTES),
+  ...named('message', MESSAGE_ROUTES),
+  ...named('inbound', INBOUND_ROUTES),
+  ...named('ucloudKey', UCLOUD_KEY_ROUTES),
+  ...named('smppCredential', SMPP_CREDENTIAL_ROUTES),
+};

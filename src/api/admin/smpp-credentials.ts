@@ -1,68 +1,96 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import {
   credentialView,
   deleteCredential,
   saveCredential,
 } from '../../smpp-server/credentials-service.js';
+import { Obj } from '../answer-schemas.js';
 import type { ApiDeps } from '../context.js';
-import { validator } from '../validate.js';
-import { accountIdParam, ok, sendAdminError } from './guard.js';
+import { serveAdmin, type AdminInput, type AdminRoute } from './admin-route.js';
+import { accountIdParam } from './guard.js';
 
 const CredentialBody = Type.Object({
   SystemId: Type.String({ minLength: 1, maxLength: 64 }),
-  Password: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  Password: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 64, description: 'omit to have one made' }),
+  ),
   AllowedNetworks: Type.Optional(Type.Array(Type.String({ maxLength: 64 }), { maxItems: 64 })),
   MaxBinds: Type.Optional(Type.Integer()),
   MaxTps: Type.Optional(Type.Integer()),
   Window: Type.Optional(Type.Integer()),
 });
-const readCredential = validator(CredentialBody);
 
-type CredentialRoute = { Params: { accountId: string; systemId?: string } };
+const Credential = Obj({
+  SystemId: Type.String(),
+  AccountId: Type.Integer(),
+  AllowedNetworks: Type.Array(Type.String()),
+  MaxBinds: Type.Integer(),
+  MaxTps: Type.Integer(),
+  Window: Type.Integer(),
+  CreateTime: Type.Integer({ minimum: 0, description: 'Unix seconds' }),
+});
+
+const PATH = '/admin/accounts/:accountId/smpp-credentials';
+const AccountParam = { accountId: { description: 'the account', pattern: '^[0-9]{1,15}$' } };
+
+export const SMPP_CREDENTIAL_ROUTES = {
+  save: {
+    method: 'POST',
+    url: PATH,
+    summary:
+      'Creates (or replaces) the system_id/password an ESME binds to the SMPP server with; the password is answered once.',
+    params: AccountParam,
+    body: CredentialBody,
+    answer: Type.Intersect([Credential, Obj({ Password: Type.String() })]),
+    creates: true,
+  },
+  list: {
+    method: 'GET',
+    url: PATH,
+    summary: "The account's SMPP credentials (never their passwords).",
+    params: AccountParam,
+    answer: Obj({ AccountId: Type.Integer(), DataSet: Type.Array(Credential) }),
+  },
+  remove: {
+    method: 'DELETE',
+    url: `${PATH}/:systemId`,
+    summary: 'Deletes a credential; binds with it are refused from then on.',
+    params: { ...AccountParam, systemId: { description: 'the system_id' } },
+    answer: Obj({ AccountId: Type.Integer() }),
+  },
+} satisfies Record<string, AdminRoute>;
 
 /** The system_id/password pairs ESMEs bind to the SMPP server with (docs/smpp-server.md). */
 export function registerSmppCredentialAdmin(app: FastifyInstance, deps: ApiDeps): void {
-  const path = '/admin/accounts/:accountId/smpp-credentials';
-  app.post<CredentialRoute>(path, async (request, reply) => {
-    try {
-      const accountId = accountIdParam(request.params.accountId);
-      const body = readCredential(request.body ?? {});
-      const { credential, password } = await saveCredential(
-        deps.store,
-        accountId,
-        {
-          systemId: body.SystemId,
-          password: body.Password,
-          allowedNetworks: body.AllowedNetworks,
-          maxBinds: body.MaxBinds,
-          maxTps: body.MaxTps,
-          window: body.Window,
-        },
-        deps.clock.now(),
-      );
-      // The password is answered this once: the store keeps only its hash.
-      return reply.code(201).send(ok({ ...credentialView(credential), Password: password }));
-    } catch (err) {
-      return sendAdminError(reply, err);
-    }
+  const accountOf = (input: AdminInput) => accountIdParam(input.params.accountId ?? '');
+  serveAdmin(app, SMPP_CREDENTIAL_ROUTES.save, async (input) => {
+    const accountId = accountOf(input);
+    const body = input.body as Static<typeof CredentialBody>;
+    const { credential, password } = await saveCredential(
+      deps.store,
+      accountId,
+      {
+        systemId: body.SystemId,
+        password: body.Password,
+        allowedNetworks: body.AllowedNetworks,
+        maxBinds: body.MaxBinds,
+        maxTps: body.MaxTps,
+        window: body.Window,
+      },
+      deps.clock.now(),
+    );
+    // The password is answered this once: the store keeps only its hash.
+    return { ...credentialView(credential), Password: password };
   });
-  app.get<CredentialRoute>(path, async (request, reply) => {
-    try {
-      const accountId = accountIdParam(request.params.accountId);
-      const list = await deps.store.listSmppCredentials(accountId);
-      return ok({ AccountId: accountId, DataSet: list.map(credentialView) });
-    } catch (err) {
-      return sendAdminError(reply, err);
-    }
+  serveAdmin(app, SMPP_CREDENTIAL_ROUTES.list, async (input) => {
+    const accountId = accountOf(input);
+    const list = await deps.store.listSmppCredentials(accountId);
+    return { AccountId: accountId, DataSet: list.map(credentialView) };
   });
-  app.delete<CredentialRoute>(`${path}/:systemId`, async (request, reply) => {
-    try {
-      const accountId = accountIdParam(request.params.accountId);
-      await deleteCredential(deps.store, accountId, request.params.systemId ?? '');
-      return ok({ AccountId: accountId });
-    } catch (err) {
-      return sendAdminError(reply, err);
-    }
+  serveAdmin(app, SMPP_CREDENTIAL_ROUTES.remove, async (input) => {
+    const accountId = accountOf(input);
+    await deleteCredential(deps.store, accountId, input.params.systemId ?? '');
+    return { AccountId: accountId };
   });
 }

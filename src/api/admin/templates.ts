@@ -1,3 +1,4 @@
+import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { WirebirdError, invalid } from '../../domain/errors.js';
 import type { ReviewAction } from '../../domain/templates/template-review.js';
@@ -6,7 +7,9 @@ import { reviewById, reviewSignatureById } from '../../review/review-by-id.js';
 import { outSignature } from '../actions/out-signature.js';
 import { outTemplate } from '../../domain/templates/out-template.js';
 import type { ApiDeps } from '../context.js';
-import { accountIdParam, ok, sendAdminError } from './guard.js';
+import { OutSignature, OutTemplate, Obj } from '../answer-schemas.js';
+import { serveAdmin, type AdminRoute } from './admin-route.js';
+import { accountIdParam } from './guard.js';
 
 const VERBS: Record<string, ReviewAction> = {
   approve: 'approve',
@@ -16,24 +19,58 @@ const VERBS: Record<string, ReviewAction> = {
 
 /** One kind of reviewed thing as the admin API serves it: templates, signatures. */
 interface ReviewedAdmin<T> {
-  path: string;
+  routes: ReturnType<typeof reviewedRoutes>;
   review(id: string, action: ReviewAction, now: number, errDesc?: string): Promise<T>;
   list(filter: { status?: TemplateStatus; accountId?: number }): Promise<T[]>;
   out(item: T): Record<string, unknown>;
   accountOf(item: T): number;
 }
 
+/** POST <path>/:id/approve|reject|disable, and GET <path>?status=&accountId= */
+function reviewedRoutes(path: string, noun: string, view: TSchema) {
+  return {
+    review: {
+      method: 'POST',
+      url: `${path}/:id/:verb`,
+      summary: `Approves, rejects (with ErrDesc) or disables a ${noun}.`,
+      params: {
+        id: { description: `the ${noun}'s id` },
+        verb: { description: 'approve, reject or disable', pattern: '^(approve|reject|disable)$' },
+      },
+      body: Type.Object({
+        ErrDesc: Type.Optional(Type.String({ description: 'why it was rejected' })),
+      }),
+      answer: Obj({ Data: view }),
+    },
+    list: {
+      method: 'GET',
+      url: path,
+      summary: `Lists the ${noun}s of every account, or of one, optionally of one status.`,
+      query: Type.Object({
+        status: Type.Optional(Type.String({ description: '0 to 4 (docs/states.md)' })),
+        accountId: Type.Optional(Type.String({ description: 'one account only' })),
+      }),
+      answer: Obj({
+        DataSet: Type.Array(Type.Intersect([view, Obj({ AccountId: Type.Integer() })])),
+      }),
+    },
+  } satisfies Record<string, AdminRoute>;
+}
+
+export const TEMPLATE_ROUTES = reviewedRoutes('/admin/templates', 'template', OutTemplate);
+export const SIGNATURE_ROUTES = reviewedRoutes('/admin/signatures', 'signature', OutSignature);
+
 export function registerTemplateAdmin(app: FastifyInstance, deps: ApiDeps): void {
   const { store } = deps;
   registerReviewed(app, deps, {
-    path: '/admin/templates',
+    routes: TEMPLATE_ROUTES,
     review: (id, action, now, errDesc) => reviewById(store, id, action, now, errDesc),
     list: (filter) => store.listTemplates(filter),
     out: (t) => outTemplate(t),
     accountOf: (t) => t.accountId,
   });
   registerReviewed(app, deps, {
-    path: '/admin/signatures',
+    routes: SIGNATURE_ROUTES,
     review: (id, action, now, errDesc) => reviewSignatureById(store, id, action, now, errDesc),
     list: (filter) => store.listSignatures(filter),
     out: outSignature,
@@ -41,39 +78,20 @@ export function registerTemplateAdmin(app: FastifyInstance, deps: ApiDeps): void
   });
 }
 
-/** POST <path>/:id/approve|reject|disable, and GET <path>?status=&accountId= */
 function registerReviewed<T>(app: FastifyInstance, deps: ApiDeps, kind: ReviewedAdmin<T>): void {
-  app.post<{ Params: { id: string; verb: string }; Body: { ErrDesc?: unknown } | undefined }>(
-    `${kind.path}/:id/:verb`,
-    async (request, reply) => {
-      try {
-        const verb = VERBS[request.params.verb];
-        if (!verb) throw new WirebirdError('NotFound', `no admin operation ${request.params.verb}`);
-        const errDesc = request.body?.ErrDesc;
-        if (errDesc !== undefined && typeof errDesc !== 'string')
-          throw invalid('ErrDesc', 'must be a string');
-        const item = await kind.review(request.params.id, verb, deps.clock.now(), errDesc);
-        return ok({ Data: kind.out(item) });
-      } catch (err) {
-        return sendAdminError(reply, err);
-      }
-    },
-  );
-  app.get<{ Querystring: { status?: string; accountId?: string } }>(
-    kind.path,
-    async (request, reply) => {
-      try {
-        const status = parseStatus(request.query.status);
-        const accountId = request.query.accountId
-          ? accountIdParam(request.query.accountId)
-          : undefined;
-        const list = await kind.list({ status, accountId });
-        return ok({ DataSet: list.map((i) => ({ AccountId: kind.accountOf(i), ...kind.out(i) })) });
-      } catch (err) {
-        return sendAdminError(reply, err);
-      }
-    },
-  );
+  serveAdmin(app, kind.routes.review, async ({ params, body }) => {
+    const verb = VERBS[params.verb ?? ''];
+    if (!verb) throw new WirebirdError('NotFound', `no admin operation ${params.verb}`);
+    const errDesc = body.ErrDesc as string | undefined;
+    const item = await kind.review(params.id ?? '', verb, deps.clock.now(), errDesc);
+    return { Data: kind.out(item) };
+  });
+  serveAdmin(app, kind.routes.list, async ({ query }) => {
+    const status = parseStatus(query.status as string | undefined);
+    const accountId = query.accountId ? accountIdParam(query.accountId as string) : undefined;
+    const list = await kind.list({ status, accountId });
+    return { DataSet: list.map((i) => ({ AccountId: kind.accountOf(i), ...kind.out(i) })) };
+  });
 }
 
 function parseStatus(raw: string | undefined): TemplateStatus | undefined {

@@ -1,45 +1,63 @@
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { Obj } from '../answer-schemas.js';
 import type { ApiDeps } from '../context.js';
 import { createKeyPair, deleteKeyPair } from '../ucloud/key-pair.js';
-import { accountIdParam, ok, sendAdminError } from './guard.js';
+import { serveAdmin, type AdminInput, type AdminRoute } from './admin-route.js';
+import { accountIdParam } from './guard.js';
 
-type KeyRoute = { Params: { accountId: string; publicKey?: string } };
+const PATH = '/admin/accounts/:accountId/ucloud-keys';
+const AccountParam = { accountId: { description: 'the account', pattern: '^[0-9]{1,15}$' } };
+
+export const UCLOUD_KEY_ROUTES = {
+  create: {
+    method: 'POST',
+    url: PATH,
+    summary: 'Creates a UCloud key pair for the SDK dialect; the PrivateKey is answered once.',
+    params: AccountParam,
+    answer: Obj({ AccountId: Type.Integer(), PublicKey: Type.String(), PrivateKey: Type.String() }),
+    creates: true,
+  },
+  list: {
+    method: 'GET',
+    url: PATH,
+    summary: "The account's UCloud public keys (never the private ones).",
+    params: AccountParam,
+    answer: Obj({
+      AccountId: Type.Integer(),
+      DataSet: Type.Array(Obj({ PublicKey: Type.String(), CreateTime: Type.Integer() })),
+    }),
+  },
+  remove: {
+    method: 'DELETE',
+    url: `${PATH}/:publicKey`,
+    summary: 'Deletes a key pair: requests signed with it are refused from then on.',
+    params: { ...AccountParam, publicKey: { description: 'the PublicKey' } },
+    answer: Obj({ AccountId: Type.Integer() }),
+  },
+} satisfies Record<string, AdminRoute>;
 
 /** The UCloud dialect's key pairs of an account (docs/ucloud-sdk.md). */
 export function registerUcloudKeyAdmin(app: FastifyInstance, deps: ApiDeps): void {
-  const path = '/admin/accounts/:accountId/ucloud-keys';
-  app.post<KeyRoute>(path, async (request, reply) => {
-    try {
-      const accountId = accountIdParam(request.params.accountId);
-      const pair = await createKeyPair(deps.store, deps.box, accountId, deps.clock.now());
-      // The private key is answered this once: the store keeps it sealed and never shows it.
-      return reply
-        .code(201)
-        .send(ok({ AccountId: accountId, PublicKey: pair.publicKey, PrivateKey: pair.privateKey }));
-    } catch (err) {
-      return sendAdminError(reply, err);
-    }
+  const accountOf = (input: AdminInput) => accountIdParam(input.params.accountId ?? '');
+  serveAdmin(app, UCLOUD_KEY_ROUTES.create, async (input) => {
+    const accountId = accountOf(input);
+    const pair = await createKeyPair(deps.store, deps.box, accountId, deps.clock.now());
+    // The private key is answered this once: the store keeps it sealed and never shows it.
+    return { AccountId: accountId, PublicKey: pair.publicKey, PrivateKey: pair.privateKey };
   });
-  app.get<KeyRoute>(path, async (request, reply) => {
-    try {
-      const accountId = accountIdParam(request.params.accountId);
-      const keys = await deps.store.listUcloudKeys(accountId);
-      const DataSet = keys.map((k) => ({
-        PublicKey: k.publicKey,
-        CreateTime: Math.floor(k.createdAt / 1000),
-      }));
-      return ok({ AccountId: accountId, DataSet });
-    } catch (err) {
-      return sendAdminError(reply, err);
-    }
+  serveAdmin(app, UCLOUD_KEY_ROUTES.list, async (input) => {
+    const accountId = accountOf(input);
+    const keys = await deps.store.listUcloudKeys(accountId);
+    const DataSet = keys.map((k) => ({
+      PublicKey: k.publicKey,
+      CreateTime: Math.floor(k.createdAt / 1000),
+    }));
+    return { AccountId: accountId, DataSet };
   });
-  app.delete<KeyRoute>(`${path}/:publicKey`, async (request, reply) => {
-    try {
-      const accountId = accountIdParam(request.params.accountId);
-      await deleteKeyPair(deps.store, accountId, request.params.publicKey ?? '');
-      return ok({ AccountId: accountId });
-    } catch (err) {
-      return sendAdminError(reply, err);
-    }
+  serveAdmin(app, UCLOUD_KEY_ROUTES.remove, async (input) => {
+    const accountId = accountOf(input);
+    await deleteKeyPair(deps.store, accountId, input.params.publicKey ?? '');
+    return { AccountId: accountId };
   });
 }

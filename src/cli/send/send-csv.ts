@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { BatchInfo } from '../../domain/batches/batch.js';
 import { CliError } from '../cli-error.js';
-import type { GatewayClient } from '../client/gateway-client.js';
+import { WirebirdApiError, type WirebirdClient } from '@wirebird/client';
+import { cliErrorOf } from '../client/gateway-client.js';
 import { countRows, csvHeader, targetChunks, type Chunk, type ColumnPlan } from './csv-targets.js';
 import { paramColumns, templateParamCount } from './template-check.js';
 import { ProgressBar, type Tally } from './progress-bar.js';
@@ -37,7 +38,7 @@ const NOTHING_ACCEPTED = 18046;
  */
 export async function sendCsv(
   plan: SendPlan,
-  client: GatewayClient,
+  client: WirebirdClient,
   progress: NodeJS.WriteStream,
 ): Promise<SendSummary> {
   const started = Date.now();
@@ -89,7 +90,7 @@ export async function sendCsv(
 }
 
 async function sendChunk(
-  client: GatewayClient,
+  client: WirebirdClient,
   plan: SendPlan,
   chunk: Chunk,
   idempotencyKey: string,
@@ -100,16 +101,7 @@ async function sendChunk(
     ...(plan.senderId ? { SenderId: plan.senderId } : {}),
     Target: targets,
   };
-  const answer = await client.call(
-    'SendBatchUSMSMessage',
-    { TaskContent: [group] },
-    idempotencyKey,
-  );
-  if (answer.RetCode !== 0 && answer.RetCode !== NOTHING_ACCEPTED) {
-    throw new CliError(
-      `the gateway refused the batch: ${inCsvTerms(answer.Message, chunk)} (RetCode ${answer.RetCode})`,
-    );
-  }
+  const answer = await sentBatch(client, { TaskContent: [group] }, idempotencyKey, chunk);
   const content = answer.FailContent as BatchInfo[] | undefined;
   const whole = content?.find((g) => g.FailureDetails)?.FailureDetails;
   // A refused template or sender id would fail every chunk alike: stop at the first.
@@ -124,6 +116,30 @@ async function sendChunk(
     sessionNo: typeof answer.SessionNo === 'string' ? answer.SessionNo : null,
     failures,
   };
+}
+
+/** The batch's answer: accepted, or refused number by number (NothingAccepted, with FailContent). */
+async function sentBatch(
+  client: WirebirdClient,
+  request: { TaskContent: { TemplateId: string; SenderId?: string; Target: Chunk['targets'] }[] },
+  idempotencyKey: string,
+  chunk: Chunk,
+): Promise<Record<string, unknown>> {
+  try {
+    return await client.sendBatchUSMSMessage(request, { idempotencyKey });
+  } catch (err) {
+    if (err instanceof WirebirdApiError && err.code === 'NothingAccepted') return err.answer;
+    if (
+      err instanceof WirebirdApiError &&
+      err.code !== 'Unauthenticated' &&
+      err.code !== 'PermissionDenied'
+    ) {
+      throw new CliError(
+        `the gateway refused the batch: ${inCsvTerms(String(err.answer.Message), chunk)} (RetCode ${err.retCode})`,
+      );
+    }
+    throw cliErrorOf(err, 'the batch was not sent');
+  }
 }
 
 /**

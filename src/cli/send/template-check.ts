@@ -1,28 +1,28 @@
 import { parseVariables } from '../../domain/templates/variables.js';
 import { TemplateStatus } from '../../domain/templates/template.js';
 import { CliError } from '../cli-error.js';
-import type { GatewayClient } from '../client/gateway-client.js';
+import type { WirebirdClient } from '@wirebird/client';
+import { cliErrorOf } from '../client/gateway-client.js';
 
 /**
  * The number of parameters the template takes, asked of the gateway before the first row is
  * sent: the template must be the account's and approved, or every row would fail alike.
  */
 export async function templateParamCount(
-  client: GatewayClient,
+  client: WirebirdClient,
   templateId: string,
 ): Promise<number> {
-  const answer = await client.call('QueryUSMSTemplate', { TemplateId: [templateId] });
-  if (answer.RetCode !== 0) {
-    throw new CliError(`--template: ${answer.Message} (RetCode ${answer.RetCode})`);
-  }
-  // The gateway's own answer (docs/api.md): Data is the one OutTemplate asked for.
-  const data = answer.Data as { Template?: unknown; Status?: unknown } | undefined;
-  if (data?.Status !== TemplateStatus.Approved) {
+  const answer = await client
+    .queryUSMSTemplate({ TemplateId: [templateId] })
+    .catch((err: unknown) => Promise.reject(cliErrorOf(err, '--template')));
+  // Data is the one OutTemplate asked for.
+  const data = answer.Data;
+  if (data.Status !== TemplateStatus.Approved) {
     throw new CliError(
-      `--template: ${templateId} is not approved (Status ${String(data?.Status)}); only an approved template sends`,
+      `--template: ${templateId} is not approved (Status ${data.Status}); only an approved template sends`,
     );
   }
-  return parseVariables(typeof data.Template === 'string' ? data.Template : '').paramCount;
+  return parseVariables(data.Template).paramCount;
 }
 
 /**

@@ -1,0 +1,59 @@
+import type { TSchema } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { validator } from '../validate.js';
+import { ok, sendAdminError } from './guard.js';
+
+/**
+ * One route of the admin API, as it is served and as docs/openapi.json publishes it: the same
+ * schemas validate the request and describe it, so the document cannot drift from the code.
+ */
+export interface AdminRoute {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Fastify's form: `/admin/accounts/:accountId/keys`. */
+  url: string;
+  summary: string;
+  /** Path parameters, each a string in the URL. */
+  params?: Record<string, { description: string; pattern?: string }>;
+  query?: TSchema;
+  body?: TSchema;
+  /** The success answer's fields besides RetCode and Message. */
+  answer: TSchema;
+  /** 201 Created instead of 200. */
+  creates?: boolean;
+}
+
+export interface AdminInput {
+  params: Record<string, string>;
+  query: Record<string, unknown>;
+  body: Record<string, unknown>;
+}
+
+/**
+ * Serves `route`: the query and body are checked against its schemas (a refusal names the
+ * field, RetCode 18001/18003), then `run`'s fields are answered with RetCode 0.
+ */
+export function serveAdmin(
+  app: FastifyInstance,
+  route: AdminRoute,
+  run: (input: AdminInput, request: FastifyRequest) => Promise<Record<string, unknown>>,
+): void {
+  const readQuery = route.query ? validator(route.query) : undefined;
+  const readBody = route.body ? validator(route.body) : undefined;
+  app.route({
+    method: route.method,
+    url: route.url,
+    handler: async (request, reply) => {
+      try {
+        const input = {
+          params: (request.params ?? {}) as Record<string, string>,
+          query: (readQuery ? readQuery(request.query ?? {}) : {}) as Record<string, unknown>,
+          body: (readBody ? readBody(request.body ?? {}) : {}) as Record<string, unknown>,
+        };
+        const fields = await run(input, request);
+        return reply.code(route.creates ? 201 : 200).send(ok(fields));
+      } catch (err) {
+        return sendAdminError(reply, err);
+      }
+    },
+  });
+}

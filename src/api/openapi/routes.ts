@@ -1,0 +1,43 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { FastifyInstance } from 'fastify';
+import { openApiDocument } from './document.js';
+import { DOCS_PATH, OPENAPI_PATH } from './paths.js';
+
+/**
+ * GET /api/openapi.json, and the reference page at /docs: Swagger UI, whose files come from the
+ * @fastify/swagger-ui package and are served by the gateway itself (no CDN, works offline).
+ */
+const DOCS_CSP = [
+  "default-src 'self'",
+  "base-uri 'self'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "style-src 'self' 'unsafe-inline'",
+  "script-src 'self'",
+  "object-src 'none'",
+  "frame-ancestors 'self'",
+].join('; ');
+
+export function registerOpenApiRoutes(app: FastifyInstance): void {
+  const document = openApiDocument();
+  const text = JSON.stringify(document);
+  app.get(OPENAPI_PATH, async (_request, reply) =>
+    reply.type('application/json; charset=utf-8').send(text),
+  );
+  void app.register(async (scope) => {
+    await scope.register(swagger, {
+      mode: 'static',
+      specification: { document: document as never },
+    });
+    await scope.register(swaggerUi, {
+      routePrefix: DOCS_PATH,
+      uiConfig: { docExpansion: 'list', deepLinking: true, tryItOutEnabled: false },
+      theme: { title: 'Wirebird API reference' },
+      staticCSP: true,
+      // The package's policy allows https: fonts, styles and an online validator and upgrades
+      // requests to https, which breaks a gateway served over plain HTTP: only the gateway's own.
+      transformStaticCSP: () => DOCS_CSP,
+    });
+  });
+}
