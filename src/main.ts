@@ -34,6 +34,7 @@ import { AutoReviewer } from './review/auto-reviewer.js';
 import { openStore, sqlitePath } from './store/open-store.js';
 import { WriteLock } from './store/sqlite/write-lock.js';
 import { AcceptPool } from './api/offload/accept-pool.js';
+import { KeyUsage } from './api/api-keys.js';
 
 export interface Gateway {
   app: FastifyInstance;
@@ -132,9 +133,31 @@ async function startOnStore(rt: Runtime): Promise<Gateway> {
     throw err;
   });
   const smppServer = smppServerOf(rt, { metrics, pipeline, routing: channels.routing });
-  const parts = { admin, box, feed, history, channels, metrics, pipeline, reviewer, offload };
+  const keyUsage = new KeyUsage(store);
+  const parts = {
+    admin,
+    box,
+    feed,
+    history,
+    channels,
+    metrics,
+    pipeline,
+    reviewer,
+    offload,
+    keyUsage,
+  };
   const app = httpServer(rt, { ...parts, inbound, events, smppServer });
-  const running = { app, offload, reviewer, history, events, media, smppServer, pipeline };
+  const running = {
+    app,
+    offload,
+    reviewer,
+    history,
+    events,
+    media,
+    smppServer,
+    pipeline,
+    keyUsage,
+  };
   const stopWork = await startBackground(rt, { ...running, inbound });
   const url = await app.listen({ port: config.port, host: config.host }).catch(async (err) => {
     await stopWork();
@@ -192,6 +215,7 @@ interface Running {
   smppServer: SmppServer | undefined;
   pipeline: Pipeline;
   inbound: InboundSink;
+  keyUsage: KeyUsage;
 }
 
 /** Starts the timed and background work; answers how to stop all of it, in order. */
@@ -205,6 +229,7 @@ async function startBackground(rt: Runtime, r: Running): Promise<() => Promise<v
     r.history.stop();
     rt.logger.info('shutting down: refusing new connections, answering the requests in hand');
     await r.app.close();
+    await r.keyUsage.close();
     rt.logger.info('HTTP server closed');
     await r.offload?.stop();
     await r.reviewer?.stop();
@@ -233,6 +258,7 @@ interface HttpParts {
   inbound: InboundSink;
   events: ReturnType<typeof eventsOf>;
   smppServer: SmppServer | undefined;
+  keyUsage: KeyUsage;
 }
 
 /** The HTTP server: the API (and admin API), the WhatsApp webhook, the console. */
@@ -254,6 +280,7 @@ function httpServer(rt: Runtime, p: HttpParts): FastifyInstance {
       box: p.box,
       inbound: p.inbound,
       webhooks: p.events.deps,
+      keyUsage: p.keyUsage,
     },
     logger,
   );

@@ -31,7 +31,10 @@ describe('admin API: accounts', () => {
     const key = json.Key as string;
     assert.ok(key.length >= 20);
     assert.ok(await gw.store.accountExists(2));
-    assert.equal(await gw.store.accountForKeyHash(hashKey(key)), 2);
+    const record = await gw.store.apiKeyByHash(hashKey(key));
+    assert.equal(record?.accountId, 2);
+    assert.equal(json.KeyId, record?.keyId);
+    assert.equal(json.Prefix, key.slice(0, 7));
   });
 
   it('the new key authenticates for its account and no other', async () => {

@@ -79,7 +79,7 @@ describe('the typed client (packages/client) against a gateway', () => {
   });
 
   it('calls the admin API: a new key that works for its own account only', async () => {
-    const made = await client.accountCreateKey({ params: { accountId: 7 } });
+    const made = await client.apiKeyCreate({ params: { accountId: 7 } });
     assert.equal(made.AccountId, 7);
     const seven = new WirebirdClient({ baseUrl: gw.url, apiKey: made.Key, accountId: 7 });
     assert.deepEqual((await seven.listWebhookEndpoints({})).Data, []);

@@ -1,4 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
+import { KEY_SCOPES } from '../domain/keys/api-key.js';
 
 /**
  * The shapes Wirebird answers with, as JSON Schema: what the OpenAPI document publishes
@@ -201,6 +202,28 @@ export const StatisticsTotals = Obj(
   { title: 'StatisticsData' },
 );
 
+export const ApiKeyView = Obj(
+  {
+    KeyId: Type.String({ pattern: '^key_' }),
+    AccountId: Type.Integer(),
+    Name: Type.String(),
+    Prefix: Type.String({
+      description: "the key's first characters; the key itself is never shown again",
+    }),
+    Scopes: Type.Array(Type.Union(KEY_SCOPES.map((s) => Type.Literal(s))), {
+      description: 'empty: every Action',
+    }),
+    Source: Type.String({ description: 'admin, cli, env, dev, rotation or console' }),
+    State: Type.Union([Type.Literal('active'), Type.Literal('revoked'), Type.Literal('expired')]),
+    CreateTime: Unix('Unix seconds'),
+    ExpireTime: Unix('Unix seconds; 0: never'),
+    RevokeTime: Unix('Unix seconds; 0: not revoked'),
+    RevokeReason: Type.String(),
+    LastUseTime: Unix('Unix seconds, within a minute; 0: never used'),
+  },
+  { title: 'ApiKey' },
+);
+
 /** Views published as components of their own (referenced by name in docs/openapi.json). */
 export const NAMED_VIEWS: Record<string, TSchema> = {
   OutTemplate,
@@ -215,4 +238,5 @@ export const NAMED_VIEWS: Record<string, TSchema> = {
   OptOutSettings,
   StatisticsDataInfo,
   StatisticsData: StatisticsTotals,
+  ApiKey: ApiKeyView,
 };

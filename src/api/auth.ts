@@ -1,6 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { WirebirdError } from '../domain/errors.js';
-import type { AccountStore } from '../domain/ports.js';
+import { keyAllows, keyState, type ApiKey, type KeyScope } from '../domain/keys/api-key.js';
+import type { ApiKeyStore, Clock } from '../domain/ports.js';
+import type { KeyUsage } from './api-keys.js';
 
 /** API keys are 32 random bytes, so a fast hash suffices: there is nothing to brute-force. */
 export function hashKey(key: string): string {
@@ -16,18 +18,56 @@ export function bearerToken(header: string | undefined): string | undefined {
   return m?.[1];
 }
 
-/** The account a request's key belongs to; throws Unauthenticated otherwise. */
+/** Who a request's key speaks for: the account, and the key (its id and scopes). */
+export interface KeyHolder {
+  accountId: number;
+  key: ApiKey;
+}
+
+/**
+ * The account a request's key belongs to; throws Unauthenticated otherwise, saying when the key
+ * was revoked or expired. Read from the store on every request, so a revoked key is refused at
+ * once on every node sharing it (docs/security.md).
+ */
 export async function authenticate(
-  store: AccountStore,
+  deps: { store: Pick<ApiKeyStore, 'apiKeyByHash'>; clock: Clock; keyUsage?: KeyUsage },
   authorization: string | undefined,
-): Promise<number> {
+): Promise<KeyHolder> {
   const key = bearerToken(authorization);
   if (!key) {
     throw new WirebirdError('Unauthenticated', 'Authorization: Bearer <API key> is required');
   }
-  const accountId = await store.accountForKeyHash(hashKey(key));
-  if (accountId === undefined) throw new WirebirdError('Unauthenticated', unknownKeyMessage(key));
-  return accountId;
+  const record = await deps.store.apiKeyByHash(hashKey(key));
+  if (record === undefined) throw new WirebirdError('Unauthenticated', unknownKeyMessage(key));
+  const now = deps.clock.now();
+  const state = keyState(record, now);
+  if (state !== 'active')
+    throw new WirebirdError('Unauthenticated', endedKeyMessage(record, state));
+  deps.keyUsage?.note(record.keyId, now);
+  return { accountId: record.accountId, key: record };
+}
+
+/** The account of a key that may do `scope` (a route outside /api: the media files). */
+export async function authorised(
+  deps: Parameters<typeof authenticate>[0],
+  authorization: string | undefined,
+  scope: KeyScope,
+): Promise<number> {
+  const holder = await authenticate(deps, authorization);
+  if (!keyAllows(holder.key, scope)) {
+    throw new WirebirdError(
+      'OutOfScope',
+      `the API key ${holder.key.keyId} may only ${holder.key.scopes.join(', ')}; this route needs the ${scope} scope`,
+    );
+  }
+  return holder.accountId;
+}
+
+function endedKeyMessage(k: ApiKey, state: 'revoked' | 'expired'): string {
+  const when = (ms: number | undefined) => new Date(ms ?? 0).toISOString();
+  return state === 'revoked'
+    ? `the API key ${k.keyId} was revoked at ${when(k.revokedAt)} (${k.revokedReason}); use another key of the account`
+    : `the API key ${k.keyId} expired at ${when(k.expiresAt)}; use another key of the account`;
 }
 
 /** What a person most often sent instead of an API key, and what to send. */

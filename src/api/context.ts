@@ -1,4 +1,5 @@
 import type { Static, TSchema } from '@sinclair/typebox';
+import type { KeyScope } from '../domain/keys/api-key.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../config/config.js';
 import type { Clock, Routing, Store } from '../domain/ports.js';
@@ -6,6 +7,7 @@ import type { InboundSink } from '../dispatch/inbound-sink.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { EventsDeps } from '../events/start-events.js';
+import type { KeyUsage } from './api-keys.js';
 import { validator } from './validate.js';
 
 export interface IdSource {
@@ -36,6 +38,8 @@ export interface ActionDeps {
   nudges: Nudges;
   routing: Routing;
   metrics: Pick<Metrics, 'messagesAccepted'>;
+  /** Where the keys' last use is gathered; absent in tools that do not track it. */
+  keyUsage?: KeyUsage;
   /** Absent on acceptance threads, which run no webhook Action. */
   webhooks?: EventsDeps;
 }
@@ -101,6 +105,8 @@ export interface ActionDef {
    * Idempotency-Key. Published as `x-repeatable`; absent: only when it surely did not arrive.
    */
   repeatable?: 'safe' | 'keyed';
+  /** The key scope that allows it; absent: only a key without scopes runs it (docs/security.md). */
+  scope?: KeyScope;
   validate: (value: unknown) => unknown;
   handle(ctx: ActionContext, input: unknown): Promise<Record<string, unknown>>;
 }
@@ -110,7 +116,13 @@ export interface ActionDef {
  * in the OpenAPI document and held to by the tests) and the handler of the typed input.
  */
 export function defineAction<S extends TSchema>(
-  spec: { summary: string; request: S; answer: TSchema; repeatable?: 'safe' | 'keyed' },
+  spec: {
+    summary: string;
+    request: S;
+    answer: TSchema;
+    repeatable?: 'safe' | 'keyed';
+    scope?: KeyScope;
+  },
   handle: (ctx: ActionContext, input: Static<S>) => Promise<Record<string, unknown>>,
 ): ActionDef {
   return { ...spec, validate: validator(spec.request), handle: handle as ActionDef['handle'] };

@@ -13,6 +13,7 @@ export type StatusPolicy = 'action' | 'rest';
 const WHO_AND_FAULT: Partial<Record<RetCodeName, number>> = {
   Unauthenticated: 401,
   PermissionDenied: 403,
+  OutOfScope: 403,
   RateLimited: 429,
   Internal: 500,
 };

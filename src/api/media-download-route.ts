@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { WirebirdError } from '../domain/errors.js';
 import { MEDIA_ID_PREFIX, type MediaFile } from '../domain/media/media-file.js';
 import { sendError } from './api-route.js';
-import { authenticate } from './auth.js';
+import { authorised } from './auth.js';
 import type { ApiDeps } from './context.js';
 import { httpStatusOf } from './http-status.js';
 
@@ -31,7 +31,7 @@ export function sendMediaFile(reply: FastifyReply, file: MediaFile): FastifyRepl
 export function registerMediaDownload(app: FastifyInstance, deps: ApiDeps): void {
   app.get<{ Params: { mediaId: string } }>('/media/:mediaId', async (request, reply) => {
     try {
-      const accountId = await authenticate(deps.store, request.headers.authorization);
+      const accountId = await authorised(deps, request.headers.authorization, 'read');
       const { mediaId } = request.params;
       const file = mediaId.startsWith(MEDIA_ID_PREFIX)
         ? await deps.store.getMediaFile(accountId, mediaId)

@@ -12,7 +12,7 @@ import { HEAD_BYTES, checkUpload } from '../domain/media/upload-rules.js';
 import { sendError } from './api-route.js';
 import { Obj } from './answer-schemas.js';
 import { httpStatusOf } from './http-status.js';
-import { authenticate } from './auth.js';
+import { authorised } from './auth.js';
 import type { ApiDeps } from './context.js';
 import {
   FORM_LIMITS,
@@ -60,7 +60,7 @@ export function registerMediaRoute(app: FastifyInstance, deps: ApiDeps): void {
     const accounts = new WeakMap<FastifyRequest, number>();
     // The key is checked before the body is read: an unknown caller's file is never parsed.
     scope.addHook('onRequest', async (request) => {
-      accounts.set(request, await authenticate(deps.store, request.headers.authorization));
+      accounts.set(request, await authorised(deps, request.headers.authorization, 'send'));
     });
     // Multipart is the one body this scope reads; JSON, text and the rest are refused as such.
     scope.removeAllContentTypeParsers();

@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { WirebirdError } from '../domain/errors.js';
 import { actions } from './actions/index.js';
-import { authenticate } from './auth.js';
+import { keyAllows } from '../domain/keys/api-key.js';
+import { authenticate, type KeyHolder } from './auth.js';
 import type { ActionDeps } from './context.js';
 import { accountIdOf, actionOf, asBody } from './envelope.js';
 import { unknownActionMessage } from './nearest-action.js';
@@ -29,11 +30,16 @@ export async function runEnvelope(
 ): Promise<{ name: string; fields: Record<string, unknown> }> {
   const body = asBody(parsed);
   checkText(body);
-  const keyAccount =
-    headers.signedAccount ?? (await authenticate(deps.store, headers.authorization));
+  // A UCloud signature speaks for its account with no key, and so without scopes.
+  const holder =
+    headers.signedAccount === undefined
+      ? await authenticate(deps, headers.authorization)
+      : undefined;
+  const keyAccount = headers.signedAccount ?? (holder as KeyHolder).accountId;
   const name = actionOf(body);
   const def = actions.get(name);
   if (!def) throw new WirebirdError('UnknownAction', unknownActionMessage(name));
+  if (holder && !keyAllows(holder.key, def.scope)) throw outOfScope(holder, name, def.scope);
   const dialect = headers.dialect ?? 'json';
   // The UCloud dialect sends no AccountId: its account is the key's (ProjectId is not an account).
   const named = body.AccountId !== undefined || body.accountId !== undefined;
@@ -49,4 +55,13 @@ export async function runEnvelope(
     (await deps.store.accountRegion(accountId)) ?? deps.config.defaultRegion;
   const ctx = { accountId, deps, log, idempotencyKey, dialect, defaultRegion };
   return { name, fields: await def.handle(ctx, def.validate(body)) };
+}
+
+function outOfScope(holder: KeyHolder, action: string, scope: string | undefined): WirebirdError {
+  const has = holder.key.scopes.join(', ');
+  const needs = scope ? `the ${scope} scope` : 'a key without scopes';
+  return new WirebirdError(
+    'OutOfScope',
+    `the API key ${holder.key.keyId} may only ${has}; ${action} needs ${needs}`,
+  );
 }

@@ -3,6 +3,7 @@ import { saveCredential } from '../smpp-server/credentials-service.js';
 import { newSmppPassword } from '../crypto/password.js';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { createApiKey } from '../api/api-keys.js';
 import { hashKey, newApiKey } from '../api/auth.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { ConfigError, type Config } from '../config/config.js';
@@ -13,29 +14,48 @@ export const DEV_ACCOUNT_ID = 1;
 /** The development account's SMS number: replies the simulator sends to it are the account's. */
 export const DEV_SMS_NUMBER = '10690001';
 
-/** Keys configured in the environment are accepted from the first request on. */
+/**
+ * Keys configured in the environment are accepted from the first request on; a key that was
+ * configured before and is no longer (source `env`) is revoked now, not left working.
+ */
 export async function importConfiguredKeys(
   store: Store,
   config: Config,
   now: number,
-): Promise<void> {
+): Promise<{ revoked: string[] }> {
   const seen = new Set<string>();
   for (const { accountId, key } of config.apiKeys) {
     if (seen.has(key)) throw new ConfigError('WIREBIRD_API_KEYS names the same key twice');
     seen.add(key);
-    await store.ensureAccount(accountId, now);
-    const owner = await store.accountForKeyHash(hashKey(key));
-    if (owner === undefined) {
-      // Nodes sharing a database start together: another may store the same key first.
-      await store.addApiKey(accountId, hashKey(key), now).catch(async (err: unknown) => {
-        if ((await store.accountForKeyHash(hashKey(key))) !== accountId) throw err;
-      });
-    } else if (owner !== accountId) {
-      // Moving a key between accounts silently would hand one account's data to another.
-      throw new ConfigError(
-        `a key configured for AccountId ${accountId} already belongs to AccountId ${owner}`,
-      );
-    }
+    await importConfiguredKey(store, { accountId, key }, now);
+  }
+  const keep = [...seen].map(hashKey);
+  const revoked = await store.revokeEnvKeysExcept(keep, now, 'removed from WIREBIRD_API_KEYS');
+  return { revoked };
+}
+
+async function importConfiguredKey(
+  store: Store,
+  k: { accountId: number; key: string },
+  now: number,
+): Promise<void> {
+  const existing = await store.apiKeyByHash(hashKey(k.key));
+  if (existing === undefined) {
+    // Nodes sharing a database start together: another may store the same key first.
+    await createApiKey(store, { ...k, name: 'WIREBIRD_API_KEYS', source: 'env' }, now).catch(
+      async (err: unknown) => {
+        if ((await store.apiKeyByHash(hashKey(k.key)))?.accountId !== k.accountId) throw err;
+      },
+    );
+  } else if (existing.accountId !== k.accountId) {
+    // Moving a key between accounts silently would hand one account's data to another.
+    throw new ConfigError(
+      `a key configured for AccountId ${k.accountId} already belongs to AccountId ${existing.accountId}`,
+    );
+  } else if (existing.revokedAt !== undefined) {
+    throw new ConfigError(
+      `a key configured for AccountId ${k.accountId} (${existing.keyId}) was revoked; remove it from WIREBIRD_API_KEYS`,
+    );
   }
 }
 
@@ -78,8 +98,8 @@ export async function createDevAccountIfNone(
   const key = newApiKey();
   // The file first: a crash between the two leaves a stale file, never a key nobody can read.
   writeSecret(join(config.dataDir, 'dev-account.key'), `${DEV_ACCOUNT_ID}:${key}\n`);
-  await store.ensureAccount(DEV_ACCOUNT_ID, now);
-  await store.addApiKey(DEV_ACCOUNT_ID, hashKey(key), now);
+  const dev = { accountId: DEV_ACCOUNT_ID, key, name: 'development', source: 'dev' as const };
+  await createApiKey(store, dev, now);
   // Unless the configuration gave that number to another account already.
   if ((await store.numberOwner('sms', DEV_SMS_NUMBER)) !== undefined) {
     return { accountId: DEV_ACCOUNT_ID, key };

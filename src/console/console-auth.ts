@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hashKey, isAdminKey } from '../api/auth.js';
+import { keyState } from '../domain/keys/api-key.js';
 import type { ConsoleContext } from './console-deps.js';
 import { attachSession, sessionOf } from './console-deps.js';
 import {
@@ -61,7 +62,7 @@ export function registerConsoleAuth(app: FastifyInstance, ctx: ConsoleContext): 
       cookieValue(request.headers.cookie, SESSION_COOKIE),
       ctx.clock.now(),
     );
-    if (!session) {
+    if (!session || !(await viewerStillAllowed(ctx, session.viewer))) {
       if (request.method === 'GET') return reply.redirect('/console/login', 303);
       return problemPage(reply, 401, 'Logged out', 'Your session has ended; log in again.');
     }
@@ -109,6 +110,15 @@ export function registerConsoleAuth(app: FastifyInstance, ctx: ConsoleContext): 
 
 async function viewerOf(ctx: ConsoleContext, key: string): Promise<Viewer | undefined> {
   if (isAdminKey(ctx.adminKey, `Bearer ${key}`)) return { role: 'admin' };
-  const accountId = await ctx.store.accountForKeyHash(hashKey(key));
-  return accountId === undefined ? undefined : { role: 'account', accountId };
+  const record = await ctx.store.apiKeyByHash(hashKey(key));
+  if (!record || keyState(record, ctx.clock.now()) !== 'active') return undefined;
+  return { role: 'account', accountId: record.accountId, keyId: record.keyId };
+}
+
+/** An account's session lasts while the key it logged in with is active (docs/security.md). */
+async function viewerStillAllowed(ctx: ConsoleContext, viewer: Viewer): Promise<boolean> {
+  if (viewer.role === 'admin') return true;
+  if (viewer.keyId === undefined) return false;
+  const key = (await ctx.store.listApiKeys(viewer.accountId)).find((k) => k.keyId === viewer.keyId);
+  return key !== undefined && keyState(key, ctx.clock.now()) === 'active';
 }

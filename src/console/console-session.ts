@@ -1,7 +1,14 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** Who is logged in: the operator (admin key), or one account (its API key). */
-export type Viewer = { role: 'admin' } | { role: 'account'; accountId: number };
+export type Viewer =
+  | { role: 'admin' }
+  | {
+      role: 'account';
+      accountId: number;
+      /** The key logged in with: revoking it ends the session (checked on every request). */
+      keyId?: string;
+    };
 
 export interface ConsoleSession {
   viewer: Viewer;

@@ -12,6 +12,8 @@ export const RetCode = {
   PermissionDenied: 171,
   /** UCloud dialect: the Signature is not the one the parameters and the key pair give. */
   SignatureMismatch: 172,
+  /** The API key's scopes do not include the Action (docs/security.md). */
+  OutOfScope: 173,
   /** UCloud dialect: no key pair has this PublicKey. */
   UnknownPublicKey: 174,
   RateLimited: 153,
@@ -41,6 +43,7 @@ export const RET_CODE_MEANINGS: Record<RetCodeName, string> = {
   PermissionDenied: 'AccountId is not the account of the API key.',
   SignatureMismatch: 'UCloud dialect: the Signature does not match the parameters and key pair.',
   UnknownPublicKey: 'UCloud dialect: no key pair has this PublicKey.',
+  OutOfScope: "The API key's scopes do not include this Action; use a key that has them.",
   RateLimited: 'Too many connections or requests from this address; retry later.',
   MalformedRequest: 'The body is not a JSON object in UTF-8 (or not the form the route takes).',
   MissingParameter: 'A required field is absent; the Message names it.',

@@ -2,6 +2,7 @@
  * The contracts between the pure domain and the outer layers. The Store is implemented by every
  * adapter in store/ and checked by one shared contract suite.
  */
+import type { ApiKey } from './keys/api-key.js';
 import type { BusinessPhone } from './accounts/account.js';
 import type { UcloudKey } from './accounts/ucloud-key.js';
 import type { NewEvent } from './events/event.js';
@@ -62,6 +63,30 @@ export interface Routing {
   smsRoute(e164: string, senderId: string): string;
 }
 
+/** What changes on a key after its creation: its name, its expiry (rotation), its revocation. */
+export interface ApiKeyChange {
+  name?: string;
+  expiresAt?: number;
+  revokedAt?: number;
+  revokedReason?: string;
+}
+
+/** API keys as records (domain/keys/api-key.ts, docs/security.md). */
+export interface ApiKeyStore {
+  /** Refused (throws) when the hash or the id is taken. */
+  insertApiKey(key: ApiKey): Promise<void>;
+  /** Revoked and expired keys too: the caller tells the client which it was. */
+  apiKeyByHash(keyHash: string): Promise<ApiKey | undefined>;
+  /** An account's keys, oldest first; every account's when undefined (the operator). */
+  listApiKeys(accountId: number | undefined): Promise<ApiKey[]>;
+  /** The account's key after the change; undefined when it has no such key. A revoked key stays revoked. */
+  updateApiKey(accountId: number, keyId: string, change: ApiKeyChange): Promise<ApiKey | undefined>;
+  /** When keys were last used, gathered in memory and written now and then (never earlier times). */
+  touchApiKeys(uses: readonly { keyId: string; at: number }[]): Promise<void>;
+  /** Revokes every active `env` key whose hash is not in `keep`; answers their ids. */
+  revokeEnvKeysExcept(keep: readonly string[], at: number, reason: string): Promise<string[]>;
+}
+
 export interface AccountStore {
   ensureAccount(accountId: number, now: number): Promise<boolean>;
   accountExists(accountId: number): Promise<boolean>;
@@ -69,8 +94,6 @@ export interface AccountStore {
   accountRegion(accountId: number): Promise<string | undefined>;
   /** Sets (or, with undefined, clears) the account's own region; false if no such account. */
   setAccountRegion(accountId: number, region: string | undefined): Promise<boolean>;
-  addApiKey(accountId: number, keyHash: string, now: number): Promise<void>;
-  accountForKeyHash(keyHash: string): Promise<number | undefined>;
   countApiKeys(): Promise<number>;
   addSenderId(accountId: number, senderId: string, now: number): Promise<boolean>;
   hasSenderIds(accountId: number, senderIds: readonly string[]): Promise<Set<string>>;
@@ -255,6 +278,7 @@ export interface ClusterCoordination {
 export interface Store
   extends
     AccountStore,
+    ApiKeyStore,
     UcloudKeyStore,
     SmppCredentialStore,
     TemplateStore,

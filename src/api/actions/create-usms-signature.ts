@@ -45,6 +45,7 @@ const LIVE: readonly number[] = [
 
 export const createUsmsSignature = defineAction(
   {
+    scope: 'templates',
     summary: 'Applies for a signature (a sender name); it starts pending review.',
     request: Input,
     answer: Obj({ SigId: Type.String(), SigContent: Type.String() }),

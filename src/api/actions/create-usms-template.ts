@@ -16,6 +16,7 @@ const Input = Type.Object({
 
 export const createUsmsTemplate = defineAction(
   {
+    scope: 'templates',
     summary: 'Applies for a new SMS template; it starts pending review (Status 0).',
     request: Input,
     answer: Obj({ TemplateId: Type.String() }),

@@ -13,6 +13,7 @@ const Input = Type.Object({ TemplateIds: StringList({ minItems: 1, maxItems: 100
  */
 export const deleteUsmsTemplate = defineAction(
   {
+    scope: 'templates',
     summary: 'Deletes templates of the account (all or none).',
     request: Input,
     answer: Obj({}),

@@ -27,6 +27,7 @@ const Input = Type.Object({ SessionNoSet: StringList({ minItems: 1, maxItems: 10
  */
 export const getSessionSummary = defineAction(
   {
+    scope: 'read',
     repeatable: 'safe',
     summary: "How many of each session's messages ended each way and how many are pending.",
     request: Input,

@@ -13,6 +13,7 @@ const Input = Type.Object({ SessionNoSet: StringList({ minItems: 1, maxItems: 10
  */
 export const getUsmsSendReceipt = defineAction(
   {
+    scope: 'read',
     repeatable: 'safe',
     summary: 'The receipts of final messages, per session of the account, in the order asked.',
     request: Input,

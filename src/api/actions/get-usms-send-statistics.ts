@@ -72,6 +72,7 @@ function rangeOf(input: Input): { from: number; to: number } {
  */
 export const getUsmsSendStatistics = defineAction(
   {
+    scope: 'read',
     repeatable: 'safe',
     summary: 'Counts of sent messages per UTC day and destination country, paged.',
     request: Input,

@@ -24,6 +24,7 @@ import {
   updateOptOutSettings,
 } from './opt-outs.js';
 import { listWebhookDeliveries, replayWebhookEvents } from './webhook-deliveries.js';
+import { listApiKeys, revokeApiKeyAction } from './api-keys.js';
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
@@ -68,5 +69,7 @@ export const actions: ReadonlyMap<string, ActionDef> = new Map<string, ActionDef
   ['QueryOptOut', queryOptOut],
   ['GetOptOutSettings', getOptOutSettings],
   ['UpdateOptOutSettings', updateOptOutSettings],
+  ['ListApiKeys', listApiKeys],
+  ['RevokeApiKey', revokeApiKeyAction],
   ...NOT_SUPPORTED.map((name): [string, ActionDef] => [name, notSupported(name)]),
 ]);

@@ -28,6 +28,7 @@ const Input = Type.Object({
  */
 export const listInboundMessages = defineAction(
   {
+    scope: 'read',
     repeatable: 'safe',
     summary: "The account's inbound messages, newest first; NextCursor asks for the next page.",
     request: Input,

@@ -12,6 +12,7 @@ const Input = Type.Object({
 /** By SigId, or else the newest signature of the account with that SigContent. */
 export const querySignature = defineAction(
   {
+    scope: 'templates',
     repeatable: 'safe',
     summary: 'Reads a signature by SigId, or the newest with that SigContent.',
     request: Input,

@@ -13,6 +13,7 @@ const Input = Type.Object({ TemplateId: StringList({ minItems: 1, maxItems: 100 
  */
 export const queryUsmsTemplate = defineAction(
   {
+    scope: 'templates',
     repeatable: 'safe',
     summary:
       'Reads templates of the account: Data is the first found, DataSet every one in the order asked.',

@@ -45,6 +45,7 @@ const Input = Type.Object({ TaskContent: Type.Array(Group, { minItems: 1 }) });
 
 export const sendBatchUsmsMessage = defineAction(
   {
+    scope: 'send',
     repeatable: 'keyed',
     summary:
       'Sends templated SMS to up to 1000 numbers in groups; refused numbers are listed in FailContent.',

@@ -17,6 +17,7 @@ const Input = Type.Object({
 
 export const sendMessage = defineAction(
   {
+    scope: 'send',
     repeatable: 'keyed',
     summary:
       'Sends one business message (WhatsApp or the simulator) from a registered business phone.',

@@ -25,6 +25,7 @@ const Input = Type.Object({
  */
 export const sendUsmsMessage = defineAction(
   {
+    scope: 'send',
     repeatable: 'keyed',
     summary: "UCloud's SendUSMSMessage: one template and its parameters to a list of numbers.",
     request: Input,

@@ -27,6 +27,7 @@ const Input = Type.Object({
 
 export const updateUsmsSignature = defineAction(
   {
+    scope: 'templates',
     summary: 'Changes a signature that is not approved; it goes back to review.',
     request: Input,
     answer: Obj({}),

@@ -15,6 +15,7 @@ const Input = Type.Object({
 
 export const updateUsmsTemplate = defineAction(
   {
+    scope: 'templates',
     summary: 'Changes a template that is not approved; new content goes back to review.',
     request: Input,
     answer: Obj({}),

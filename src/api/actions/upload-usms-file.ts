@@ -15,6 +15,7 @@ const Input = Type.Object({
 /** A qualification file (Source 0), kept in the media store; its FileId is its media id. */
 export const uploadUsmsFile = defineAction(
   {
+    scope: 'templates',
     summary: 'Stores a signature qualification file (base64); answers its FileId.',
     request: Input,
     answer: Obj({ FileId: Type.String() }),

@@ -4,7 +4,6 @@ import { checkSenderId } from '../../domain/accounts/sender-id.js';
 import { WirebirdError, invalid, missing } from '../../domain/errors.js';
 import { smsNumberOf } from '../../domain/inbound/sms-number.js';
 import { e164Of, isKnownRegion } from '../../domain/phones/phones.js';
-import { hashKey, newApiKey } from '../auth.js';
 import type { ApiDeps } from '../context.js';
 import { Obj } from '../answer-schemas.js';
 import { serveAdmin, type AdminInput, type AdminRoute } from './admin-route.js';
@@ -18,15 +17,6 @@ const AccountParam = {
 };
 
 export const ACCOUNT_ROUTES = {
-  createKey: {
-    method: 'POST',
-    url: '/admin/accounts/:accountId/keys',
-    summary:
-      'Creates an API key for the account (and the account if it is new); the key is answered once.',
-    params: AccountParam,
-    answer: Obj({ AccountId: Type.Integer(), Key: Type.String() }),
-    creates: true,
-  },
   addSenderId: {
     method: 'POST',
     url: '/admin/accounts/:accountId/sender-ids',
@@ -85,13 +75,6 @@ export function registerAccountAdmin(app: FastifyInstance, deps: ApiDeps): void 
   const { store, clock } = deps;
   const R = ACCOUNT_ROUTES;
   const accountOf = (input: AdminInput) => accountIdParam(input.params.accountId ?? '');
-  serveAdmin(app, R.createKey, async (input) => {
-    const accountId = accountOf(input);
-    const key = newApiKey();
-    await store.ensureAccount(accountId, clock.now());
-    await store.addApiKey(accountId, hashKey(key), clock.now());
-    return { AccountId: accountId, Key: key };
-  });
   serveAdmin(app, R.addSenderId, async (input) => {
     const accountId = accountOf(input);
     const senderId = checkSenderId(requireString(input.body, 'SenderId'));

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ApiDeps } from '../context.js';
 import type { AdminRoute } from './admin-route.js';
 import { ACCOUNT_ROUTES, registerAccountAdmin } from './accounts.js';
+import { API_KEY_ROUTES, registerApiKeyAdmin } from './api-keys.js';
 import { checkText } from '../text-check.js';
 import { adminGuard, sendAdminError } from './guard.js';
 import { INBOUND_ROUTES, registerInboundAdmin } from './inbound.js';
@@ -24,6 +25,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: ApiDeps): void {
     });
     registerTemplateAdmin(admin, deps);
     registerAccountAdmin(admin, deps);
+    registerApiKeyAdmin(admin, deps);
     registerMessageAdmin(admin, deps);
     registerUcloudKeyAdmin(admin, deps);
     registerInboundAdmin(admin, deps);
@@ -44,6 +46,7 @@ function named(prefix: string, routes: Record<string, AdminRoute>): Record<strin
 /** Every route of the admin API, by operationId. */
 export const ADMIN_ROUTES: Record<string, AdminRoute> = {
   ...named('account', ACCOUNT_ROUTES),
+  ...named('apiKey', API_KEY_ROUTES),
   ...named('template', TEMPLATE_ROUTES),
   ...named('signature', SIGNATURE_ROUTES),
   ...named('message', MESSAGE_ROUTES),

@@ -5,6 +5,7 @@ import { createLogger } from '../../logger.js';
 import { openDatabase } from '../../store/sqlite/database.js';
 import { sqliteStoreOn } from '../../store/sqlite/sqlite-store.js';
 import { lockWrites, WriteLock } from '../../store/sqlite/write-lock.js';
+import { KeyUsage } from '../api-keys.js';
 import type { ActionDeps } from '../context.js';
 import { runEnvelope } from '../run-envelope.js';
 import { randomIds, systemClock } from '../sources.js';
@@ -41,6 +42,7 @@ const shared: Omit<ActionDeps, 'metrics'> = {
   // The main thread nudges its dispatcher when the answer reaches it.
   nudges: { dispatch: () => undefined, reviewTemplates: () => undefined },
   routing: smsRouting(config),
+  keyUsage: new KeyUsage(store),
 };
 
 async function accept(job: AcceptJob): Promise<AcceptReply> {
@@ -114,9 +116,14 @@ function answer(job: AcceptJob): Promise<AcceptReply> {
 
 port.on('message', (message: ToWorker) => {
   if ('stop' in message) {
-    db.close();
-    port.postMessage({ stopped: true });
-    port.close();
+    void shared.keyUsage
+      ?.close()
+      .catch((err: unknown) => log.warn({ err }, 'key use times not written'))
+      .finally(() => {
+        db.close();
+        port.postMessage({ stopped: true });
+        port.close();
+      });
     return;
   }
   void answer(message).then((reply) => port.postMessage(reply));

@@ -75,6 +75,8 @@ function actionRequest(name: string, request: TSchema, refs: Set<string>): Json 
     title: `${name}Request`,
     description: def?.summary,
     ...(def?.repeatable ? { 'x-repeatable': def.repeatable } : {}),
+    // The key scope that allows the Action; absent: only a key without scopes (docs/security.md).
+    ...(def?.scope ? { 'x-scope': def.scope } : {}),
     required: ['Action', 'AccountId', ...own.required],
     properties: {
       Action: { type: 'string', const: name },

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';
+import { apiKey } from './api-keys-contract.js';
 import { ACCOUNT, NOW, OTHER_ACCOUNT, storeTest, type OpenStore } from './fixtures.js';
 
 export function accountsContract(open: OpenStore): void {
@@ -12,16 +13,6 @@ export function accountsContract(open: OpenStore): void {
       assert.equal(await store.ensureAccount(ACCOUNT, NOW + 1), false);
       assert.equal(await store.accountExists(ACCOUNT), true);
       assert.equal(await store.accountExists(OTHER_ACCOUNT), false);
-    });
-
-    test('an API key hash leads to its account; unknown hashes to none', async (store) => {
-      await store.ensureAccount(ACCOUNT, NOW);
-      await store.ensureAccount(OTHER_ACCOUNT, NOW);
-      await store.addApiKey(ACCOUNT, 'hash-a', NOW);
-      await store.addApiKey(OTHER_ACCOUNT, 'hash-b', NOW);
-      assert.equal(await store.accountForKeyHash('hash-a'), ACCOUNT);
-      assert.equal(await store.accountForKeyHash('hash-b'), OTHER_ACCOUNT);
-      assert.equal(await store.accountForKeyHash('hash-c'), undefined);
     });
 
     test('an account keeps its own default region until it is cleared', async (store) => {
@@ -40,9 +31,11 @@ export function accountsContract(open: OpenStore): void {
       assert.equal(await store.countApiKeys(), 0);
       await store.ensureAccount(ACCOUNT, NOW);
       await store.ensureAccount(OTHER_ACCOUNT, NOW);
-      await store.addApiKey(ACCOUNT, 'hash-a', NOW);
-      await store.addApiKey(ACCOUNT, 'hash-a2', NOW);
-      await store.addApiKey(OTHER_ACCOUNT, 'hash-b', NOW);
+      await store.insertApiKey(apiKey());
+      await store.insertApiKey(apiKey({ keyId: 'key_a2', keyHash: 'hash-a2' }));
+      await store.insertApiKey(
+        apiKey({ keyId: 'key_b', keyHash: 'hash-b', accountId: OTHER_ACCOUNT }),
+      );
       assert.equal(await store.countApiKeys(), 3);
     });
   });

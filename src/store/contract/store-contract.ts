@@ -10,6 +10,7 @@ import { concurrencyContract } from './concurrency-contract.js';
 import type { OpenStore } from './fixtures.js';
 import { inboundContract } from './inbound-contract.js';
 import { smppCredentialsContract } from './smpp-credentials-contract.js';
+import { apiKeysContract } from './api-keys-contract.js';
 import { smppReceiptsContract } from './smpp-receipts-contract.js';
 import { inboundMediaContract } from './inbound-media-contract.js';
 import { inboxContract } from './inbox-contract.js';
@@ -42,6 +43,7 @@ export function runStoreContract(name: string, open: OpenStore): void {
     mediaContract(open);
     ucloudContract(open);
     smppCredentialsContract(open);
+    apiKeysContract(open);
     smppReceiptsContract(open);
     inboundContract(open);
     inboundMediaContract(open);

@@ -39,19 +39,6 @@ export function postgresAccounts(pool: Pool): AccountStore {
       return r.rowCount === 1;
     },
     ...postgresAccountRegions(pool),
-    async addApiKey(accountId, keyHash, now) {
-      await pool.query(
-        'INSERT INTO api_keys (key_hash, account_id, created_at) VALUES ($1, $2, $3)',
-        [keyHash, accountId, now],
-      );
-    },
-    async accountForKeyHash(keyHash) {
-      const r = await pool.query<{ account_id: number }>(
-        'SELECT account_id FROM api_keys WHERE key_hash = $1',
-        [keyHash],
-      );
-      return r.rows[0]?.account_id;
-    },
     async countApiKeys() {
       const r = await pool.query<{ n: number }>('SELECT count(*) AS n FROM api_keys');
       return r.rows[0]?.n ?? 0;

@@ -4,6 +4,7 @@
  * in the SQLite schema, so both adapters hand the domain the same numbers.
  */
 import { postgresMigrationsTwoWay } from './migrations-two-way.js';
+import { postgresMigrationsCredentials } from './migrations-credentials.js';
 
 export interface Migration {
   version: number;
@@ -301,4 +302,5 @@ const postgresMigrationsOneWay: readonly Migration[] = [
 export const postgresMigrations: readonly Migration[] = [
   ...postgresMigrationsOneWay,
   ...postgresMigrationsTwoWay,
+  ...postgresMigrationsCredentials,
 ];

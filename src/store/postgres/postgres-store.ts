@@ -1,6 +1,7 @@
 import type { Store } from '../../domain/ports.js';
 import { postgresSmppCredentials } from './smpp-credentials.js';
 import { postgresAccounts } from './accounts.js';
+import { postgresApiKeys } from './api-keys.js';
 import { postgresCluster } from './cluster.js';
 import { migrate, openPool, type PostgresOptions } from './database.js';
 import { postgresInbox } from './inbox.js';
@@ -33,6 +34,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
     dialect: 'postgres',
     cluster,
     ...postgresAccounts(pool),
+    ...postgresApiKeys(pool),
     ...postgresTemplates(pool),
     ...postgresSignatures(pool),
     ...postgresStatistics(pool),

@@ -22,10 +22,6 @@ export function sqliteAccounts(db: Db): AccountStore {
     'INSERT INTO accounts (account_id, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING',
   );
   const selectAccount = db.prepare('SELECT 1 FROM accounts WHERE account_id = ?').pluck();
-  const insertKey = db.prepare(
-    'INSERT INTO api_keys (key_hash, account_id, created_at) VALUES (?, ?, ?)',
-  );
-  const selectKey = db.prepare('SELECT account_id FROM api_keys WHERE key_hash = ?').pluck();
   const countKeys = db.prepare('SELECT count(*) FROM api_keys').pluck();
   const insertSender = db.prepare(
     'INSERT INTO sender_ids (account_id, sender_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
@@ -54,12 +50,6 @@ export function sqliteAccounts(db: Db): AccountStore {
       return selectAccount.get(accountId) !== undefined;
     },
     ...sqliteAccountRegions(db),
-    async addApiKey(accountId, keyHash, now) {
-      insertKey.run(keyHash, accountId, now);
-    },
-    async accountForKeyHash(keyHash) {
-      return selectKey.get(keyHash) as number | undefined;
-    },
     async countApiKeys() {
       return countKeys.get() as number;
     },

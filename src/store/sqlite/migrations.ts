@@ -3,6 +3,7 @@
  * recorded in schema_migrations; start-up and `wirebird migrate` both apply what is missing.
  */
 import { sqliteMigrationsTwoWay } from './migrations-two-way.js';
+import { sqliteMigrationsCredentials } from './migrations-credentials.js';
 
 export interface Migration {
   version: number;
@@ -299,4 +300,5 @@ const sqliteMigrationsOneWay: readonly Migration[] = [
 export const sqliteMigrations: readonly Migration[] = [
   ...sqliteMigrationsOneWay,
   ...sqliteMigrationsTwoWay,
+  ...sqliteMigrationsCredentials,
 ];

@@ -3,6 +3,7 @@ import { sqliteSmppCredentials } from './smpp-credentials.js';
 import { sqliteInboundMedia } from './inbound-media.js';
 import type { Store } from '../../domain/ports.js';
 import { sqliteAccounts } from './accounts.js';
+import { sqliteApiKeys } from './api-keys.js';
 import { migrate, openDatabase, type Db, type SqliteOptions } from './database.js';
 import { sqliteInbox } from './inbox.js';
 import { sqliteInboxViews } from './inbox-views.js';
@@ -36,6 +37,7 @@ export function sqliteStoreOn(db: Db): Store {
   return {
     dialect: 'sqlite',
     ...sqliteAccounts(db),
+    ...sqliteApiKeys(db),
     ...sqliteTemplates(db, outbox),
     ...sqliteSignatures(db),
     ...sqliteStatistics(db),

@@ -122,23 +122,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/admin/accounts/{accountId}/keys": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Creates an API key for the account (and the account if it is new); the key is answered once. */
-        post: operations["accountCreateKey"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/admin/accounts/{accountId}/sender-ids": {
         parameters: {
             query?: never;
@@ -184,6 +167,59 @@ export interface paths {
         /** Sets the region the account's numbers without a country code are read in. */
         put: operations["accountSetDefaultRegion"];
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/accounts/{accountId}/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's keys, revoked and expired ones too (never the keys themselves). */
+        get: operations["apiKeyList"];
+        put?: never;
+        /** Creates an API key for the account (and the account if it is new); the Key is answered once. */
+        post: operations["apiKeyCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/accounts/{accountId}/keys/{keyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Renames a key. */
+        put: operations["apiKeyRename"];
+        post?: never;
+        /** Revokes a key: refused from the next request on, on every node. */
+        delete: operations["apiKeyRevoke"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/accounts/{accountId}/keys/{keyId}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Makes a new key with the same name and scopes; the old one works for GraceSeconds more (default 86400). */
+        post: operations["apiKeyRotate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1351,6 +1387,52 @@ export interface components {
             Message: string;
         };
         /**
+         * ListApiKeysRequest
+         * @description The account's API keys, revoked and expired ones too (never the keys themselves).
+         */
+        ListApiKeysRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            Action: "ListApiKeys";
+            AccountId: components["schemas"]["AccountId"];
+        };
+        /** ListApiKeysResponse */
+        ListApiKeysResponse: {
+            /** @constant */
+            Action: "ListApiKeysResponse";
+            /** @constant */
+            RetCode: 0;
+            /** @description "" on success (or a note, such as how many numbers failed) */
+            Message: string;
+            Data: components["schemas"]["ApiKey"][];
+        };
+        /**
+         * RevokeApiKeyRequest
+         * @description Revokes one of the account's keys: refused from the next request on, on every node.
+         */
+        RevokeApiKeyRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            Action: "RevokeApiKey";
+            AccountId: components["schemas"]["AccountId"];
+            KeyId: string;
+            Reason?: string;
+        };
+        /** RevokeApiKeyResponse */
+        RevokeApiKeyResponse: {
+            /** @constant */
+            Action: "RevokeApiKeyResponse";
+            /** @constant */
+            RetCode: 0;
+            /** @description "" on success (or a note, such as how many numbers failed) */
+            Message: string;
+            Data: components["schemas"]["ApiKey"];
+        };
+        /**
          * AddBackfillRequest
          * @description A UCloud Action Wirebird does not offer: always answered with RetCode 162.
          */
@@ -1481,8 +1563,8 @@ export interface components {
          * @description The account: the API key's own. A whole number from 1, or the same as a numeric string; also read when spelt accountId.
          */
         AccountId: number | string;
-        ApiRequest: components["schemas"]["SendMessageRequest"] | components["schemas"]["SendBatchUSMSMessageRequest"] | components["schemas"]["GetUSMSSendReceiptRequest"] | components["schemas"]["CreateUSMSTemplateRequest"] | components["schemas"]["QueryUSMSTemplateRequest"] | components["schemas"]["UpdateUSMSTemplateRequest"] | components["schemas"]["SendUSMSMessageRequest"] | components["schemas"]["DeleteUSMSTemplateRequest"] | components["schemas"]["CreateUSMSSignatureRequest"] | components["schemas"]["QueryUSMSSignatureRequest"] | components["schemas"]["UpdateUSMSSignatureRequest"] | components["schemas"]["DeleteUSMSSignatureRequest"] | components["schemas"]["GetUSMSSendStatisticsRequest"] | components["schemas"]["UploadUSMSFileRequest"] | components["schemas"]["GetSessionSummaryRequest"] | components["schemas"]["ListInboundMessagesRequest"] | components["schemas"]["CreateWebhookEndpointRequest"] | components["schemas"]["ListWebhookEndpointsRequest"] | components["schemas"]["UpdateWebhookEndpointRequest"] | components["schemas"]["DeleteWebhookEndpointRequest"] | components["schemas"]["RotateWebhookSecretRequest"] | components["schemas"]["SendWebhookTestEventRequest"] | components["schemas"]["ListWebhookDeliveriesRequest"] | components["schemas"]["ReplayWebhookEventsRequest"] | components["schemas"]["CreateOptOutRequest"] | components["schemas"]["DeleteOptOutRequest"] | components["schemas"]["QueryOptOutRequest"] | components["schemas"]["GetOptOutSettingsRequest"] | components["schemas"]["UpdateOptOutSettingsRequest"] | components["schemas"]["AddBackfillRequest"] | components["schemas"]["AddUSMSSignatureQualificationRequest"] | components["schemas"]["DeleteUSMSSignatureQualificationRequest"] | components["schemas"]["GetUSMSSignatureQualificationRequest"] | components["schemas"]["QueryUSMSSignatureQualificationRequest"] | components["schemas"]["UpdateUSMSSignatureQualificationRequest"];
-        ApiResponse: components["schemas"]["SendMessageResponse"] | components["schemas"]["SendBatchUSMSMessageResponse"] | components["schemas"]["GetUSMSSendReceiptResponse"] | components["schemas"]["CreateUSMSTemplateResponse"] | components["schemas"]["QueryUSMSTemplateResponse"] | components["schemas"]["UpdateUSMSTemplateResponse"] | components["schemas"]["SendUSMSMessageResponse"] | components["schemas"]["DeleteUSMSTemplateResponse"] | components["schemas"]["CreateUSMSSignatureResponse"] | components["schemas"]["QueryUSMSSignatureResponse"] | components["schemas"]["UpdateUSMSSignatureResponse"] | components["schemas"]["DeleteUSMSSignatureResponse"] | components["schemas"]["GetUSMSSendStatisticsResponse"] | components["schemas"]["UploadUSMSFileResponse"] | components["schemas"]["GetSessionSummaryResponse"] | components["schemas"]["ListInboundMessagesResponse"] | components["schemas"]["CreateWebhookEndpointResponse"] | components["schemas"]["ListWebhookEndpointsResponse"] | components["schemas"]["UpdateWebhookEndpointResponse"] | components["schemas"]["DeleteWebhookEndpointResponse"] | components["schemas"]["RotateWebhookSecretResponse"] | components["schemas"]["SendWebhookTestEventResponse"] | components["schemas"]["ListWebhookDeliveriesResponse"] | components["schemas"]["ReplayWebhookEventsResponse"] | components["schemas"]["CreateOptOutResponse"] | components["schemas"]["DeleteOptOutResponse"] | components["schemas"]["QueryOptOutResponse"] | components["schemas"]["GetOptOutSettingsResponse"] | components["schemas"]["UpdateOptOutSettingsResponse"] | components["schemas"]["AddBackfillResponse"] | components["schemas"]["AddUSMSSignatureQualificationResponse"] | components["schemas"]["DeleteUSMSSignatureQualificationResponse"] | components["schemas"]["GetUSMSSignatureQualificationResponse"] | components["schemas"]["QueryUSMSSignatureQualificationResponse"] | components["schemas"]["UpdateUSMSSignatureQualificationResponse"] | components["schemas"]["ErrorResponse"];
+        ApiRequest: components["schemas"]["SendMessageRequest"] | components["schemas"]["SendBatchUSMSMessageRequest"] | components["schemas"]["GetUSMSSendReceiptRequest"] | components["schemas"]["CreateUSMSTemplateRequest"] | components["schemas"]["QueryUSMSTemplateRequest"] | components["schemas"]["UpdateUSMSTemplateRequest"] | components["schemas"]["SendUSMSMessageRequest"] | components["schemas"]["DeleteUSMSTemplateRequest"] | components["schemas"]["CreateUSMSSignatureRequest"] | components["schemas"]["QueryUSMSSignatureRequest"] | components["schemas"]["UpdateUSMSSignatureRequest"] | components["schemas"]["DeleteUSMSSignatureRequest"] | components["schemas"]["GetUSMSSendStatisticsRequest"] | components["schemas"]["UploadUSMSFileRequest"] | components["schemas"]["GetSessionSummaryRequest"] | components["schemas"]["ListInboundMessagesRequest"] | components["schemas"]["CreateWebhookEndpointRequest"] | components["schemas"]["ListWebhookEndpointsRequest"] | components["schemas"]["UpdateWebhookEndpointRequest"] | components["schemas"]["DeleteWebhookEndpointRequest"] | components["schemas"]["RotateWebhookSecretRequest"] | components["schemas"]["SendWebhookTestEventRequest"] | components["schemas"]["ListWebhookDeliveriesRequest"] | components["schemas"]["ReplayWebhookEventsRequest"] | components["schemas"]["CreateOptOutRequest"] | components["schemas"]["DeleteOptOutRequest"] | components["schemas"]["QueryOptOutRequest"] | components["schemas"]["GetOptOutSettingsRequest"] | components["schemas"]["UpdateOptOutSettingsRequest"] | components["schemas"]["ListApiKeysRequest"] | components["schemas"]["RevokeApiKeyRequest"] | components["schemas"]["AddBackfillRequest"] | components["schemas"]["AddUSMSSignatureQualificationRequest"] | components["schemas"]["DeleteUSMSSignatureQualificationRequest"] | components["schemas"]["GetUSMSSignatureQualificationRequest"] | components["schemas"]["QueryUSMSSignatureQualificationRequest"] | components["schemas"]["UpdateUSMSSignatureQualificationRequest"];
+        ApiResponse: components["schemas"]["SendMessageResponse"] | components["schemas"]["SendBatchUSMSMessageResponse"] | components["schemas"]["GetUSMSSendReceiptResponse"] | components["schemas"]["CreateUSMSTemplateResponse"] | components["schemas"]["QueryUSMSTemplateResponse"] | components["schemas"]["UpdateUSMSTemplateResponse"] | components["schemas"]["SendUSMSMessageResponse"] | components["schemas"]["DeleteUSMSTemplateResponse"] | components["schemas"]["CreateUSMSSignatureResponse"] | components["schemas"]["QueryUSMSSignatureResponse"] | components["schemas"]["UpdateUSMSSignatureResponse"] | components["schemas"]["DeleteUSMSSignatureResponse"] | components["schemas"]["GetUSMSSendStatisticsResponse"] | components["schemas"]["UploadUSMSFileResponse"] | components["schemas"]["GetSessionSummaryResponse"] | components["schemas"]["ListInboundMessagesResponse"] | components["schemas"]["CreateWebhookEndpointResponse"] | components["schemas"]["ListWebhookEndpointsResponse"] | components["schemas"]["UpdateWebhookEndpointResponse"] | components["schemas"]["DeleteWebhookEndpointResponse"] | components["schemas"]["RotateWebhookSecretResponse"] | components["schemas"]["SendWebhookTestEventResponse"] | components["schemas"]["ListWebhookDeliveriesResponse"] | components["schemas"]["ReplayWebhookEventsResponse"] | components["schemas"]["CreateOptOutResponse"] | components["schemas"]["DeleteOptOutResponse"] | components["schemas"]["QueryOptOutResponse"] | components["schemas"]["GetOptOutSettingsResponse"] | components["schemas"]["UpdateOptOutSettingsResponse"] | components["schemas"]["ListApiKeysResponse"] | components["schemas"]["RevokeApiKeyResponse"] | components["schemas"]["AddBackfillResponse"] | components["schemas"]["AddUSMSSignatureQualificationResponse"] | components["schemas"]["DeleteUSMSSignatureQualificationResponse"] | components["schemas"]["GetUSMSSignatureQualificationResponse"] | components["schemas"]["QueryUSMSSignatureQualificationResponse"] | components["schemas"]["UpdateUSMSSignatureQualificationResponse"] | components["schemas"]["ErrorResponse"];
         /**
          * ErrorResponse
          * @description A refusal: RetCode says which, Message names the field and what to do.
@@ -1498,7 +1580,7 @@ export interface components {
          * RetCode
          * @description What happened; 0 is success. docs/errors.md has the full table.
          */
-        RetCode: number & (0 | 160 | 161 | 162 | 170 | 171 | 172 | 174 | 153 | 18000 | 18001 | 18003 | 18004 | 18010 | 18019 | 18020 | 18021 | 18022 | 18046);
+        RetCode: number & (0 | 160 | 161 | 162 | 170 | 171 | 172 | 173 | 174 | 153 | 18000 | 18001 | 18003 | 18004 | 18010 | 18019 | 18020 | 18021 | 18022 | 18046);
         MessageReceiptEvent: {
             /** @constant */
             type: "message.receipt";
@@ -1662,6 +1744,30 @@ export interface components {
             } & {
                 [key: string]: unknown;
             };
+        } & {
+            [key: string]: unknown;
+        };
+        /** ApiKey */
+        ApiKey: {
+            KeyId: string;
+            AccountId: number;
+            Name: string;
+            /** @description the key's first characters; the key itself is never shown again */
+            Prefix: string;
+            /** @description empty: every Action */
+            Scopes: ("send" | "read" | "templates")[];
+            /** @description admin, cli, env, dev, rotation or console */
+            Source: string;
+            State: "active" | "revoked" | "expired";
+            /** @description Unix seconds */
+            CreateTime: number;
+            /** @description Unix seconds; 0: never */
+            ExpireTime: number;
+            /** @description Unix seconds; 0: not revoked */
+            RevokeTime: number;
+            RevokeReason: string;
+            /** @description Unix seconds, within a minute; 0: never used */
+            LastUseTime: number;
         } & {
             [key: string]: unknown;
         };
@@ -2159,47 +2265,6 @@ export interface operations {
             };
         };
     };
-    accountCreateKey: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description the account (a whole number from 1) */
-                accountId: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Done */
-            201: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @constant */
-                        RetCode: 0;
-                        Message: string;
-                    } & ({
-                        AccountId: number;
-                        Key: string;
-                    } & {
-                        [key: string]: unknown;
-                    });
-                };
-            };
-            /** @description A refusal (4xx, docs/errors.md) */
-            default: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-        };
-    };
     accountAddSenderId: {
         parameters: {
             query?: never;
@@ -2335,6 +2400,244 @@ export interface operations {
                         AccountId: number;
                         DefaultRegion: string | null;
                         EffectiveRegion: string;
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description A refusal (4xx, docs/errors.md) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    apiKeyList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the account */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        RetCode: 0;
+                        Message: string;
+                    } & ({
+                        AccountId: number;
+                        DataSet: components["schemas"]["ApiKey"][];
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description A refusal (4xx, docs/errors.md) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    apiKeyCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the account */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    Name?: string;
+                    /** @description any of send, read, templates; none: every Action */
+                    Scopes?: string[];
+                    /** @description Unix seconds; absent: never */
+                    ExpireTime?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        RetCode: 0;
+                        Message: string;
+                    } & (components["schemas"]["ApiKey"] & ({
+                        /** @description shown this once */
+                        Key: string;
+                    } & {
+                        [key: string]: unknown;
+                    }));
+                };
+            };
+            /** @description A refusal (4xx, docs/errors.md) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    apiKeyRename: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the account */
+                accountId: string;
+                /** @description the KeyId */
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    Name: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        RetCode: 0;
+                        Message: string;
+                    } & ({
+                        Data: components["schemas"]["ApiKey"];
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description A refusal (4xx, docs/errors.md) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    apiKeyRevoke: {
+        parameters: {
+            query?: {
+                reason?: string;
+            };
+            header?: never;
+            path: {
+                /** @description the account */
+                accountId: string;
+                /** @description the KeyId */
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        RetCode: 0;
+                        Message: string;
+                    } & ({
+                        Data: components["schemas"]["ApiKey"];
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description A refusal (4xx, docs/errors.md) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    apiKeyRotate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the account */
+                accountId: string;
+                /** @description the KeyId */
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    GraceSeconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        RetCode: 0;
+                        Message: string;
+                    } & ({
+                        Data: components["schemas"]["ApiKey"] & ({
+                            /** @description shown this once */
+                            Key: string;
+                        } & {
+                            [key: string]: unknown;
+                        });
+                        Previous: components["schemas"]["ApiKey"];
                     } & {
                         [key: string]: unknown;
                     });

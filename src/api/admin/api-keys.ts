@@ -1,0 +1,141 @@
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import {
+  KEY_SCOPES,
+  checkExpiry,
+  checkGrace,
+  checkKeyName,
+  checkScopes,
+} from '../../domain/keys/api-key.js';
+import { ApiKeyView, Obj } from '../answer-schemas.js';
+import { apiKeyView, createApiKey, renameApiKey, revokeApiKey, rotateApiKey } from '../api-keys.js';
+import type { ApiDeps } from '../context.js';
+import { serveAdmin, type AdminInput, type AdminRoute } from './admin-route.js';
+import { accountIdParam } from './guard.js';
+
+const KEYS = '/admin/accounts/:accountId/keys';
+const AccountParam = { accountId: { description: 'the account', pattern: '^[0-9]{1,15}$' } };
+const KeyParams = { ...AccountParam, keyId: { description: 'the KeyId' } };
+const Made = Type.Intersect([
+  ApiKeyView,
+  Obj({ Key: Type.String({ description: 'shown this once' }) }),
+]);
+
+const NewKeyBody = Type.Object({
+  Name: Type.Optional(Type.String({ maxLength: 64 })),
+  Scopes: Type.Optional(
+    Type.Array(Type.String(), {
+      maxItems: KEY_SCOPES.length,
+      description: `any of ${KEY_SCOPES.join(', ')}; none: every Action`,
+    }),
+  ),
+  ExpireTime: Type.Optional(Type.Integer({ description: 'Unix seconds; absent: never' })),
+});
+
+export const API_KEY_ROUTES = {
+  create: {
+    method: 'POST',
+    url: KEYS,
+    summary:
+      'Creates an API key for the account (and the account if it is new); the Key is answered once.',
+    params: AccountParam,
+    body: NewKeyBody,
+    answer: Made,
+    creates: true,
+  },
+  list: {
+    method: 'GET',
+    url: KEYS,
+    summary: "The account's keys, revoked and expired ones too (never the keys themselves).",
+    params: AccountParam,
+    answer: Obj({ AccountId: Type.Integer(), DataSet: Type.Array(ApiKeyView) }),
+  },
+  rename: {
+    method: 'PUT',
+    url: `${KEYS}/:keyId`,
+    summary: 'Renames a key.',
+    params: KeyParams,
+    body: Type.Object({ Name: Type.String({ maxLength: 64 }) }),
+    answer: Obj({ Data: ApiKeyView }),
+  },
+  revoke: {
+    method: 'DELETE',
+    url: `${KEYS}/:keyId`,
+    summary: 'Revokes a key: refused from the next request on, on every node.',
+    params: KeyParams,
+    query: Type.Object({ reason: Type.Optional(Type.String({ maxLength: 200 })) }),
+    answer: Obj({ Data: ApiKeyView }),
+  },
+  rotate: {
+    method: 'POST',
+    url: `${KEYS}/:keyId/rotate`,
+    summary:
+      'Makes a new key with the same name and scopes; the old one works for GraceSeconds more (default 86400).',
+    params: KeyParams,
+    body: Type.Object({ GraceSeconds: Type.Optional(Type.Integer({ minimum: 0 })) }),
+    answer: Obj({ Data: Made, Previous: ApiKeyView }),
+    creates: true,
+  },
+} satisfies Record<string, AdminRoute>;
+
+/** The account's API keys (docs/security.md); the admin API's only way to see or end them. */
+export function registerApiKeyAdmin(app: FastifyInstance, deps: ApiDeps): void {
+  const { store, clock } = deps;
+  const at = (input: AdminInput) => ({
+    accountId: accountIdParam(input.params.accountId ?? ''),
+    keyId: input.params.keyId ?? '',
+  });
+  serveAdmin(app, API_KEY_ROUTES.create, async (input) => {
+    const { accountId } = at(input);
+    const body = input.body as Static<typeof NewKeyBody>;
+    const { key, record } = await createApiKey(
+      store,
+      newKeyOf(accountId, body, clock.now()),
+      clock.now(),
+    );
+    return { ...apiKeyView(record, clock.now()), Key: key };
+  });
+  serveAdmin(app, API_KEY_ROUTES.list, async (input) => {
+    const { accountId } = at(input);
+    const keys = await store.listApiKeys(accountId);
+    return { AccountId: accountId, DataSet: keys.map((k) => apiKeyView(k, clock.now())) };
+  });
+  serveAdmin(app, API_KEY_ROUTES.rename, async (input) => {
+    const name = checkKeyName(input.body.Name as string);
+    return { Data: apiKeyView(await renameApiKey(store, at(input), name), clock.now()) };
+  });
+  serveAdmin(app, API_KEY_ROUTES.revoke, async (input) => {
+    const reason = (input.query.reason as string | undefined) ?? 'revoked by the admin API';
+    const key = await revokeApiKey(store, at(input), clock.now(), reason);
+    return { Data: apiKeyView(key, clock.now()) };
+  });
+  serveAdmin(app, API_KEY_ROUTES.rotate, async (input) => {
+    const grace = input.body.GraceSeconds as number | undefined;
+    const now = clock.now();
+    const made = await rotateApiKey(
+      store,
+      at(input),
+      now,
+      grace === undefined ? undefined : checkGrace(grace),
+    );
+    return {
+      Data: { ...apiKeyView(made.record, now), Key: made.key },
+      Previous: apiKeyView(made.previous, now),
+    };
+  });
+}
+
+/** A new key's fields from a request: checked name, scopes and expiry. */
+export function newKeyOf(
+  accountId: number,
+  body: Static<typeof NewKeyBody>,
+  now: number,
+): Parameters<typeof createApiKey>[1] {
+  return {
+    accountId,
+    source: 'admin',
+    ...(body.Name === undefined ? {} : { name: checkKeyName(body.Name) }),
+    ...(body.Scopes === undefined ? {} : { scopes: checkScopes(body.Scopes) }),
+    ...(body.ExpireTime === undefined ? {} : { expiresAt: checkExpiry(body.ExpireTime, now) }),
+  };
+}

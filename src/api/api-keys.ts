@@ -1,0 +1,162 @@
+import { randomBytes } from 'node:crypto';
+import { WirebirdError } from '../domain/errors.js';
+import {
+  DEFAULT_ROTATION_GRACE_MS,
+  KEY_PREFIX_LENGTH,
+  keyState,
+  type ApiKey,
+  type KeyScope,
+  type KeySource,
+} from '../domain/keys/api-key.js';
+import type { Store } from '../domain/ports.js';
+import { hashKey, newApiKey } from './auth.js';
+
+/**
+ * The lifecycle of API keys, shared by the admin API, the keys Actions, the CLI, the console and
+ * the first start (docs/security.md): create, rename, revoke, rotate. The key is answered once.
+ */
+export interface NewKey {
+  accountId: number;
+  name?: string;
+  scopes?: readonly KeyScope[];
+  expiresAt?: number;
+  source: KeySource;
+  /** A key chosen elsewhere (WIREBIRD_API_KEYS, the dev key); else a new random one. */
+  key?: string;
+}
+
+const newKeyId = () => `key_${randomBytes(12).toString('base64url')}`;
+
+export async function createApiKey(
+  store: Store,
+  o: NewKey,
+  now: number,
+): Promise<{ key: string; record: ApiKey }> {
+  const key = o.key ?? newApiKey();
+  const record: ApiKey = {
+    keyId: newKeyId(),
+    accountId: o.accountId,
+    keyHash: hashKey(key),
+    name: o.name ?? '',
+    prefix: key.slice(0, KEY_PREFIX_LENGTH),
+    scopes: o.scopes ?? [],
+    source: o.source,
+    createdAt: now,
+    expiresAt: o.expiresAt,
+    revokedAt: undefined,
+    revokedReason: '',
+    lastUsedAt: undefined,
+  };
+  await store.ensureAccount(o.accountId, now);
+  await store.insertApiKey(record);
+  return { key, record };
+}
+
+async function ownKey(store: Store, accountId: number, keyId: string): Promise<ApiKey> {
+  const key = (await store.listApiKeys(accountId)).find((k) => k.keyId === keyId);
+  if (!key) throw new WirebirdError('NotFound', `no key ${keyId} in AccountId ${accountId}`);
+  return key;
+}
+
+export async function renameApiKey(
+  store: Store,
+  at: { accountId: number; keyId: string },
+  name: string,
+): Promise<ApiKey> {
+  await ownKey(store, at.accountId, at.keyId);
+  return (await store.updateApiKey(at.accountId, at.keyId, { name })) as ApiKey;
+}
+
+/** Revokes a key at once; revoking one already revoked keeps its first time and reason. */
+export async function revokeApiKey(
+  store: Store,
+  at: { accountId: number; keyId: string },
+  now: number,
+  reason: string,
+): Promise<ApiKey> {
+  await ownKey(store, at.accountId, at.keyId);
+  const change = { revokedAt: now, revokedReason: reason || 'revoked' };
+  return (await store.updateApiKey(at.accountId, at.keyId, change)) as ApiKey;
+}
+
+/**
+ * A new key with the old one's name and scopes; the old one keeps working for `graceMs` (24 h
+ * unless given; 0 ends it now), so clients can move over without a gap.
+ */
+export async function rotateApiKey(
+  store: Store,
+  at: { accountId: number; keyId: string },
+  now: number,
+  graceMs = DEFAULT_ROTATION_GRACE_MS,
+): Promise<{ key: string; record: ApiKey; previous: ApiKey }> {
+  const old = await ownKey(store, at.accountId, at.keyId);
+  if (keyState(old, now) !== 'active') {
+    throw new WirebirdError(
+      'StateConflict',
+      `key ${old.keyId} is ${keyState(old, now)}; create a new one instead`,
+    );
+  }
+  const made = await createApiKey(
+    store,
+    { accountId: old.accountId, name: old.name, scopes: old.scopes, source: 'rotation' },
+    now,
+  );
+  const until = Math.min(old.expiresAt ?? Infinity, now + graceMs);
+  const previous = (await store.updateApiKey(at.accountId, at.keyId, {
+    expiresAt: until,
+  })) as ApiKey;
+  return { ...made, previous };
+}
+
+const seconds = (ms: number | undefined) => (ms === undefined ? 0 : Math.floor(ms / 1000));
+
+/** A key as the API shows it: never the key, nor its hash. Times in Unix seconds, 0 for none. */
+export function apiKeyView(k: ApiKey, now: number): Record<string, unknown> {
+  return {
+    KeyId: k.keyId,
+    AccountId: k.accountId,
+    Name: k.name,
+    Prefix: k.prefix,
+    Scopes: [...k.scopes],
+    Source: k.source,
+    State: keyState(k, now),
+    CreateTime: seconds(k.createdAt),
+    ExpireTime: seconds(k.expiresAt),
+    RevokeTime: seconds(k.revokedAt),
+    RevokeReason: k.revokedReason,
+    LastUseTime: seconds(k.lastUsedAt),
+  };
+}
+
+/**
+ * When each key was last used, gathered in memory and written every `everyMs` (and at close):
+ * one write per key per interval, not one per request. A crash loses at most one interval.
+ */
+export class KeyUsage {
+  private pending = new Map<string, number>();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly store: Pick<Store, 'touchApiKeys'>,
+    everyMs = 30_000,
+  ) {
+    this.timer = setInterval(() => void this.flush().catch(() => undefined), everyMs);
+    this.timer.unref();
+  }
+
+  note(keyId: string, at: number): void {
+    this.pending.set(keyId, at);
+  }
+
+  async flush(): Promise<void> {
+    if (this.pending.size === 0) return;
+    const uses = [...this.pending].map(([keyId, at]) => ({ keyId, at }));
+    this.pending = new Map();
+    await this.store.touchApiKeys(uses);
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush();
+  }
+}

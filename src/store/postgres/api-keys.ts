@@ -1,0 +1,67 @@
+import type { Pool } from 'pg';
+import type { ApiKeyStore } from '../../domain/ports.js';
+import { API_KEY_COLUMNS, apiKeyArgs, toApiKey, type ApiKeyRow } from '../rows/api-keys.js';
+
+export function postgresApiKeys(pool: Pool): ApiKeyStore {
+  const select = (where: string, args: unknown[]) =>
+    pool.query<ApiKeyRow>(
+      `SELECT ${API_KEY_COLUMNS} FROM api_keys ${where} ORDER BY created_at, key_id`,
+      args,
+    );
+  return {
+    async insertApiKey(key) {
+      const marks = apiKeyArgs(key).map((_, i) => `$${i + 1}`);
+      await pool.query(
+        `INSERT INTO api_keys (${API_KEY_COLUMNS}) VALUES (${marks.join(',')})`,
+        apiKeyArgs(key),
+      );
+    },
+    async apiKeyByHash(keyHash) {
+      const r = await select('WHERE key_hash = $1', [keyHash]);
+      return r.rows[0] && toApiKey(r.rows[0]);
+    },
+    async listApiKeys(accountId) {
+      const r =
+        accountId === undefined
+          ? await select('', [])
+          : await select('WHERE account_id = $1', [accountId]);
+      return r.rows.map(toApiKey);
+    },
+    async updateApiKey(accountId, keyId, c) {
+      // coalesce: a revoked key stays revoked, with its first time and reason.
+      const r = await pool.query<ApiKeyRow>(
+        `UPDATE api_keys SET name = coalesce($1, name), expires_at = coalesce($2, expires_at),
+           revoked_reason = CASE WHEN revoked_at IS NULL THEN coalesce($3, revoked_reason)
+             ELSE revoked_reason END,
+           revoked_at = coalesce(revoked_at, $4)
+         WHERE account_id = $5 AND key_id = $6 RETURNING ${API_KEY_COLUMNS}`,
+        [
+          c.name ?? null,
+          c.expiresAt ?? null,
+          c.revokedReason ?? null,
+          c.revokedAt ?? null,
+          accountId,
+          keyId,
+        ],
+      );
+      return r.rows[0] && toApiKey(r.rows[0]);
+    },
+    async touchApiKeys(uses) {
+      if (uses.length === 0) return;
+      await pool.query(
+        `UPDATE api_keys k SET last_used_at = u.at FROM unnest($1::text[], $2::bigint[]) AS u(key_id, at)
+         WHERE k.key_id = u.key_id AND coalesce(k.last_used_at, 0) < u.at`,
+        [uses.map((u) => u.keyId), uses.map((u) => u.at)],
+      );
+    },
+    async revokeEnvKeysExcept(keep, at, reason) {
+      const r = await pool.query<{ key_id: string }>(
+        `UPDATE api_keys SET revoked_at = $1, revoked_reason = $2
+         WHERE source = 'env' AND revoked_at IS NULL AND NOT (key_hash = ANY($3::text[]))
+         RETURNING key_id`,
+        [at, reason, keep],
+      );
+      return r.rows.map((row) => row.key_id);
+    },
+  };
+}

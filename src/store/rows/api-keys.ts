@@ -1,0 +1,56 @@
+import type { ApiKey, KeyScope, KeySource } from '../../domain/keys/api-key.js';
+
+export interface ApiKeyRow {
+  key_id: string;
+  account_id: number | string;
+  key_hash: string;
+  name: string;
+  prefix: string;
+  scopes: string;
+  source: string;
+  created_at: number | string;
+  expires_at: number | string | null;
+  revoked_at: number | string | null;
+  revoked_reason: string;
+  last_used_at: number | string | null;
+}
+
+export const API_KEY_COLUMNS = `key_id, account_id, key_hash, name, prefix, scopes, source,
+  created_at, expires_at, revoked_at, revoked_reason, last_used_at`;
+
+/** The values of API_KEY_COLUMNS, in order. */
+export function apiKeyArgs(k: ApiKey): unknown[] {
+  return [
+    k.keyId,
+    k.accountId,
+    k.keyHash,
+    k.name,
+    k.prefix,
+    k.scopes.join(','),
+    k.source,
+    k.createdAt,
+    k.expiresAt ?? null,
+    k.revokedAt ?? null,
+    k.revokedReason,
+    k.lastUsedAt ?? null,
+  ];
+}
+
+const opt = (v: number | string | null) => (v === null ? undefined : Number(v));
+
+export function toApiKey(r: ApiKeyRow): ApiKey {
+  return {
+    keyId: r.key_id,
+    accountId: Number(r.account_id),
+    keyHash: r.key_hash,
+    name: r.name,
+    prefix: r.prefix,
+    scopes: r.scopes === '' ? [] : (r.scopes.split(',') as KeyScope[]),
+    source: r.source as KeySource,
+    createdAt: Number(r.created_at),
+    expiresAt: opt(r.expires_at),
+    revokedAt: opt(r.revoked_at),
+    revokedReason: r.revoked_reason,
+    lastUsedAt: opt(r.last_used_at),
+  };
+}

@@ -1,0 +1,66 @@
+import type { ApiKeyStore } from '../../domain/ports.js';
+import { API_KEY_COLUMNS, apiKeyArgs, toApiKey, type ApiKeyRow } from '../rows/api-keys.js';
+import type { Db } from './database.js';
+
+export function sqliteApiKeys(db: Db): ApiKeyStore {
+  const insert = db.prepare(
+    `INSERT INTO api_keys (${API_KEY_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`,
+  );
+  const byHash = db.prepare(`SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE key_hash = ?`);
+  const byId = db.prepare(
+    `SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE account_id = ? AND key_id = ?`,
+  );
+  const all = db.prepare(`SELECT ${API_KEY_COLUMNS} FROM api_keys ORDER BY created_at, key_id`);
+  const ofAccount = db.prepare(
+    `SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE account_id = ? ORDER BY created_at, key_id`,
+  );
+  // coalesce: a revoked key stays revoked, with its first time and reason.
+  const update = db.prepare(
+    `UPDATE api_keys SET name = coalesce(?, name), expires_at = coalesce(?, expires_at),
+       revoked_reason = CASE WHEN revoked_at IS NULL THEN coalesce(?, revoked_reason) ELSE revoked_reason END,
+       revoked_at = coalesce(revoked_at, ?)
+     WHERE account_id = ? AND key_id = ?`,
+  );
+  const touch = db.prepare(
+    `UPDATE api_keys SET last_used_at = ? WHERE key_id = ? AND coalesce(last_used_at, 0) < ?`,
+  );
+  const envActive = db.prepare(
+    `SELECT key_id, key_hash FROM api_keys WHERE source = 'env' AND revoked_at IS NULL`,
+  );
+  const revoke = db.prepare(
+    'UPDATE api_keys SET revoked_at = ?, revoked_reason = ? WHERE key_id = ? AND revoked_at IS NULL',
+  );
+  return {
+    async insertApiKey(key) {
+      insert.run(...apiKeyArgs(key));
+    },
+    async apiKeyByHash(keyHash) {
+      const row = byHash.get(keyHash) as ApiKeyRow | undefined;
+      return row && toApiKey(row);
+    },
+    async listApiKeys(accountId) {
+      const rows = accountId === undefined ? all.all() : ofAccount.all(accountId);
+      return (rows as ApiKeyRow[]).map(toApiKey);
+    },
+    async updateApiKey(accountId, keyId, c) {
+      const args = [c.name, c.expiresAt, c.revokedReason, c.revokedAt].map((v) => v ?? null);
+      if (update.run(...args, accountId, keyId).changes === 0) return undefined;
+      return toApiKey(byId.get(accountId, keyId) as ApiKeyRow);
+    },
+    async touchApiKeys(uses) {
+      db.transaction(() => {
+        for (const u of uses) touch.run(u.at, u.keyId, u.at);
+      })();
+    },
+    async revokeEnvKeysExcept(keep, at, reason) {
+      const kept = new Set(keep);
+      return db.transaction(() => {
+        const gone = (envActive.all() as { key_id: string; key_hash: string }[]).filter(
+          (k) => !kept.has(k.key_hash),
+        );
+        for (const k of gone) revoke.run(at, reason, k.key_id);
+        return gone.map((k) => k.key_id);
+      })();
+    },
+  };
+}
