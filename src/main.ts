@@ -332,6 +332,7 @@ function smppServerOf(
       answer: (command, status) =>
         parts.metrics.smppRequests.inc({ command, status: commandStatusName(status) }),
       binds: (open) => parts.metrics.smppBinds.set(open),
+      lockout: () => parts.metrics.auth.lockout('smpp'),
     },
   });
 }

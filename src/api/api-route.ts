@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import { RetCode, WirebirdError } from '../domain/errors.js';
 import { errorAnswer, internalError, successAnswer } from './answer.js';
 import { httpStatusOf } from './http-status.js';
+import type { AuthGuard } from './auth-guard.js';
 import { IDEMPOTENCY_HEADER } from './idempotency.js';
 import type { ActionOffload, ApiDeps, ApiOutcome, OffloadedRequest } from './context.js';
 import { OFFLOADED_ACTIONS } from './offload/protocol.js';
@@ -28,14 +29,21 @@ function answerIds(answer: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** POST /api: envelope → key → Action → AccountId → the Action's own schema → its handler. */
-export function registerApiRoute(app: FastifyInstance, deps: ApiDeps): void {
-  void app.register(async (scope) => apiRoute(scope, deps));
+export function registerApiRoute(app: FastifyInstance, deps: ApiDeps, guard?: AuthGuard): void {
+  void app.register(async (scope) => apiRoute(scope, deps, guard));
 }
+
+/** Refusals of who is calling that the UCloud dialect answers with HTTP 200, not 401. */
+const SIGNATURE_REFUSALS: readonly number[] = [
+  RetCode.Unauthenticated,
+  RetCode.SignatureMismatch,
+  RetCode.UnknownPublicKey,
+];
 
 type HandedOver = WeakMap<FastifyRequest, { text: string; action: string }>;
 type JsonParser = ReturnType<FastifyInstance['getDefaultJsonParser']>;
 
-function apiRoute(app: FastifyInstance, deps: ApiDeps): void {
+function apiRoute(app: FastifyInstance, deps: ApiDeps, guard: AuthGuard | undefined): void {
   const { offload } = deps;
   const handedOver: HandedOver = new WeakMap();
   const parse = registerBodyParsers(app, offload, handedOver);
@@ -52,6 +60,10 @@ function apiRoute(app: FastifyInstance, deps: ApiDeps): void {
     }
     if (isUcloudBody(request.body)) {
       const outcome = await settled(runUcloud(deps, request, headers));
+      const err = outcome.ok ? undefined : outcome.err;
+      if (err instanceof WirebirdError && SIGNATURE_REFUSALS.includes(err.retCode)) {
+        guard?.failure(request, 'api');
+      }
       return answer(deps, request, reply, actionNamed(request.body), outcome, UCLOUD_STATUS);
     }
     const action = actionNamed(request.body);

@@ -10,6 +10,7 @@ import { WirebirdError } from '../domain/errors.js';
 import { registerAdminRoutes } from './admin/index.js';
 import { errorAnswer } from './answer.js';
 import { registerApiRoute, sendError } from './api-route.js';
+import { AuthGuard } from './auth-guard.js';
 import { logRequest } from './request-log.js';
 import { registerMediaRoute } from './media-route.js';
 import { registerMediaDownload } from './media-download-route.js';
@@ -31,6 +32,13 @@ export function buildServer(deps: ApiDeps, logger: Logger): FastifyInstance {
     clientErrorHandler: answerClientError,
   });
   limitConnections(app.server, deps.config.http);
+  const guard = new AuthGuard({
+    allowed: deps.config.http.failedAuthPerMinute,
+    now: () => deps.clock.now(),
+    log: logger,
+    observe: deps.metrics.auth,
+  });
+  guard.register(app);
   // The envelope is JSON only; Fastify would otherwise hand a text/plain body to the handler.
   app.removeContentTypeParser('text/plain');
   app.addHook('onResponse', async (request, reply) => logRequest(deps, request, reply));
@@ -71,7 +79,7 @@ export function buildServer(deps: ApiDeps, logger: Logger): FastifyInstance {
         ),
       ),
   );
-  registerApiRoute(app, deps);
+  registerApiRoute(app, deps, guard);
   registerOpenApiRoutes(app);
   registerMediaRoute(app, deps);
   registerMediaDownload(app, deps);

@@ -68,6 +68,8 @@ export const ConfigSchema = Type.Object(
         idleTimeoutMs: Type.Integer({ minimum: 100, default: 60000 }),
         maxConnections: Type.Integer({ minimum: 1, default: 10000 }),
         maxConnectionsPerAddress: Type.Integer({ minimum: 1, default: 256 }),
+        /** Failed authentications an address may make in a minute before it is refused. */
+        failedAuthPerMinute: Type.Integer({ minimum: 1, default: 20 }),
       },
       { default: {}, additionalProperties: false },
     ),
@@ -160,6 +162,7 @@ const ENV: Record<string, (v: string, name: string) => [string, unknown]> = {
     'http.maxConnectionsPerAddress',
     integer(v, name),
   ],
+  WIREBIRD_HTTP_FAILED_AUTH_PER_MINUTE: (v, name) => ['http.failedAuthPerMinute', integer(v, name)],
   WIREBIRD_ACCEPT_THREADS: (v, name) => ['acceptThreads', integer(v, name)],
   WIREBIRD_SMSC: (v) => ['smpp', smppFromUrl(v, (m) => new ConfigError(m))],
   WIREBIRD_SMPP_LISTEN: (v) => ['smppServer.listen', v],

@@ -32,6 +32,9 @@ export class Metrics implements DispatchObserver, ReportObserver {
   /** Webhook attempts by outcome: delivered, retry (due again), failed (for good), gone (410). */
   readonly webhookAttempts: Counter<'outcome'>;
   readonly webhookSeconds: Histogram;
+  /** Failed authentications and lockouts of a source address, by face (docs/security.md). */
+  readonly authFailures: Counter<'face'>;
+  readonly authLockouts: Counter<'face'>;
 
   constructor(
     private readonly store: Pick<OperatorStore, 'queueStats'> & Pick<WebhookStore, 'outboxStats'>,
@@ -101,12 +104,19 @@ export class Metrics implements DispatchObserver, ReportObserver {
       buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers,
     });
+    [this.authFailures, this.authLockouts] = authMetrics(counter);
     const events = eventMetrics(registers, store, clock);
     this.webhookAttempts = events.attempts;
     this.webhookSeconds = events.seconds;
     this.scrapeTimeGauges(registers);
     collectDefaultMetrics({ register: this.registry, prefix: 'wirebird_' });
   }
+
+  /** What the auth guards (HTTP and SMPP) tell the metrics. */
+  readonly auth = {
+    failed: (face: string) => this.authFailures.inc({ face }),
+    lockout: (face: string) => this.authLockouts.inc({ face }),
+  };
 
   private scrapeTimeGauges(registers: Registry[]): void {
     const { store, clock } = this;
@@ -256,4 +266,21 @@ function eventMetrics(
     },
   });
   return { attempts, seconds };
+}
+
+function authMetrics(
+  counter: (name: string, help: string, labels: 'face'[]) => Counter<'face'>,
+): [Counter<'face'>, Counter<'face'>] {
+  return [
+    counter(
+      'wirebird_auth_failures_total',
+      'failed authentications (unknown, revoked or expired key, wrong admin key or signature), by face',
+      ['face'],
+    ),
+    counter(
+      'wirebird_auth_lockouts_total',
+      'source addresses refused for a while after too many failed authentications, by face',
+      ['face'],
+    ),
+  ];
 }

@@ -9,6 +9,7 @@ import type { SmppCredentialStore } from '../domain/ports.js';
 import type { SmppCredential } from '../domain/smpp-server/credential.js';
 import { STATUS } from './command-status.js';
 import { allowedBy } from './networks.js';
+import { FailedAttempts } from '../rate-limit/failed-attempts.js';
 
 export const FAILED_BINDS_ALLOWED = 5;
 export const FAILED_BINDS_WINDOW_MS = 60_000;
@@ -21,15 +22,22 @@ export interface BindAuthOptions {
   now: () => number;
   /** Binds this node holds for a system_id now. */
   bindsOf: (systemId: string) => number;
+  /** Told when an address's failures reach the limit and it is refused for a while. */
+  onLockout?: (address: string) => void;
 }
 
 export class BindAuth {
-  /** Failure times per source address, within the window. */
-  private readonly failures = new Map<string, number[]>();
+  private readonly attempts: FailedAttempts;
   /** The check under way per address: binds from one address are checked one after another. */
   private readonly checking = new Map<string, Promise<unknown>>();
 
-  constructor(private readonly o: BindAuthOptions) {}
+  constructor(private readonly o: BindAuthOptions) {
+    this.attempts = new FailedAttempts({
+      allowed: FAILED_BINDS_ALLOWED,
+      windowMs: FAILED_BINDS_WINDOW_MS,
+      now: o.now,
+    });
+  }
 
   /**
    * One address's binds wait for each other: a client opening a hundred binds at once costs one
@@ -71,19 +79,11 @@ export class BindAuth {
   }
 
   private blocked(address: string): boolean {
-    const since = this.o.now() - FAILED_BINDS_WINDOW_MS;
-    const recent = (this.failures.get(address) ?? []).filter((t) => t > since);
-    if (recent.length === 0) this.failures.delete(address);
-    else this.failures.set(address, recent);
-    return recent.length >= FAILED_BINDS_ALLOWED;
+    return this.attempts.blockedFor(address) > 0;
   }
 
   private failed(address: string, status: number, reason: string): BindVerdict {
-    const list = this.failures.get(address) ?? [];
-    list.push(this.o.now());
-    this.failures.set(address, list);
-    // Addresses that fail once and never return are let go with the map's growth bounded.
-    if (this.failures.size > 10_000) this.failures.clear();
+    if (this.attempts.failed(address)) this.o.onLockout?.(address);
     return refuse(status, reason);
   }
 }

@@ -29,6 +29,8 @@ export interface SmppServerOptions {
   observe?: {
     answer(command: string, status: number): void;
     binds(open: number): void;
+    /** An address refused for a while after too many failed binds. */
+    lockout(): void;
   };
 }
 
@@ -51,6 +53,13 @@ export class SmppServer {
       store: o.store,
       now: () => o.submit.clock.now(),
       bindsOf: (systemId) => this.binds.get(systemId)?.size ?? 0,
+      onLockout: (address) => {
+        o.observe?.lockout();
+        o.log.warn(
+          { address, face: 'smpp' },
+          'too many failed binds: the address is refused for a while',
+        );
+      },
     });
     this.receipts = new ReceiptDeliverer({
       store: o.store,
