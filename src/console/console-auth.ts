@@ -8,8 +8,10 @@ import {
   SESSION_HOURS,
   cookieValue,
   sessionCookie,
+  type ConsoleSession,
   type Viewer,
 } from './console-session.js';
+import type { ConsoleSessionRecord } from '../domain/access/console-session.js';
 import { html } from './html.js';
 import { document, loginPage } from './layout.js';
 
@@ -62,7 +64,7 @@ export function registerConsoleAuth(app: FastifyInstance, ctx: ConsoleContext): 
       cookieValue(request.headers.cookie, SESSION_COOKIE),
       ctx.clock.now(),
     );
-    if (!session || !(await viewerStillAllowed(ctx, session.viewer))) {
+    if (!session || !(await sessionLasts(ctx, session))) {
       if (request.method === 'GET') return reply.redirect('/console/login', 303);
       return problemPage(reply, 401, 'Logged out', 'Your session has ended; log in again.');
     }
@@ -97,15 +99,20 @@ export function registerConsoleAuth(app: FastifyInstance, ctx: ConsoleContext): 
           .code(401)
           .type('text/html; charset=utf-8')
           .send(loginPage('That key is not valid.').text);
-      const { cookie } = ctx.signer.issue(viewer, ctx.clock.now());
+      const now = ctx.clock.now();
+      const { cookie, session } = ctx.signer.issue(viewer, now);
+      await ctx.store.insertConsoleSession(sessionRecord(session, request.ip, now));
       return reply
         .header('set-cookie', sessionCookie(cookie, SESSION_HOURS * 3600))
         .redirect('/console/inbox', 303);
     },
   );
-  app.post('/console/logout', async (_request, reply) =>
-    reply.header('set-cookie', sessionCookie('', 0)).redirect('/console/login', 303),
-  );
+  app.post('/console/logout', async (request, reply) => {
+    // Ended in the store: a copy of the cookie is refused from now on, on every node.
+    const which = { sessionHash: sessionHashOf(sessionOf(request)) };
+    await ctx.store.endConsoleSessions(which, ctx.clock.now(), 'logged out');
+    return reply.header('set-cookie', sessionCookie('', 0)).redirect('/console/login', 303);
+  });
 }
 
 async function viewerOf(ctx: ConsoleContext, key: string): Promise<Viewer | undefined> {
@@ -115,8 +122,36 @@ async function viewerOf(ctx: ConsoleContext, key: string): Promise<Viewer | unde
   return { role: 'account', accountId: record.accountId, keyId: record.keyId };
 }
 
-/** An account's session lasts while the key it logged in with is active (docs/security.md). */
-async function viewerStillAllowed(ctx: ConsoleContext, viewer: Viewer): Promise<boolean> {
+/** The store's row of a session: the SHA-256 of its random id, which only the cookie carries. */
+export const sessionHashOf = (session: ConsoleSession): string => hashKey(session.nonce);
+
+function sessionRecord(
+  session: ConsoleSession,
+  address: string,
+  now: number,
+): ConsoleSessionRecord {
+  const { viewer } = session;
+  return {
+    sessionHash: sessionHashOf(session),
+    role: viewer.role,
+    accountId: viewer.role === 'account' ? viewer.accountId : undefined,
+    keyId: viewer.role === 'account' ? viewer.keyId : undefined,
+    address,
+    createdAt: now,
+    expiresAt: session.expiresAt,
+    endedAt: undefined,
+    endedReason: '',
+  };
+}
+
+/**
+ * A session lasts while its row does (not logged out, nor ended by an admin) and, for an
+ * account, while the key it was opened with is active (docs/security.md).
+ */
+async function sessionLasts(ctx: ConsoleContext, session: ConsoleSession): Promise<boolean> {
+  const row = await ctx.store.consoleSession(sessionHashOf(session));
+  if (!row || row.endedAt !== undefined || row.expiresAt <= ctx.clock.now()) return false;
+  const { viewer } = session;
   if (viewer.role === 'admin') return true;
   if (viewer.keyId === undefined) return false;
   const key = (await ctx.store.listApiKeys(viewer.accountId)).find((k) => k.keyId === viewer.keyId);

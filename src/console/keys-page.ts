@@ -4,6 +4,12 @@ import type { UcloudKey } from '../domain/accounts/ucloud-key.js';
 import { accountOf, pageContext, type ConsoleContext } from './console-deps.js';
 import { guardedRoute, sendPage, type PageRequest } from './console-routes.js';
 import { html, type Html } from './html.js';
+import {
+  apiKeysSection,
+  consoleSessionsSection,
+  registerApiKeyRoutes,
+  type CreatedApiKey,
+} from './api-keys-section.js';
 import { accountPicker, csrfField, page, utc, type PageContext } from './layout.js';
 import {
   registerSmppCredentialRoutes,
@@ -16,17 +22,23 @@ export function registerKeysPage(app: FastifyInstance, ctx: ConsoleContext): voi
   const show = async (
     request: PageRequest,
     accountId: number,
-    created?: { pair?: Created; smpp?: CreatedSmpp },
+    created?: { pair?: Created; smpp?: CreatedSmpp; api?: CreatedApiKey },
   ) => {
     const keys = await ctx.store.listUcloudKeys(accountId);
     const smpp = await ctx.store.listSmppCredentials(accountId);
     const view = pageContext(ctx, request);
-    const section = smppSection(view.csrf, { accountId, list: smpp, created: created?.smpp });
+    const now = ctx.clock.now();
+    const admin = view.viewer.role === 'admin';
+    const apiKeys = await ctx.store.listApiKeys(accountId);
+    const section = html`${apiKeysSection(view.csrf, { accountId, keys: apiKeys, now, admin, created: created?.api })}
+    ${smppSection(view.csrf, { accountId, list: smpp, created: created?.smpp })}
+    ${admin ? consoleSessionsSection(view.csrf, await ctx.store.liveConsoleSessions(now)) : ''}`;
     return keysPage(view, { accountId, keys, created: created?.pair, section });
   };
   registerSmppCredentialRoutes(app, ctx, (request, accountId, smpp) =>
     show(request, accountId, { smpp }),
   );
+  registerApiKeyRoutes(app, ctx, (request, accountId, api) => show(request, accountId, { api }));
   app.get(
     '/console/keys',
     guardedRoute(async (request, reply) =>

@@ -3,6 +3,8 @@
  * adapter in store/ and checked by one shared contract suite.
  */
 import type { ApiKey } from './keys/api-key.js';
+import type { AuditEntry, AuditFilter, NewAuditEntry } from './audit/audit.js';
+import type { ConsoleSessionRecord } from './access/console-session.js';
 import type { BusinessPhone } from './accounts/account.js';
 import type { UcloudKey } from './accounts/ucloud-key.js';
 import type { NewEvent } from './events/event.js';
@@ -85,6 +87,27 @@ export interface ApiKeyStore {
   touchApiKeys(uses: readonly { keyId: string; at: number }[]): Promise<void>;
   /** Revokes every active `env` key whose hash is not in `keep`; answers their ids. */
   revokeEnvKeysExcept(keep: readonly string[], at: number, reason: string): Promise<string[]>;
+}
+
+/** The audit log (domain/audit/audit.ts). */
+export interface AuditStore {
+  appendAudit(entries: readonly NewAuditEntry[]): Promise<void>;
+  /** Newest first; `before` pages back. */
+  listAudit(filter: AuditFilter): Promise<AuditEntry[]>;
+}
+
+/** Console sessions, kept server-side (domain/access/console-session.ts). */
+export interface ConsoleSessionStore {
+  insertConsoleSession(s: ConsoleSessionRecord): Promise<void>;
+  consoleSession(sessionHash: string): Promise<ConsoleSessionRecord | undefined>;
+  /** Ends sessions not ended yet: one (by hash or by its label), or every one; answers how many. */
+  endConsoleSessions(
+    which: { sessionHash: string } | { label: string } | 'all',
+    at: number,
+    reason: string,
+  ): Promise<number>;
+  /** Sessions not ended and not expired at `now`, newest first. */
+  liveConsoleSessions(now: number): Promise<ConsoleSessionRecord[]>;
 }
 
 export interface AccountStore {
@@ -279,6 +302,8 @@ export interface Store
   extends
     AccountStore,
     ApiKeyStore,
+    ConsoleSessionStore,
+    AuditStore,
     UcloudKeyStore,
     SmppCredentialStore,
     TemplateStore,

@@ -3,6 +3,7 @@ import type { ApiDeps } from '../context.js';
 import type { AdminRoute } from './admin-route.js';
 import { ACCOUNT_ROUTES, registerAccountAdmin } from './accounts.js';
 import { API_KEY_ROUTES, registerApiKeyAdmin } from './api-keys.js';
+import { CONSOLE_SESSION_ROUTES, registerConsoleSessionAdmin } from './console-sessions.js';
 import { checkText } from '../text-check.js';
 import { adminGuard, sendAdminError } from './guard.js';
 import { INBOUND_ROUTES, registerInboundAdmin } from './inbound.js';
@@ -26,6 +27,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: ApiDeps): void {
     registerTemplateAdmin(admin, deps);
     registerAccountAdmin(admin, deps);
     registerApiKeyAdmin(admin, deps);
+    registerConsoleSessionAdmin(admin, deps);
     registerMessageAdmin(admin, deps);
     registerUcloudKeyAdmin(admin, deps);
     registerInboundAdmin(admin, deps);
@@ -47,6 +49,7 @@ function named(prefix: string, routes: Record<string, AdminRoute>): Record<strin
 export const ADMIN_ROUTES: Record<string, AdminRoute> = {
   ...named('account', ACCOUNT_ROUTES),
   ...named('apiKey', API_KEY_ROUTES),
+  ...named('consoleSession', CONSOLE_SESSION_ROUTES),
   ...named('template', TEMPLATE_ROUTES),
   ...named('signature', SIGNATURE_ROUTES),
   ...named('message', MESSAGE_ROUTES),

@@ -11,6 +11,8 @@ import type { OpenStore } from './fixtures.js';
 import { inboundContract } from './inbound-contract.js';
 import { smppCredentialsContract } from './smpp-credentials-contract.js';
 import { apiKeysContract } from './api-keys-contract.js';
+import { consoleSessionsContract } from './console-sessions-contract.js';
+import { auditContract } from './audit-contract.js';
 import { smppReceiptsContract } from './smpp-receipts-contract.js';
 import { inboundMediaContract } from './inbound-media-contract.js';
 import { inboxContract } from './inbox-contract.js';
@@ -44,6 +46,8 @@ export function runStoreContract(name: string, open: OpenStore): void {
     ucloudContract(open);
     smppCredentialsContract(open);
     apiKeysContract(open);
+    consoleSessionsContract(open);
+    auditContract(open);
     smppReceiptsContract(open);
     inboundContract(open);
     inboundMediaContract(open);

@@ -21,4 +21,38 @@ export const postgresMigrationsCredentials: readonly Migration[] = [
       ALTER TABLE api_keys ADD COLUMN last_used_at BIGINT;
     `,
   },
+  {
+    version: 17,
+    name: 'console sessions kept server-side, so that logging out ends them everywhere',
+    sql: `
+      CREATE TABLE console_sessions (
+        session_hash TEXT PRIMARY KEY,
+        role TEXT NOT NULL,
+        account_id BIGINT,
+        key_id TEXT,
+        address TEXT NOT NULL,
+        created_at BIGINT NOT NULL,
+        expires_at BIGINT NOT NULL,
+        ended_at BIGINT,
+        ended_reason TEXT NOT NULL DEFAULT ''
+      );
+      CREATE INDEX console_sessions_expiry ON console_sessions (expires_at);
+    `,
+  },
+  {
+    version: 18,
+    name: 'the audit log: who changed what, and when',
+    sql: `
+      CREATE TABLE audit_log (
+        audit_id BIGSERIAL PRIMARY KEY,
+        at BIGINT NOT NULL,
+        account_id BIGINT,
+        actor TEXT NOT NULL,
+        action TEXT NOT NULL,
+        target TEXT NOT NULL,
+        detail TEXT NOT NULL
+      );
+      CREATE INDEX audit_log_account ON audit_log (account_id, audit_id);
+    `,
+  },
 ];

@@ -2,6 +2,8 @@ import type { Store } from '../../domain/ports.js';
 import { postgresSmppCredentials } from './smpp-credentials.js';
 import { postgresAccounts } from './accounts.js';
 import { postgresApiKeys } from './api-keys.js';
+import { postgresConsoleSessions } from './console-sessions.js';
+import { postgresAudit } from './audit.js';
 import { postgresCluster } from './cluster.js';
 import { migrate, openPool, type PostgresOptions } from './database.js';
 import { postgresInbox } from './inbox.js';
@@ -35,6 +37,8 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
     cluster,
     ...postgresAccounts(pool),
     ...postgresApiKeys(pool),
+    ...postgresConsoleSessions(pool),
+    ...postgresAudit(pool),
     ...postgresTemplates(pool),
     ...postgresSignatures(pool),
     ...postgresStatistics(pool),

@@ -21,4 +21,38 @@ export const sqliteMigrationsCredentials: readonly Migration[] = [
       ALTER TABLE api_keys ADD COLUMN last_used_at INTEGER;
     `,
   },
+  {
+    version: 19,
+    name: 'console sessions kept server-side, so that logging out ends them everywhere',
+    sql: `
+      CREATE TABLE console_sessions (
+        session_hash TEXT PRIMARY KEY,
+        role TEXT NOT NULL,
+        account_id INTEGER,
+        key_id TEXT,
+        address TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL,
+        ended_at INTEGER,
+        ended_reason TEXT NOT NULL DEFAULT ''
+      );
+      CREATE INDEX console_sessions_expiry ON console_sessions (expires_at);
+    `,
+  },
+  {
+    version: 20,
+    name: 'the audit log: who changed what, and when',
+    sql: `
+      CREATE TABLE audit_log (
+        audit_id INTEGER PRIMARY KEY AUTOINCREMENT,
+        at INTEGER NOT NULL,
+        account_id INTEGER,
+        actor TEXT NOT NULL,
+        action TEXT NOT NULL,
+        target TEXT NOT NULL,
+        detail TEXT NOT NULL
+      );
+      CREATE INDEX audit_log_account ON audit_log (account_id, audit_id);
+    `,
+  },
 ];

@@ -4,6 +4,8 @@ import { sqliteInboundMedia } from './inbound-media.js';
 import type { Store } from '../../domain/ports.js';
 import { sqliteAccounts } from './accounts.js';
 import { sqliteApiKeys } from './api-keys.js';
+import { sqliteConsoleSessions } from './console-sessions.js';
+import { sqliteAudit } from './audit.js';
 import { migrate, openDatabase, type Db, type SqliteOptions } from './database.js';
 import { sqliteInbox } from './inbox.js';
 import { sqliteInboxViews } from './inbox-views.js';
@@ -38,6 +40,8 @@ export function sqliteStoreOn(db: Db): Store {
     dialect: 'sqlite',
     ...sqliteAccounts(db),
     ...sqliteApiKeys(db),
+    ...sqliteConsoleSessions(db),
+    ...sqliteAudit(db),
     ...sqliteTemplates(db, outbox),
     ...sqliteSignatures(db),
     ...sqliteStatistics(db),

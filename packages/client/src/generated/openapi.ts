@@ -226,6 +226,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/console-sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The console sessions open now, on every node sharing the store. */
+        get: operations["consoleSessionList"];
+        put?: never;
+        post?: never;
+        /** Logs everyone out of the console at once, on every node. */
+        delete: operations["consoleSessionEndAll"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/console-sessions/{sessionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Ends one console session. */
+        delete: operations["consoleSessionEndOne"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/templates/{id}/{verb}": {
         parameters: {
             query?: never;
@@ -2638,6 +2673,135 @@ export interface operations {
                             [key: string]: unknown;
                         });
                         Previous: components["schemas"]["ApiKey"];
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description A refusal (4xx, docs/errors.md) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    consoleSessionList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        RetCode: 0;
+                        Message: string;
+                    } & ({
+                        DataSet: ({
+                            /** @description the start of the session id's hash (never the id) */
+                            SessionId: string;
+                            Role: "admin" | "account";
+                            AccountId: number | null;
+                            /** @description the key an account logged in with; "" for the admin */
+                            KeyId: string;
+                            /** @description where the login came from */
+                            Address: string;
+                            /** @description Unix seconds */
+                            CreateTime: number;
+                            /** @description Unix seconds */
+                            ExpireTime: number;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description A refusal (4xx, docs/errors.md) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    consoleSessionEndAll: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        RetCode: 0;
+                        Message: string;
+                    } & ({
+                        Ended: number;
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description A refusal (4xx, docs/errors.md) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    consoleSessionEndOne: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the SessionId the list shows */
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        RetCode: 0;
+                        Message: string;
+                    } & ({
+                        Ended: number;
                     } & {
                         [key: string]: unknown;
                     });

@@ -1,0 +1,184 @@
+/**
+ * The Keys page's API keys and console sessions (docs/security.md): an account's keys listed by
+ * id and prefix, one created by the admin (shown once) or revoked; the console sessions open now,
+ * ended one by one or all at once by the admin. The same services as the admin API and CLI.
+ */
+import type { FastifyInstance } from 'fastify';
+import { createApiKey, revokeApiKey } from '../api/api-keys.js';
+import { sessionLabel, type ConsoleSessionRecord } from '../domain/access/console-session.js';
+import { WirebirdError } from '../domain/errors.js';
+import { KEY_SCOPES, checkKeyName, keyState, type ApiKey } from '../domain/keys/api-key.js';
+import { accountOf, sessionOf, type ConsoleContext } from './console-deps.js';
+import { guardedRoute, param, sendPage, type PageRequest } from './console-routes.js';
+import { html, type Html } from './html.js';
+import { csrfField, utc } from './layout.js';
+
+export type CreatedApiKey = { keyId: string; key: string };
+
+function adminOnly(request: PageRequest): void {
+  if (sessionOf(request).viewer.role !== 'admin') {
+    throw new WirebirdError('PermissionDenied', 'only the admin does that');
+  }
+}
+
+export function registerApiKeyRoutes(
+  app: FastifyInstance,
+  ctx: ConsoleContext,
+  show: (request: PageRequest, accountId: number, made: CreatedApiKey) => Promise<Html>,
+): void {
+  app.post(
+    '/console/keys/api',
+    guardedRoute(async (request, reply) => {
+      adminOnly(request);
+      const accountId = accountOf(request, request.body);
+      const body = request.body ?? {};
+      const scopes = KEY_SCOPES.filter((s) => body[`scope_${s}`] === 'on');
+      const name = checkKeyName(param(body, 'name', 64));
+      const made = await createApiKey(
+        ctx.store,
+        { accountId, name, scopes, source: 'console' },
+        ctx.clock.now(),
+      );
+      // A page, not a redirect: the key must not travel in a URL.
+      const created = { keyId: made.record.keyId, key: made.key };
+      return sendPage(
+        reply.header('cache-control', 'no-store'),
+        await show(request, accountId, created),
+      );
+    }),
+  );
+  app.post(
+    '/console/keys/api/revoke',
+    guardedRoute(async (request, reply) => {
+      const accountId = accountOf(request, request.body);
+      const at = { accountId, keyId: param(request.body ?? {}, 'keyId', 64) };
+      await revokeApiKey(ctx.store, at, ctx.clock.now(), 'revoked in the console');
+      return reply.redirect(`/console/keys?account=${accountId}`, 303);
+    }),
+  );
+  app.post(
+    '/console/keys/sessions/end',
+    guardedRoute(async (request, reply) => {
+      adminOnly(request);
+      const label = param(request.body ?? {}, 'session', 64);
+      const which = label === 'all' ? ('all' as const) : { label };
+      await ctx.store.endConsoleSessions(which, ctx.clock.now(), 'ended in the console');
+      return reply.redirect('/console/keys', 303);
+    }),
+  );
+}
+
+export function apiKeysSection(
+  csrf: string,
+  view: {
+    accountId: number;
+    keys: readonly ApiKey[];
+    now: number;
+    admin: boolean;
+    created?: CreatedApiKey;
+  },
+): Html {
+  const { accountId, keys, now, created } = view;
+  return html`<h1>API keys</h1>
+    ${created ? createdKeyNotice(created) : ''}
+    <table class="api-keys">
+      <thead>
+        <tr>
+          <th>KeyId</th>
+          <th>Key starts</th>
+          <th>Name</th>
+          <th>Scopes</th>
+          <th>State</th>
+          <th>Last used (UTC)</th>
+          <th></th>
+        </tr>
+      </thead>
+      <tbody>
+        ${keys.map((k) => apiKeyRow(k, { accountId, csrf, now }))}
+      </tbody>
+    </table>
+    ${view.admin ? newKeyForm(csrf, accountId) : ''}`;
+}
+
+function createdKeyNotice(created: CreatedApiKey): Html {
+  return html`<div class="notice" role="status" id="created-api-key">
+    <p>Copy the key now: Wirebird keeps only its hash and never shows it again.</p>
+    <p>${created.keyId} <code class="api-key">${created.key}</code></p>
+  </div>`;
+}
+
+function apiKeyRow(k: ApiKey, o: { accountId: number; csrf: string; now: number }): Html {
+  const state = keyState(k, o.now);
+  return html`<tr data-key-id="${k.keyId}">
+    <td><code>${k.keyId}</code></td>
+    <td><code>${k.prefix}…</code></td>
+    <td>${k.name}</td>
+    <td>${k.scopes.join(', ') || 'all'}</td>
+    <td class="state">${state}</td>
+    <td>${k.lastUsedAt === undefined ? '' : utc(k.lastUsedAt)}</td>
+    <td>
+      ${
+        state === 'revoked'
+          ? ''
+          : html`<form
+              method="post"
+              action="/console/keys/api/revoke"
+              data-confirm="Revoke ${k.keyId}? It is refused from the next request on."
+            >
+              ${csrfField(o.csrf)}<input type="hidden" name="account" value="${o.accountId}" />
+              <input type="hidden" name="keyId" value="${k.keyId}" />
+              <button type="submit" class="danger">Revoke</button>
+            </form>`
+      }
+    </td>
+  </tr>`;
+}
+
+function newKeyForm(csrf: string, accountId: number): Html {
+  return html`<form method="post" action="/console/keys/api" class="new-api-key">
+    ${csrfField(csrf)}<input type="hidden" name="account" value="${accountId}" />
+    <label>Name <input name="name" maxlength="64" /></label>
+    ${KEY_SCOPES.map((s) => html`<label><input type="checkbox" name="scope_${s}" /> ${s}</label>`)}
+    <button type="submit">Create an API key for account ${accountId}</button>
+  </form>`;
+}
+
+export function consoleSessionsSection(
+  csrf: string,
+  sessions: readonly ConsoleSessionRecord[],
+): Html {
+  const end = (session: string, label: string) =>
+    html`<form method="post" action="/console/keys/sessions/end">
+      ${csrfField(csrf)}<input type="hidden" name="session" value="${session}" />
+      <button type="submit" class="danger">${label}</button>
+    </form>`;
+  return html`<h1>Console sessions</h1>
+    <table class="console-sessions">
+      <thead>
+        <tr>
+          <th>Session</th>
+          <th>Who</th>
+          <th>From</th>
+          <th>Since (UTC)</th>
+          <th>Until (UTC)</th>
+          <th></th>
+        </tr>
+      </thead>
+      <tbody>
+        ${sessions.map(
+          (s) =>
+            html`<tr>
+              <td><code>${sessionLabel(s)}</code></td>
+              <td>
+                ${s.role === 'admin' ? 'admin' : `account ${s.accountId ?? ''} (${s.keyId ?? ''})`}
+              </td>
+              <td>${s.address}</td>
+              <td>${utc(s.createdAt)}</td>
+              <td>${utc(s.expiresAt)}</td>
+              <td>${end(sessionLabel(s), 'End')}</td>
+            </tr>`,
+        )}
+      </tbody>
+    </table>
+    ${end('all', 'Log out everyone')}`;
+}

@@ -1,0 +1,30 @@
+import type { AuditEntry, NewAuditEntry } from '../../domain/audit/audit.js';
+
+export interface AuditRow {
+  audit_id: number | string;
+  at: number | string;
+  account_id: number | string | null;
+  actor: string;
+  action: string;
+  target: string;
+  detail: string;
+}
+
+export const AUDIT_INSERT_COLUMNS = 'at, account_id, actor, action, target, detail';
+export const AUDIT_COLUMNS = `audit_id, ${AUDIT_INSERT_COLUMNS}`;
+
+export function auditArgs(e: NewAuditEntry): unknown[] {
+  return [e.at, e.accountId ?? null, e.actor, e.action, e.target, JSON.stringify(e.detail)];
+}
+
+export function toAuditEntry(r: AuditRow): AuditEntry {
+  return {
+    id: Number(r.audit_id),
+    at: Number(r.at),
+    accountId: r.account_id === null ? undefined : Number(r.account_id),
+    actor: r.actor,
+    action: r.action,
+    target: r.target,
+    detail: JSON.parse(r.detail) as Record<string, unknown>,
+  };
+}

@@ -1,0 +1,44 @@
+import type { ConsoleSessionRecord } from '../../domain/access/console-session.js';
+
+export interface ConsoleSessionRow {
+  session_hash: string;
+  role: string;
+  account_id: number | string | null;
+  key_id: string | null;
+  address: string;
+  created_at: number | string;
+  expires_at: number | string;
+  ended_at: number | string | null;
+  ended_reason: string;
+}
+
+export const CONSOLE_SESSION_COLUMNS = `session_hash, role, account_id, key_id, address,
+  created_at, expires_at, ended_at, ended_reason`;
+
+export function consoleSessionArgs(s: ConsoleSessionRecord): unknown[] {
+  return [
+    s.sessionHash,
+    s.role,
+    s.accountId ?? null,
+    s.keyId ?? null,
+    s.address,
+    s.createdAt,
+    s.expiresAt,
+    s.endedAt ?? null,
+    s.endedReason,
+  ];
+}
+
+export function toConsoleSession(r: ConsoleSessionRow): ConsoleSessionRecord {
+  return {
+    sessionHash: r.session_hash,
+    role: r.role === 'admin' ? 'admin' : 'account',
+    accountId: r.account_id === null ? undefined : Number(r.account_id),
+    keyId: r.key_id ?? undefined,
+    address: r.address,
+    createdAt: Number(r.created_at),
+    expiresAt: Number(r.expires_at),
+    endedAt: r.ended_at === null ? undefined : Number(r.ended_at),
+    endedReason: r.ended_reason,
+  };
+}
