@@ -8,6 +8,7 @@ import type { Metrics } from '../metrics/metrics.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { EventsDeps } from '../events/start-events.js';
 import type { KeyUsage } from './api-keys.js';
+import type { AuditFact } from './audit-log.js';
 import { validator } from './validate.js';
 
 export interface IdSource {
@@ -85,6 +86,8 @@ export interface ActionContext {
   idempotencyKey: string | undefined;
   /** Which reading of the request this is: the JSON API's, or the UCloud SDKs' dialect. */
   dialect: 'json' | 'ucloud';
+  /** Who calls, as the audit log names it: `key:<KeyId>`, or `ucloud` for a signed request. */
+  actor: string;
   /**
    * The region numbers without a country code are read in: the account's own, else the
    * gateway's. Asked for by the Actions that read phone numbers only, so the rest pay nothing.
@@ -107,6 +110,8 @@ export interface ActionDef {
   repeatable?: 'safe' | 'keyed';
   /** The key scope that allows it; absent: only a key without scopes runs it (docs/security.md). */
   scope?: KeyScope;
+  /** What a success changed, for the audit log; absent for Actions that change nothing. */
+  audit?: (input: unknown, answer: Record<string, unknown>) => AuditFact | undefined;
   validate: (value: unknown) => unknown;
   handle(ctx: ActionContext, input: unknown): Promise<Record<string, unknown>>;
 }
@@ -122,8 +127,14 @@ export function defineAction<S extends TSchema>(
     answer: TSchema;
     repeatable?: 'safe' | 'keyed';
     scope?: KeyScope;
+    audit?: (input: Static<S>, answer: Record<string, unknown>) => AuditFact | undefined;
   },
   handle: (ctx: ActionContext, input: Static<S>) => Promise<Record<string, unknown>>,
 ): ActionDef {
-  return { ...spec, validate: validator(spec.request), handle: handle as ActionDef['handle'] };
+  return {
+    ...spec,
+    audit: spec.audit as ActionDef['audit'],
+    validate: validator(spec.request),
+    handle: handle as ActionDef['handle'],
+  };
 }

@@ -3,6 +3,7 @@ import { WirebirdError } from '../domain/errors.js';
 import { actions } from './actions/index.js';
 import { keyAllows } from '../domain/keys/api-key.js';
 import { authenticate, type KeyHolder } from './auth.js';
+import { audit } from './audit-log.js';
 import type { ActionDeps } from './context.js';
 import { accountIdOf, actionOf, asBody } from './envelope.js';
 import { unknownActionMessage } from './nearest-action.js';
@@ -53,8 +54,13 @@ export async function runEnvelope(
   const { idempotencyKey } = headers;
   const defaultRegion = async () =>
     (await deps.store.accountRegion(accountId)) ?? deps.config.defaultRegion;
-  const ctx = { accountId, deps, log, idempotencyKey, dialect, defaultRegion };
-  return { name, fields: await def.handle(ctx, def.validate(body)) };
+  const actor = holder ? `key:${holder.key.keyId}` : 'ucloud';
+  const ctx = { accountId, deps, log, idempotencyKey, dialect, defaultRegion, actor };
+  const input = def.validate(body);
+  const fields = await def.handle(ctx, input);
+  const fact = def.audit?.(input, fields);
+  if (fact) await audit(deps, { actor, accountId }, fact);
+  return { name, fields };
 }
 
 function outOfScope(holder: KeyHolder, action: string, scope: string | undefined): WirebirdError {

@@ -30,7 +30,21 @@ export async function importConfiguredKeys(
     await importConfiguredKey(store, { accountId, key }, now);
   }
   const keep = [...seen].map(hashKey);
-  const revoked = await store.revokeEnvKeysExcept(keep, now, 'removed from WIREBIRD_API_KEYS');
+  const reason = 'removed from WIREBIRD_API_KEYS';
+  const revoked = await store.revokeEnvKeysExcept(keep, now, reason);
+  if (revoked.length > 0) {
+    const gone = (await store.listApiKeys(undefined)).filter((k) => revoked.includes(k.keyId));
+    await store.appendAudit(
+      gone.map((k) => ({
+        at: now,
+        accountId: k.accountId,
+        actor: 'config',
+        action: 'key.revoked',
+        target: k.keyId,
+        detail: { Reason: reason },
+      })),
+    );
+  }
   return { revoked };
 }
 

@@ -14,7 +14,7 @@ import {
   type ApiKey,
 } from '../domain/keys/api-key.js';
 import { CliError } from './cli-error.js';
-import { accountOption, failOnError, withStore } from './open-store.js';
+import { accountOption, cliAudit, failOnError, withStore } from './open-store.js';
 import { registerUcloudKeys } from './ucloud-keys.js';
 import { registerSmppCredentials } from './smpp-credentials.js';
 
@@ -65,10 +65,19 @@ function registerCreate(keys: Command): void {
           },
           now,
         );
+        const detail = { Name: record.name, Scopes: record.scopes };
+        await cliAudit(store, { ...audited('key.created', record), detail });
         console.log(shownOnce(key, record));
       }).catch(failOnError);
     });
 }
+
+/** The audit fact of a change to key `k`. */
+const audited = (action: string, k: ApiKey) => ({
+  action,
+  target: k.keyId,
+  accountId: k.accountId,
+});
 
 function registerList(keys: Command): void {
   keys
@@ -104,6 +113,7 @@ function registerChanges(keys: Command): void {
       await withStore(opts.config, async (store) => {
         const at = { accountId: accountOption(opts.account), keyId };
         const k = await renameApiKey(store, at, checkKeyName(opts.name, '--name'));
+        await cliAudit(store, { ...audited('key.renamed', k), detail: { Name: k.name } });
         console.log(`${k.keyId} is now named ${JSON.stringify(k.name)}`);
       }).catch(failOnError);
     });
@@ -113,6 +123,10 @@ function registerChanges(keys: Command): void {
       await withStore(opts.config, async (store) => {
         const at = { accountId: accountOption(opts.account), keyId };
         const k = await revokeApiKey(store, at, Date.now(), opts.reason);
+        await cliAudit(store, {
+          ...audited('key.revoked', k),
+          detail: { Reason: k.revokedReason },
+        });
         console.log(`${k.keyId} revoked (${k.revokedReason})`);
       }).catch(failOnError);
     });
@@ -124,6 +138,8 @@ function registerChanges(keys: Command): void {
         if (!Number.isInteger(grace)) throw new CliError('--grace must be whole seconds');
         const at = { accountId: accountOption(opts.account), keyId };
         const made = await rotateApiKey(store, at, Date.now(), checkGrace(grace, '--grace'));
+        const detail = { NewKeyId: made.record.keyId };
+        await cliAudit(store, { ...audited('key.rotated', made.previous), detail });
         console.log(shownOnce(made.key, made.record));
         console.log(`${keyId} works until ${new Date(made.previous.expiresAt ?? 0).toISOString()}`);
       }).catch(failOnError);

@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig, type Config } from '../config/config.js';
 import { CliError } from './cli-error.js';
 import { WirebirdError } from '../domain/errors.js';
+import { audit, type AuditFact } from '../api/audit-log.js';
 import type { Store } from '../domain/ports.js';
 import { openStore } from '../store/open-store.js';
 
@@ -35,4 +36,9 @@ export function failOnError(err: unknown): never {
       : String(err);
   console.error(`wirebird: ${message}`);
   process.exit(1);
+}
+
+/** Records a change made with the CLI (actor `cli`) in the audit log. */
+export async function cliAudit(store: Store, fact: AuditFact): Promise<void> {
+  await audit({ store, clock: { now: () => Date.now() } }, { actor: 'cli' }, fact);
 }

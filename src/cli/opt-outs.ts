@@ -7,7 +7,7 @@ import { normalizePhone } from '../domain/phones/phones.js';
 import type { Store } from '../domain/ports.js';
 import { CliError } from './cli-error.js';
 import { rows } from './send/csv-targets.js';
-import { accountOption, failOnError, withStore } from './open-store.js';
+import { accountOption, cliAudit, failOnError, withStore } from './open-store.js';
 
 const CHUNK = 1000;
 
@@ -29,6 +29,8 @@ export function registerOptOuts(program: Command): void {
         }
         const region = (await store.accountRegion(accountId)) ?? config.defaultRegion;
         const r = await importFile({ store, accountId, file, region, now: Date.now() });
+        const fact = { action: 'opt_out.added', target: file, accountId };
+        await cliAudit(store, { ...fact, detail: { Added: r.added } });
         for (const bad of r.refused) console.error(`line ${bad.line}: ${bad.reason}`);
         console.log(
           `${r.added} numbers opted out, ${r.already} already were, ${r.refused.length} rows refused`,

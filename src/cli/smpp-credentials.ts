@@ -5,7 +5,7 @@ import {
   saveCredential,
   type CredentialRequest,
 } from '../smpp-server/credentials-service.js';
-import { accountOption, failOnError, withStore } from './open-store.js';
+import { accountOption, cliAudit, failOnError, withStore } from './open-store.js';
 
 interface CreateFlags {
   account: string;
@@ -56,6 +56,8 @@ export function registerSmppCredentials(keys: Command): void {
           requestOf(f),
           Date.now(),
         );
+        const fact = { action: 'smpp_credential.saved', target: credential.systemId, accountId };
+        await cliAudit(store, fact);
         console.log(
           `AccountId  ${accountId}\nsystem_id  ${credential.systemId}\npassword   ${password}\n` +
             '(shown once; Wirebird keeps only its hash)',
@@ -82,7 +84,9 @@ export function registerSmppCredentials(keys: Command): void {
     .option('-c, --config <file>', 'a JSON config file')
     .action(async (f: { account: string; systemId: string; config?: string }) => {
       await withStore(f.config, async (store) => {
-        await deleteCredential(store, accountOption(f.account), f.systemId);
+        const accountId = accountOption(f.account);
+        await deleteCredential(store, accountId, f.systemId);
+        await cliAudit(store, { action: 'smpp_credential.deleted', target: f.systemId, accountId });
         console.log(`deleted ${f.systemId}`);
       }).catch(failOnError);
     });

@@ -1,9 +1,9 @@
 import type { Command } from 'commander';
 import { invalid } from '../domain/errors.js';
-import type { ReviewAction } from '../domain/templates/template-review.js';
+import { REVIEWED_AS, type ReviewAction } from '../domain/templates/template-review.js';
 import type { TemplateStatus } from '../domain/templates/template.js';
 import { reviewById } from '../review/review-by-id.js';
-import { failOnError, withStore } from './open-store.js';
+import { cliAudit, failOnError, withStore } from './open-store.js';
 
 export function registerTemplates(program: Command): void {
   const templates = program
@@ -31,6 +31,9 @@ Examples:
     cmd.action(async (templateId: string, opts: { config?: string; reason?: string }) => {
       await withStore(opts.config, async (store) => {
         const t = await reviewById(store, templateId, name, Date.now(), opts.reason);
+        const detail = opts.reason === undefined ? {} : { ErrDesc: opts.reason };
+        const action = `template.${REVIEWED_AS[name]}`;
+        await cliAudit(store, { action, target: t.templateId, accountId: t.accountId, detail });
         console.log(`${t.templateId}: status ${t.status}${t.errDesc ? ` (${t.errDesc})` : ''}`);
       }).catch(failOnError);
     });

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { createKeyPair, deleteKeyPair } from '../api/ucloud/key-pair.js';
 import { secretBox } from '../crypto/secret-box.js';
 import { resolveGatewaySecret } from '../bootstrap/first-start.js';
-import { accountOption, failOnError, withStore } from './open-store.js';
+import { accountOption, cliAudit, failOnError, withStore } from './open-store.js';
 
 /** `wirebird keys ucloud create|list|delete`: the key pairs the UCloud SDKs sign with. */
 export function registerUcloudKeys(keys: Command): void {
@@ -20,6 +20,7 @@ export function registerUcloudKeys(keys: Command): void {
         const box = secretBox(resolveGatewaySecret(config));
         const accountId = accountOption(opts.account);
         const pair = await createKeyPair(store, box, accountId, Date.now());
+        await cliAudit(store, { action: 'ucloud_key.created', target: pair.publicKey, accountId });
         console.log(
           `AccountId   ${accountId}\nPublicKey   ${pair.publicKey}\nPrivateKey  ${pair.privateKey}\n` +
             '(shown once; Wirebird keeps it sealed under the gateway secret)',
@@ -47,7 +48,9 @@ export function registerUcloudKeys(keys: Command): void {
     .option('-c, --config <file>', 'a JSON config file')
     .action(async (opts: { account: string; publicKey: string; config?: string }) => {
       await withStore(opts.config, async (store) => {
-        await deleteKeyPair(store, accountOption(opts.account), opts.publicKey);
+        const accountId = accountOption(opts.account);
+        await deleteKeyPair(store, accountId, opts.publicKey);
+        await cliAudit(store, { action: 'ucloud_key.deleted', target: opts.publicKey, accountId });
         console.log(`deleted ${opts.publicKey}`);
       }).catch(failOnError);
     });

@@ -15,7 +15,7 @@ import type { Store } from '../domain/ports.js';
 import { urlProblem } from '../events/address-guard.js';
 import { newWebhookSecret } from '../events/signing.js';
 import { CliError } from './cli-error.js';
-import { accountOption, failOnError, withStore } from './open-store.js';
+import { accountOption, cliAudit, failOnError, withStore } from './open-store.js';
 
 type Opts = { account: string; config?: string };
 
@@ -73,6 +73,12 @@ export function registerWebhooks(program: Command): void {
           ...(opts.types ? { eventTypes: opts.types.split(',').map((t) => t.trim()) } : {}),
           ...(opts.description ? { description: opts.description } : {}),
         });
+        const fact = {
+          action: 'webhook.created',
+          target: endpoint.endpointId,
+          accountId: s.accountId,
+        };
+        await cliAudit(s.store, { ...fact, detail: { Url: endpoint.url } });
         console.log(`EndpointId  ${endpoint.endpointId}\nSecret      ${secret}\n(shown once)`);
       }),
     );
@@ -96,6 +102,12 @@ export function registerWebhooks(program: Command): void {
       .action((opts: Opts & { endpoint: string }) =>
         run(opts, async (s) => {
           await updateEndpoint(s, opts.endpoint, { disabled });
+          const fact = {
+            action: `webhook.${verb}d`,
+            target: opts.endpoint,
+            accountId: s.accountId,
+          };
+          await cliAudit(s.store, fact);
           console.log(`${opts.endpoint} ${verb}d`);
         }),
       );
@@ -105,6 +117,8 @@ export function registerWebhooks(program: Command): void {
     .action((opts: Opts & { endpoint: string }) =>
       run(opts, async (s) => {
         await deleteEndpoint(s, opts.endpoint);
+        const fact = { action: 'webhook.deleted', target: opts.endpoint, accountId: s.accountId };
+        await cliAudit(s.store, fact);
         console.log(`${opts.endpoint} deleted`);
       }),
     );
@@ -147,6 +161,14 @@ function registerDeliveries(hooks: Command): void {
     .action((opts: Opts & { event?: string; since?: string; endpoint?: string }) =>
       run(opts, async (s) => {
         const n = await replay(s, replayed(opts), opts.endpoint);
+        const target = opts.event ?? `since ${opts.since ?? ''}`;
+        const detail = { EndpointId: opts.endpoint ?? '', Replayed: n };
+        await cliAudit(s.store, {
+          action: 'webhook.replayed',
+          target,
+          accountId: s.accountId,
+          detail,
+        });
         console.log(`${n} deliveries due again`);
       }),
     );

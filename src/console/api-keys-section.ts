@@ -8,7 +8,7 @@ import { createApiKey, revokeApiKey } from '../api/api-keys.js';
 import { sessionLabel, type ConsoleSessionRecord } from '../domain/access/console-session.js';
 import { WirebirdError } from '../domain/errors.js';
 import { KEY_SCOPES, checkKeyName, keyState, type ApiKey } from '../domain/keys/api-key.js';
-import { accountOf, sessionOf, type ConsoleContext } from './console-deps.js';
+import { accountOf, consoleAudit, sessionOf, type ConsoleContext } from './console-deps.js';
 import { guardedRoute, param, sendPage, type PageRequest } from './console-routes.js';
 import { html, type Html } from './html.js';
 import { csrfField, utc } from './layout.js';
@@ -39,6 +39,8 @@ export function registerApiKeyRoutes(
         { accountId, name, scopes, source: 'console' },
         ctx.clock.now(),
       );
+      const fact = { action: 'key.created', target: made.record.keyId, accountId };
+      await consoleAudit(ctx, request, { ...fact, detail: { Name: name, Scopes: scopes } });
       // A page, not a redirect: the key must not travel in a URL.
       const created = { keyId: made.record.keyId, key: made.key };
       return sendPage(
@@ -53,6 +55,7 @@ export function registerApiKeyRoutes(
       const accountId = accountOf(request, request.body);
       const at = { accountId, keyId: param(request.body ?? {}, 'keyId', 64) };
       await revokeApiKey(ctx.store, at, ctx.clock.now(), 'revoked in the console');
+      await consoleAudit(ctx, request, { action: 'key.revoked', target: at.keyId, accountId });
       return reply.redirect(`/console/keys?account=${accountId}`, 303);
     }),
   );
@@ -62,7 +65,13 @@ export function registerApiKeyRoutes(
       adminOnly(request);
       const label = param(request.body ?? {}, 'session', 64);
       const which = label === 'all' ? ('all' as const) : { label };
-      await ctx.store.endConsoleSessions(which, ctx.clock.now(), 'ended in the console');
+      const ended = await ctx.store.endConsoleSessions(
+        which,
+        ctx.clock.now(),
+        'ended in the console',
+      );
+      const fact = { action: 'console.sessions_ended', target: label, accountId: undefined };
+      await consoleAudit(ctx, request, { ...fact, detail: { Ended: ended } });
       return reply.redirect('/console/keys', 303);
     }),
   );

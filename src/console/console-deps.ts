@@ -1,4 +1,5 @@
 import type { FastifyRequest } from 'fastify';
+import { audit, type AuditFact } from '../api/audit-log.js';
 import type { ChannelStatus } from '../channels/channel.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { InboundSink } from '../dispatch/inbound-sink.js';
@@ -71,4 +72,15 @@ export function accountOf(
   const n = /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
   if (!Number.isSafeInteger(n) || n < 1) throw invalid('account', 'must be a positive integer');
   return n;
+}
+
+/** Records a change made in the console: by `console:admin`, or `console:<KeyId>` of an account. */
+export async function consoleAudit(
+  ctx: ConsoleContext,
+  request: FastifyRequest,
+  fact: AuditFact & { accountId: number | undefined },
+): Promise<void> {
+  const { viewer } = sessionOf(request);
+  const actor = viewer.role === 'admin' ? 'console:admin' : `console:${viewer.keyId ?? 'account'}`;
+  await audit(ctx, { actor }, fact);
 }

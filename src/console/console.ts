@@ -7,6 +7,7 @@ import { registerConsolePages } from './console-pages.js';
 import { SessionSigner } from './console-session.js';
 import { registerInboxEvents } from './inbox-events.js';
 import { registerKeysPage } from './keys-page.js';
+import { registerAuditPage } from './audit-page.js';
 
 // The hand-written client script and stylesheet, read once from the source tree (the build
 // compiles TypeScript only; these are served as written).
@@ -40,6 +41,7 @@ export function registerConsole(app: FastifyInstance, deps: ConsoleDeps): void {
     });
     registerConsolePages(scoped, ctx);
     registerKeysPage(scoped, ctx);
+    registerAuditPage(scoped, ctx);
     registerInboxEvents(scoped, ctx);
   });
 }

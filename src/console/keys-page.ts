@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { createKeyPair, deleteKeyPair } from '../api/ucloud/key-pair.js';
 import type { UcloudKey } from '../domain/accounts/ucloud-key.js';
-import { accountOf, pageContext, type ConsoleContext } from './console-deps.js';
+import { accountOf, consoleAudit, pageContext, type ConsoleContext } from './console-deps.js';
 import { guardedRoute, sendPage, type PageRequest } from './console-routes.js';
 import { html, type Html } from './html.js';
 import {
@@ -50,6 +50,8 @@ export function registerKeysPage(app: FastifyInstance, ctx: ConsoleContext): voi
     guardedRoute(async (request, reply) => {
       const accountId = accountOf(request, request.body);
       const pair = await createKeyPair(ctx.store, ctx.box, accountId, ctx.clock.now());
+      const fact = { action: 'ucloud_key.created', target: pair.publicKey, accountId };
+      await consoleAudit(ctx, request, fact);
       // Answered as a page, not a redirect: the private key must not travel in a URL.
       return sendPage(
         reply.header('cache-control', 'no-store'),
@@ -61,7 +63,13 @@ export function registerKeysPage(app: FastifyInstance, ctx: ConsoleContext): voi
     '/console/keys/delete',
     guardedRoute(async (request, reply) => {
       const accountId = accountOf(request, request.body);
-      await deleteKeyPair(ctx.store, accountId, (request.body?.publicKey ?? '').trim());
+      const publicKey = (request.body?.publicKey ?? '').trim();
+      await deleteKeyPair(ctx.store, accountId, publicKey);
+      await consoleAudit(ctx, request, {
+        action: 'ucloud_key.deleted',
+        target: publicKey,
+        accountId,
+      });
       return reply.redirect(`/console/keys?account=${accountId}`, 303);
     }),
   );

@@ -3,7 +3,7 @@ import { DOCS_PATH } from '../api/openapi/paths.js';
 import { html, type Html } from './html.js';
 
 export type PageName =
-  'inbox' | 'templates' | 'sessions' | 'webhooks' | 'opt-outs' | 'keys' | 'health';
+  'inbox' | 'templates' | 'sessions' | 'webhooks' | 'opt-outs' | 'keys' | 'health' | 'audit';
 
 const NAV: readonly [PageName, string, boolean][] = [
   ['inbox', 'Inbox', false],
@@ -13,6 +13,7 @@ const NAV: readonly [PageName, string, boolean][] = [
   ['opt-outs', 'Opt-outs', false],
   ['keys', 'Keys', false],
   ['health', 'Health', true],
+  ['audit', 'Audit', true],
 ];
 
 export interface PageContext {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { invalid } from '../domain/errors.js';
 import { changedSettings } from '../domain/opt-out/opt-out.js';
 import { normalizePhone } from '../domain/phones/phones.js';
-import { accountOf, pageContext, type ConsoleContext } from './console-deps.js';
+import { accountOf, consoleAudit, pageContext, type ConsoleContext } from './console-deps.js';
 import { guardedRoute, param, sendPage, type Query } from './console-routes.js';
 import { optOutsPage } from './opt-outs-page.js';
 
@@ -55,6 +55,9 @@ function registerOptOutChanges(app: FastifyInstance, ctx: ConsoleContext): void 
         createdAt: now,
       }));
       const added = await store.addOptOuts(list, now);
+      const target = phones.length === 1 ? (phones[0] as string) : `${phones.length} numbers`;
+      const fact = { action: 'opt_out.added', target, accountId, detail: { Added: added.length } };
+      await consoleAudit(ctx, request, fact);
       return reply.redirect(back(accountId, `${added.length} numbers opted out`), 303);
     }),
   );
@@ -64,6 +67,7 @@ function registerOptOutChanges(app: FastifyInstance, ctx: ConsoleContext): void 
       const accountId = accountOf(request, request.body);
       const phone = param(request.body ?? {}, 'phone', 20);
       const removed = await store.removeOptOuts(accountId, [phone], 'console', ctx.clock.now());
+      await consoleAudit(ctx, request, { action: 'opt_out.removed', target: phone, accountId });
       return reply.redirect(
         back(
           accountId,
@@ -84,6 +88,8 @@ function registerOptOutChanges(app: FastifyInstance, ctx: ConsoleContext): void 
         exemptVerification: param(body, 'exempt', 5) === 'on',
       });
       await store.setOptOutSettings(accountId, next);
+      const fact = { action: 'opt_out.settings_changed', target: 'settings', accountId };
+      await consoleAudit(ctx, request, fact);
       return reply.redirect(back(accountId, 'keywords saved'), 303);
     }),
   );

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { SmppCredential } from '../domain/smpp-server/credential.js';
 import { deleteCredential, saveCredential } from '../smpp-server/credentials-service.js';
-import { accountOf, type ConsoleContext } from './console-deps.js';
+import { accountOf, consoleAudit, type ConsoleContext } from './console-deps.js';
 import { guardedRoute, param, sendPage, type PageRequest } from './console-routes.js';
 import { html, type Html } from './html.js';
 import { csrfField, utc } from './layout.js';
@@ -39,6 +39,8 @@ export function registerSmppCredentialRoutes(
         ctx.clock.now(),
       );
       const created = { systemId: made.credential.systemId, password: made.password };
+      const fact = { action: 'smpp_credential.saved', target: created.systemId, accountId };
+      await consoleAudit(ctx, request, { ...fact, detail: { AllowedNetworks: networks } });
       // A page, not a redirect: the password must not travel in a URL.
       return sendPage(
         reply.header('cache-control', 'no-store'),
@@ -50,7 +52,13 @@ export function registerSmppCredentialRoutes(
     '/console/keys/smpp/delete',
     guardedRoute(async (request, reply) => {
       const accountId = accountOf(request, request.body);
-      await deleteCredential(ctx.store, accountId, param(request.body ?? {}, 'systemId', 64));
+      const systemId = param(request.body ?? {}, 'systemId', 64);
+      await deleteCredential(ctx.store, accountId, systemId);
+      await consoleAudit(ctx, request, {
+        action: 'smpp_credential.deleted',
+        target: systemId,
+        accountId,
+      });
       return reply.redirect(`/console/keys?account=${accountId}`, 303);
     }),
   );

@@ -1,25 +1,32 @@
 import type { FastifyInstance } from 'fastify';
 import { WirebirdError } from '../domain/errors.js';
 import { TemplateStatus } from '../domain/templates/template.js';
-import type { ReviewAction } from '../domain/templates/template-review.js';
+import { REVIEWED_AS, type ReviewAction } from '../domain/templates/template-review.js';
 import { reviewById, reviewSignatureById } from '../review/review-by-id.js';
 import { problemPage } from './console-auth.js';
-import { accountScope, pageContext, sessionOf, type ConsoleContext } from './console-deps.js';
+import {
+  accountScope,
+  consoleAudit,
+  pageContext,
+  sessionOf,
+  type ConsoleContext,
+} from './console-deps.js';
 import { guardedRoute as guarded, param, sendPage as send } from './console-routes.js';
 import { templatesPage } from './templates-page.js';
 
-const PAST: Partial<Record<ReviewAction, string>> = {
-  approve: 'approved',
-  reject: 'rejected',
-  disable: 'disabled',
-};
+const PAST: Partial<Record<ReviewAction, string>> = REVIEWED_AS;
 const VERBS: Record<string, ReviewAction> = {
   approve: 'approve',
   reject: 'reject',
   disable: 'disable',
 };
 
-type Review = (id: string, verb: ReviewAction, now: number, reason?: string) => Promise<string>;
+type Review = (
+  id: string,
+  verb: ReviewAction,
+  now: number,
+  reason?: string,
+) => Promise<{ id: string; accountId: number }>;
 
 /** The Templates page (templates and signatures), and the admin's review buttons on it. */
 export function registerTemplatesRoutes(app: FastifyInstance, ctx: ConsoleContext): void {
@@ -40,10 +47,16 @@ export function registerTemplatesRoutes(app: FastifyInstance, ctx: ConsoleContex
     }),
   );
   registerReview(app, ctx, 'templates', (id, verb, now, reason) =>
-    reviewById(store, id, verb, now, reason).then((t) => t.templateId),
+    reviewById(store, id, verb, now, reason).then((t) => ({
+      id: t.templateId,
+      accountId: t.accountId,
+    })),
   );
   registerReview(app, ctx, 'signatures', (id, verb, now, reason) =>
-    reviewSignatureById(store, id, verb, now, reason).then((s) => s.sigId),
+    reviewSignatureById(store, id, verb, now, reason).then((s) => ({
+      id: s.sigId,
+      accountId: s.accountId,
+    })),
   );
 }
 
@@ -66,7 +79,15 @@ function registerReview(
           'MissingParameter',
           `reason is required to reject a ${path.slice(0, -1)}`,
         );
-      const id = await review(request.params.id ?? '', verb, ctx.clock.now(), reason);
+      const { id, accountId } = await review(
+        request.params.id ?? '',
+        verb,
+        ctx.clock.now(),
+        reason,
+      );
+      const action = `${path.slice(0, -1)}.${PAST[verb] ?? verb}`;
+      const detail = reason === undefined ? {} : { ErrDesc: reason };
+      await consoleAudit(ctx, request, { action, target: id, accountId, detail });
       const done = new URLSearchParams({ done: PAST[verb] ?? verb, id });
       return reply.redirect(`/console/templates?${done}`, 303);
     }),

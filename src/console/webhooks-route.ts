@@ -9,7 +9,7 @@ import {
   updateEndpoint,
   type WebhookScope,
 } from '../api/webhooks-service.js';
-import { accountOf, pageContext, type ConsoleContext } from './console-deps.js';
+import { accountOf, consoleAudit, pageContext, type ConsoleContext } from './console-deps.js';
 import { guardedRoute, param, sendPage, type PageRequest, type Query } from './console-routes.js';
 import { deliveryPage, webhooksPage, type Shown } from './webhooks-page.js';
 
@@ -78,6 +78,8 @@ function registerEndpointForms(app: FastifyInstance, ctx: ConsoleContext): void 
         eventTypes: checked(body, 'types'),
         description: param(body, 'description', 256),
       });
+      const fact = { action: 'webhook.created', target: endpoint.endpointId, accountId };
+      await consoleAudit(ctx, request, { ...fact, detail: { Url: endpoint.url } });
       const shown = { secret: { endpointId: endpoint.endpointId, value: secret } };
       const page = await show(ctx, request, accountId, shown);
       return sendPage(reply.header('cache-control', 'no-store'), page);
@@ -92,10 +94,24 @@ function registerEndpointForms(app: FastifyInstance, ctx: ConsoleContext): void 
       const verb = request.params.verb ?? '';
       if (verb === 'rotate') {
         const { secret } = await rotateSecret(s, endpointId);
+        const fact = { action: 'webhook.secret_rotated', target: endpointId, accountId };
+        await consoleAudit(ctx, request, fact);
         const page = await show(ctx, request, accountId, { secret: { endpointId, value: secret } });
         return sendPage(reply.header('cache-control', 'no-store'), page);
       }
       const done = await endpointVerb(s, endpointId, verb, request.body ?? {});
+      const past = {
+        disable: 'disabled',
+        enable: 'enabled',
+        delete: 'deleted',
+        replay: 'replayed',
+      };
+      const fact = {
+        action: `webhook.${past[verb as keyof typeof past]}`,
+        target: endpointId,
+        accountId,
+      };
+      if (verb !== 'test') await consoleAudit(ctx, request, fact);
       const q = new URLSearchParams({ account: String(accountId), done });
       return reply.redirect(`/console/webhooks?${q}`, 303);
     }),

@@ -23,6 +23,11 @@ export const listApiKeys = defineAction(
 
 export const revokeApiKeyAction = defineAction(
   {
+    audit: (input) => ({
+      action: 'key.revoked',
+      target: input.KeyId,
+      detail: { Reason: input.Reason || 'revoked by the account' },
+    }),
     summary: "Revokes one of the account's keys: refused from the next request on, on every node.",
     repeatable: 'safe',
     request: Type.Object({

@@ -45,6 +45,11 @@ const LIVE: readonly number[] = [
 
 export const createUsmsSignature = defineAction(
   {
+    audit: (input, answer) => ({
+      action: 'signature.created',
+      target: String(answer.SigId),
+      detail: { SigContent: input.SigContent },
+    }),
     scope: 'templates',
     summary: 'Applies for a signature (a sender name); it starts pending review.',
     request: Input,

@@ -16,6 +16,11 @@ const Input = Type.Object({
 
 export const createUsmsTemplate = defineAction(
   {
+    audit: (input, answer) => ({
+      action: 'template.created',
+      target: String(answer.TemplateId),
+      detail: { TemplateName: input.TemplateName, Purpose: Number(input.Purpose) },
+    }),
     scope: 'templates',
     summary: 'Applies for a new SMS template; it starts pending review (Status 0).',
     request: Input,

@@ -12,6 +12,7 @@ const Input = Type.Object({ SigIds: StringList({ minItems: 1, maxItems: 100 }) }
  */
 export const deleteUsmsSignature = defineAction(
   {
+    audit: (input) => ({ action: 'signature.deleted', target: toList(input.SigIds).join(',') }),
     scope: 'templates',
     summary: 'Deletes signatures of the account (all or none).',
     request: Input,

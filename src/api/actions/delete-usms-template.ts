@@ -13,6 +13,7 @@ const Input = Type.Object({ TemplateIds: StringList({ minItems: 1, maxItems: 100
  */
 export const deleteUsmsTemplate = defineAction(
   {
+    audit: (input) => ({ action: 'template.deleted', target: toList(input.TemplateIds).join(',') }),
     scope: 'templates',
     summary: 'Deletes templates of the account (all or none).',
     request: Input,

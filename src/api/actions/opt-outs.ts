@@ -15,6 +15,7 @@ import {
   OptOut as OptOutSchema,
   OptOutSettings as OptOutSettingsSchema,
 } from '../answer-schemas.js';
+import { phonesTarget } from './audit-facts.js';
 
 /** Phones per CreateOptOut / DeleteOptOut: a batch's worth, as SendBatchUSMSMessage takes. */
 export const MAX_OPT_OUT_PHONES = 1000;
@@ -44,6 +45,11 @@ export function optOutView(o: OptOut): Record<string, unknown> {
 /** Wirebird's own Action (docs/opt-out.md): numbers the account will not send to. */
 export const createOptOut = defineAction(
   {
+    audit: (input, answer) => ({
+      action: 'opt_out.added',
+      target: phonesTarget(input.Phones),
+      detail: { Added: answer.Added },
+    }),
     repeatable: 'safe',
     summary: 'Adds numbers the account will not send to.',
     request: Type.Object({ Phones }),
@@ -69,6 +75,11 @@ export const createOptOut = defineAction(
 
 export const deleteOptOut = defineAction(
   {
+    audit: (input, answer) => ({
+      action: 'opt_out.removed',
+      target: phonesTarget(input.Phones),
+      detail: { Removed: answer.Removed },
+    }),
     repeatable: 'safe',
     summary: 'Removes numbers from the opt-out list.',
     request: Type.Object({ Phones }),
@@ -138,6 +149,11 @@ const Keywords = Type.Array(Type.String({ minLength: 1, maxLength: MAX_KEYWORD_L
 /** Replaces the lists given (absent ones stay); a word may not both opt out and opt in. */
 export const updateOptOutSettings = defineAction(
   {
+    audit: (_input, answer) => ({
+      action: 'opt_out.settings_changed',
+      target: 'settings',
+      detail: answer,
+    }),
     repeatable: 'safe',
     summary: 'Replaces the keyword lists given and the verification-code exemption.',
     request: Type.Object({

@@ -27,6 +27,11 @@ const Input = Type.Object({
 
 export const updateUsmsSignature = defineAction(
   {
+    audit: (input) => ({
+      action: 'signature.updated',
+      target: input.SigId,
+      detail: { SigContent: input.SigContent },
+    }),
     scope: 'templates',
     summary: 'Changes a signature that is not approved; it goes back to review.',
     request: Input,

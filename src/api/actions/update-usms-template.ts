@@ -3,6 +3,7 @@ import { WirebirdError } from '../../domain/errors.js';
 import { updateTemplate } from '../../domain/templates/template-rules.js';
 import { defineAction } from '../context.js';
 import { Obj } from '../answer-schemas.js';
+import { definedFields } from './audit-facts.js';
 
 const Input = Type.Object({
   TemplateId: Type.String({ minLength: 1 }),
@@ -15,6 +16,19 @@ const Input = Type.Object({
 
 export const updateUsmsTemplate = defineAction(
   {
+    audit: (input) => ({
+      action: 'template.updated',
+      target: input.TemplateId,
+      detail: {
+        Fields: definedFields(input, [
+          'Template',
+          'TemplateName',
+          'Remark',
+          'Instruction',
+          'UnsubscribeInfo',
+        ]),
+      },
+    }),
     scope: 'templates',
     summary: 'Changes a template that is not approved; new content goes back to review.',
     request: Input,

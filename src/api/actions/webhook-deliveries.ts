@@ -91,6 +91,11 @@ export const listWebhookDeliveries = defineAction(
  */
 export const replayWebhookEvents = defineAction(
   {
+    audit: (input, answer) => ({
+      action: 'webhook.replayed',
+      target: input.EventId ?? `since ${String(input.Since)}`,
+      detail: { EndpointId: input.EndpointId ?? '', Replayed: answer.Replayed },
+    }),
     summary: 'Sends an event again, or every delivery that failed for good since a time.',
     request: Type.Object({
       EventId: Type.Optional(EventId),

@@ -12,6 +12,7 @@ import {
   type WebhookScope,
 } from '../webhooks-service.js';
 import { Obj, WebhookEndpoint as WebhookEndpointSchema } from '../answer-schemas.js';
+import { definedFields } from './audit-facts.js';
 
 const EndpointId = Type.String({ minLength: 1, maxLength: 64 });
 const Url = Type.String({ minLength: 1, maxLength: 2048 });
@@ -52,6 +53,11 @@ export function webhookScope(ctx: ActionContext): WebhookScope {
 /** Wirebird's own Actions (docs/events.md): the secret is answered at creation and rotation only. */
 export const createWebhookEndpoint = defineAction(
   {
+    audit: (input, answer) => ({
+      action: 'webhook.created',
+      target: String(answer.EndpointId),
+      detail: { Url: input.Url, EventTypes: input.EventTypes ?? [] },
+    }),
     summary: 'Adds a webhook endpoint; its signing Secret is answered here only.',
     request: Type.Object({
       Url,
@@ -89,6 +95,11 @@ export const listWebhookEndpoints = defineAction(
 
 export const updateWebhookEndpoint = defineAction(
   {
+    audit: (input) => ({
+      action: 'webhook.updated',
+      target: input.EndpointId,
+      detail: { Fields: definedFields(input, ['Url', 'EventTypes', 'Description', 'Disabled']) },
+    }),
     summary: 'Changes an endpoint: its URL, event types, description, or whether it is disabled.',
     request: Type.Object({
       EndpointId,
@@ -112,6 +123,7 @@ export const updateWebhookEndpoint = defineAction(
 
 export const deleteWebhookEndpoint = defineAction(
   {
+    audit: (input) => ({ action: 'webhook.deleted', target: input.EndpointId }),
     summary: 'Deletes an endpoint and its delivery history.',
     request: Type.Object({ EndpointId }),
     answer: Obj({}),
@@ -124,6 +136,7 @@ export const deleteWebhookEndpoint = defineAction(
 
 export const rotateWebhookSecret = defineAction(
   {
+    audit: (input) => ({ action: 'webhook.secret_rotated', target: input.EndpointId }),
     summary: 'Gives an endpoint a new secret; the old one also signs until the grace period ends.',
     request: Type.Object({ EndpointId }),
     answer: Obj({

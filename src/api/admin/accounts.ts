@@ -18,6 +18,11 @@ const AccountParam = {
 
 export const ACCOUNT_ROUTES = {
   addSenderId: {
+    audit: (_i, a) => ({
+      action: 'sender_id.registered',
+      target: String(a.SenderId),
+      accountId: a.AccountId as number,
+    }),
     method: 'POST',
     url: '/admin/accounts/:accountId/sender-ids',
     summary: 'Registers a SenderId the account may send from.',
@@ -27,6 +32,12 @@ export const ACCOUNT_ROUTES = {
     creates: true,
   },
   addBusinessPhone: {
+    audit: (_i, a) => ({
+      action: 'business_phone.registered',
+      target: String(a.BusinessPhone),
+      accountId: a.AccountId as number,
+      detail: { Channel: a.Channel },
+    }),
     method: 'POST',
     url: '/admin/accounts/:accountId/business-phones',
     summary: 'Registers a business phone (simulator or WhatsApp) or an SMS number replies come to.',
@@ -54,6 +65,12 @@ export const ACCOUNT_ROUTES = {
     creates: true,
   },
   setDefaultRegion: {
+    audit: (_i, a) => ({
+      action: 'account.region_set',
+      target: String(a.AccountId),
+      accountId: a.AccountId as number,
+      detail: { DefaultRegion: a.DefaultRegion },
+    }),
     method: 'PUT',
     url: '/admin/accounts/:accountId/default-region',
     summary: "Sets the region the account's numbers without a country code are read in.",
@@ -75,17 +92,17 @@ export function registerAccountAdmin(app: FastifyInstance, deps: ApiDeps): void 
   const { store, clock } = deps;
   const R = ACCOUNT_ROUTES;
   const accountOf = (input: AdminInput) => accountIdParam(input.params.accountId ?? '');
-  serveAdmin(app, R.addSenderId, async (input) => {
+  serveAdmin(app, deps, R.addSenderId, async (input) => {
     const accountId = accountOf(input);
     const senderId = checkSenderId(requireString(input.body, 'SenderId'));
     await store.ensureAccount(accountId, clock.now());
     await store.addSenderId(accountId, senderId, clock.now());
     return { AccountId: accountId, SenderId: senderId };
   });
-  serveAdmin(app, R.addBusinessPhone, async (input) =>
+  serveAdmin(app, deps, R.addBusinessPhone, async (input) =>
     addBusinessPhone(deps, accountOf(input), input.body),
   );
-  serveAdmin(app, R.setDefaultRegion, async (input) => {
+  serveAdmin(app, deps, R.setDefaultRegion, async (input) => {
     const accountId = accountOf(input);
     const region = regionOf(input.body);
     if (!(await deps.store.setAccountRegion(accountId, region))) {

@@ -1,6 +1,8 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { validator } from '../validate.js';
+import { audit, type AuditFact } from '../audit-log.js';
+import type { ApiDeps } from '../context.js';
 import { ok, sendAdminError } from './guard.js';
 
 /**
@@ -20,6 +22,8 @@ export interface AdminRoute {
   answer: TSchema;
   /** 201 Created instead of 200. */
   creates?: boolean;
+  /** What a success changed, for the audit log (actor `admin`); absent for reads. */
+  audit?: (input: AdminInput, answer: Record<string, unknown>) => AuditFact | undefined;
 }
 
 export interface AdminInput {
@@ -34,6 +38,7 @@ export interface AdminInput {
  */
 export function serveAdmin(
   app: FastifyInstance,
+  deps: Pick<ApiDeps, 'store' | 'clock'>,
   route: AdminRoute,
   run: (input: AdminInput, request: FastifyRequest) => Promise<Record<string, unknown>>,
 ): void {
@@ -50,6 +55,8 @@ export function serveAdmin(
           body: (readBody ? readBody(request.body ?? {}) : {}) as Record<string, unknown>,
         };
         const fields = await run(input, request);
+        const fact = route.audit?.(input, fields);
+        if (fact) await audit(deps, { actor: 'admin' }, fact);
         return reply.code(route.creates ? 201 : 200).send(ok(fields));
       } catch (err) {
         return sendAdminError(reply, err);

@@ -34,6 +34,12 @@ const NewKeyBody = Type.Object({
 
 export const API_KEY_ROUTES = {
   create: {
+    audit: (i, a) => ({
+      action: 'key.created',
+      target: String(a.KeyId),
+      accountId: Number(i.params.accountId),
+      detail: { Name: a.Name, Scopes: a.Scopes, ExpireTime: a.ExpireTime },
+    }),
     method: 'POST',
     url: KEYS,
     summary:
@@ -51,6 +57,12 @@ export const API_KEY_ROUTES = {
     answer: Obj({ AccountId: Type.Integer(), DataSet: Type.Array(ApiKeyView) }),
   },
   rename: {
+    audit: (i) => ({
+      action: 'key.renamed',
+      target: i.params.keyId ?? '',
+      accountId: Number(i.params.accountId),
+      detail: { Name: i.body.Name },
+    }),
     method: 'PUT',
     url: `${KEYS}/:keyId`,
     summary: 'Renames a key.',
@@ -59,6 +71,12 @@ export const API_KEY_ROUTES = {
     answer: Obj({ Data: ApiKeyView }),
   },
   revoke: {
+    audit: (i, a) => ({
+      action: 'key.revoked',
+      target: i.params.keyId ?? '',
+      accountId: Number(i.params.accountId),
+      detail: { Reason: (a.Data as { RevokeReason?: unknown }).RevokeReason },
+    }),
     method: 'DELETE',
     url: `${KEYS}/:keyId`,
     summary: 'Revokes a key: refused from the next request on, on every node.',
@@ -67,6 +85,12 @@ export const API_KEY_ROUTES = {
     answer: Obj({ Data: ApiKeyView }),
   },
   rotate: {
+    audit: (i, a) => ({
+      action: 'key.rotated',
+      target: i.params.keyId ?? '',
+      accountId: Number(i.params.accountId),
+      detail: { NewKeyId: (a.Data as { KeyId?: unknown }).KeyId },
+    }),
     method: 'POST',
     url: `${KEYS}/:keyId/rotate`,
     summary:
@@ -85,7 +109,7 @@ export function registerApiKeyAdmin(app: FastifyInstance, deps: ApiDeps): void {
     accountId: accountIdParam(input.params.accountId ?? ''),
     keyId: input.params.keyId ?? '',
   });
-  serveAdmin(app, API_KEY_ROUTES.create, async (input) => {
+  serveAdmin(app, deps, API_KEY_ROUTES.create, async (input) => {
     const { accountId } = at(input);
     const body = input.body as Static<typeof NewKeyBody>;
     const { key, record } = await createApiKey(
@@ -95,21 +119,21 @@ export function registerApiKeyAdmin(app: FastifyInstance, deps: ApiDeps): void {
     );
     return { ...apiKeyView(record, clock.now()), Key: key };
   });
-  serveAdmin(app, API_KEY_ROUTES.list, async (input) => {
+  serveAdmin(app, deps, API_KEY_ROUTES.list, async (input) => {
     const { accountId } = at(input);
     const keys = await store.listApiKeys(accountId);
     return { AccountId: accountId, DataSet: keys.map((k) => apiKeyView(k, clock.now())) };
   });
-  serveAdmin(app, API_KEY_ROUTES.rename, async (input) => {
+  serveAdmin(app, deps, API_KEY_ROUTES.rename, async (input) => {
     const name = checkKeyName(input.body.Name as string);
     return { Data: apiKeyView(await renameApiKey(store, at(input), name), clock.now()) };
   });
-  serveAdmin(app, API_KEY_ROUTES.revoke, async (input) => {
+  serveAdmin(app, deps, API_KEY_ROUTES.revoke, async (input) => {
     const reason = (input.query.reason as string | undefined) ?? 'revoked by the admin API';
     const key = await revokeApiKey(store, at(input), clock.now(), reason);
     return { Data: apiKeyView(key, clock.now()) };
   });
-  serveAdmin(app, API_KEY_ROUTES.rotate, async (input) => {
+  serveAdmin(app, deps, API_KEY_ROUTES.rotate, async (input) => {
     const grace = input.body.GraceSeconds as number | undefined;
     const now = clock.now();
     const made = await rotateApiKey(

@@ -27,12 +27,18 @@ export const CONSOLE_SESSION_ROUTES = {
     answer: Obj({ DataSet: Type.Array(SessionView) }),
   },
   endAll: {
+    audit: (_i, a) => ({
+      action: 'console.sessions_ended',
+      target: 'all',
+      detail: { Ended: a.Ended },
+    }),
     method: 'DELETE',
     url: PATH,
     summary: 'Logs everyone out of the console at once, on every node.',
     answer: Obj({ Ended: Type.Integer({ minimum: 0 }) }),
   },
   endOne: {
+    audit: (i) => ({ action: 'console.sessions_ended', target: i.params.sessionId ?? '' }),
     method: 'DELETE',
     url: `${PATH}/:sessionId`,
     summary: 'Ends one console session.',
@@ -56,13 +62,13 @@ export function consoleSessionView(s: ConsoleSessionRecord): Record<string, unkn
 /** The operator's view of who is in the console, and the way to end it (docs/security.md). */
 export function registerConsoleSessionAdmin(app: FastifyInstance, deps: ApiDeps): void {
   const { store, clock } = deps;
-  serveAdmin(app, CONSOLE_SESSION_ROUTES.list, async () => ({
+  serveAdmin(app, deps, CONSOLE_SESSION_ROUTES.list, async () => ({
     DataSet: (await store.liveConsoleSessions(clock.now())).map(consoleSessionView),
   }));
-  serveAdmin(app, CONSOLE_SESSION_ROUTES.endAll, async () => ({
+  serveAdmin(app, deps, CONSOLE_SESSION_ROUTES.endAll, async () => ({
     Ended: await store.endConsoleSessions('all', clock.now(), 'ended by the admin API'),
   }));
-  serveAdmin(app, CONSOLE_SESSION_ROUTES.endOne, async ({ params }) => {
+  serveAdmin(app, deps, CONSOLE_SESSION_ROUTES.endOne, async ({ params }) => {
     const label = params.sessionId ?? '';
     const ended = await store.endConsoleSessions({ label }, clock.now(), 'ended by the admin API');
     if (ended === 0) throw new WirebirdError('NotFound', `no open console session ${label}`);

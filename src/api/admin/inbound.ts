@@ -43,7 +43,7 @@ export const INBOUND_ROUTES = {
  * registered.
  */
 export function registerInboundAdmin(app: FastifyInstance, deps: ApiDeps): void {
-  serveAdmin(app, INBOUND_ROUTES.simulateReply, async ({ body }) => {
+  serveAdmin(app, deps, INBOUND_ROUTES.simulateReply, async ({ body }) => {
     const input = body as { From: string; To: string; Text: string; Channel?: 'sms' | 'whatsapp' };
     const said = {
       channel: input.Channel ?? 'sms',
@@ -61,7 +61,7 @@ export function registerInboundAdmin(app: FastifyInstance, deps: ApiDeps): void 
     const { message } = await deps.inbound.receive(arrived);
     return { AccountId: message.accountId ?? null, ...inboundView(message) };
   });
-  serveAdmin(app, INBOUND_ROUTES.unrouted, async ({ query }) => {
+  serveAdmin(app, deps, INBOUND_ROUTES.unrouted, async ({ query }) => {
     const limit = Math.min(1000, Math.max(1, Number(query.limit ?? 100)));
     const before = query.before === undefined ? undefined : Number(query.before);
     const page = await deps.store.listInbound({ accountId: null, limit, before });

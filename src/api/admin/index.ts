@@ -4,6 +4,7 @@ import type { AdminRoute } from './admin-route.js';
 import { ACCOUNT_ROUTES, registerAccountAdmin } from './accounts.js';
 import { API_KEY_ROUTES, registerApiKeyAdmin } from './api-keys.js';
 import { CONSOLE_SESSION_ROUTES, registerConsoleSessionAdmin } from './console-sessions.js';
+import { AUDIT_ROUTES, registerAuditAdmin } from './audit.js';
 import { checkText } from '../text-check.js';
 import { adminGuard, sendAdminError } from './guard.js';
 import { INBOUND_ROUTES, registerInboundAdmin } from './inbound.js';
@@ -28,6 +29,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: ApiDeps): void {
     registerAccountAdmin(admin, deps);
     registerApiKeyAdmin(admin, deps);
     registerConsoleSessionAdmin(admin, deps);
+    registerAuditAdmin(admin, deps);
     registerMessageAdmin(admin, deps);
     registerUcloudKeyAdmin(admin, deps);
     registerInboundAdmin(admin, deps);
@@ -50,6 +52,7 @@ export const ADMIN_ROUTES: Record<string, AdminRoute> = {
   ...named('account', ACCOUNT_ROUTES),
   ...named('apiKey', API_KEY_ROUTES),
   ...named('consoleSession', CONSOLE_SESSION_ROUTES),
+  ...named('audit', AUDIT_ROUTES),
   ...named('template', TEMPLATE_ROUTES),
   ...named('signature', SIGNATURE_ROUTES),
   ...named('message', MESSAGE_ROUTES),

@@ -66,13 +66,13 @@ export const MESSAGE_ROUTES = {
 } satisfies Record<string, AdminRoute>;
 
 export function registerMessageAdmin(app: FastifyInstance, deps: ApiDeps): void {
-  serveAdmin(app, MESSAGE_ROUTES.businessMessage, async ({ params }) => {
+  serveAdmin(app, deps, MESSAGE_ROUTES.businessMessage, async ({ params }) => {
     const id = params.messageId ?? '';
     const m = await deps.store.getBusinessMessage(id);
     if (!m) throw new WirebirdError('NotFound', `MessageId ${id} not found`);
     return { Data: messageView(m) };
   });
-  serveAdmin(app, MESSAGE_ROUTES.inbox, async ({ query }) => {
+  serveAdmin(app, deps, MESSAGE_ROUTES.inbox, async ({ query }) => {
     const limit = Math.min(1000, Math.max(1, Number(query.limit) || 100));
     const raw = query.phone as string | undefined;
     const parsed = raw ? normalizePhone(raw, deps.config.defaultRegion) : undefined;

@@ -36,6 +36,17 @@ const AccountParam = { accountId: { description: 'the account', pattern: '^[0-9]
 
 export const SMPP_CREDENTIAL_ROUTES = {
   save: {
+    audit: (i, a) => ({
+      action: 'smpp_credential.saved',
+      target: String(a.SystemId),
+      accountId: Number(i.params.accountId),
+      detail: {
+        AllowedNetworks: a.AllowedNetworks,
+        MaxBinds: a.MaxBinds,
+        MaxTps: a.MaxTps,
+        Window: a.Window,
+      },
+    }),
     method: 'POST',
     url: PATH,
     summary:
@@ -53,6 +64,11 @@ export const SMPP_CREDENTIAL_ROUTES = {
     answer: Obj({ AccountId: Type.Integer(), DataSet: Type.Array(Credential) }),
   },
   remove: {
+    audit: (i) => ({
+      action: 'smpp_credential.deleted',
+      target: i.params.systemId ?? '',
+      accountId: Number(i.params.accountId),
+    }),
     method: 'DELETE',
     url: `${PATH}/:systemId`,
     summary: 'Deletes a credential; binds with it are refused from then on.',
@@ -64,7 +80,7 @@ export const SMPP_CREDENTIAL_ROUTES = {
 /** The system_id/password pairs ESMEs bind to the SMPP server with (docs/smpp-server.md). */
 export function registerSmppCredentialAdmin(app: FastifyInstance, deps: ApiDeps): void {
   const accountOf = (input: AdminInput) => accountIdParam(input.params.accountId ?? '');
-  serveAdmin(app, SMPP_CREDENTIAL_ROUTES.save, async (input) => {
+  serveAdmin(app, deps, SMPP_CREDENTIAL_ROUTES.save, async (input) => {
     const accountId = accountOf(input);
     const body = input.body as Static<typeof CredentialBody>;
     const { credential, password } = await saveCredential(
@@ -83,12 +99,12 @@ export function registerSmppCredentialAdmin(app: FastifyInstance, deps: ApiDeps)
     // The password is answered this once: the store keeps only its hash.
     return { ...credentialView(credential), Password: password };
   });
-  serveAdmin(app, SMPP_CREDENTIAL_ROUTES.list, async (input) => {
+  serveAdmin(app, deps, SMPP_CREDENTIAL_ROUTES.list, async (input) => {
     const accountId = accountOf(input);
     const list = await deps.store.listSmppCredentials(accountId);
     return { AccountId: accountId, DataSet: list.map(credentialView) };
   });
-  serveAdmin(app, SMPP_CREDENTIAL_ROUTES.remove, async (input) => {
+  serveAdmin(app, deps, SMPP_CREDENTIAL_ROUTES.remove, async (input) => {
     const accountId = accountOf(input);
     await deleteCredential(deps.store, accountId, input.params.systemId ?? '');
     return { AccountId: accountId };

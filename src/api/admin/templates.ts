@@ -1,14 +1,14 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { WirebirdError, invalid } from '../../domain/errors.js';
-import type { ReviewAction } from '../../domain/templates/template-review.js';
+import { REVIEWED_AS, type ReviewAction } from '../../domain/templates/template-review.js';
 import { TemplateStatus } from '../../domain/templates/template.js';
 import { reviewById, reviewSignatureById } from '../../review/review-by-id.js';
 import { outSignature } from '../actions/out-signature.js';
 import { outTemplate } from '../../domain/templates/out-template.js';
 import type { ApiDeps } from '../context.js';
 import { OutSignature, OutTemplate, Obj } from '../answer-schemas.js';
-import { serveAdmin, type AdminRoute } from './admin-route.js';
+import { serveAdmin, type AdminInput, type AdminRoute } from './admin-route.js';
 import { accountIdParam } from './guard.js';
 
 const VERBS: Record<string, ReviewAction> = {
@@ -40,7 +40,13 @@ function reviewedRoutes(path: string, noun: string, view: TSchema) {
       body: Type.Object({
         ErrDesc: Type.Optional(Type.String({ description: 'why it was rejected' })),
       }),
-      answer: Obj({ Data: view }),
+      answer: Obj({ AccountId: Type.Integer(), Data: view }),
+      audit: (i: AdminInput, a: Record<string, unknown>) => ({
+        action: `${noun}.${VERBS[i.params.verb ?? ''] ? REVIEWED_AS[VERBS[i.params.verb ?? ''] as ReviewAction] : 'reviewed'}`,
+        target: i.params.id ?? '',
+        accountId: a.AccountId as number,
+        detail: i.body.ErrDesc === undefined ? {} : { ErrDesc: i.body.ErrDesc },
+      }),
     },
     list: {
       method: 'GET',
@@ -79,14 +85,14 @@ export function registerTemplateAdmin(app: FastifyInstance, deps: ApiDeps): void
 }
 
 function registerReviewed<T>(app: FastifyInstance, deps: ApiDeps, kind: ReviewedAdmin<T>): void {
-  serveAdmin(app, kind.routes.review, async ({ params, body }) => {
+  serveAdmin(app, deps, kind.routes.review, async ({ params, body }) => {
     const verb = VERBS[params.verb ?? ''];
     if (!verb) throw new WirebirdError('NotFound', `no admin operation ${params.verb}`);
     const errDesc = body.ErrDesc as string | undefined;
     const item = await kind.review(params.id ?? '', verb, deps.clock.now(), errDesc);
-    return { Data: kind.out(item) };
+    return { AccountId: kind.accountOf(item), Data: kind.out(item) };
   });
-  serveAdmin(app, kind.routes.list, async ({ query }) => {
+  serveAdmin(app, deps, kind.routes.list, async ({ query }) => {
     const status = parseStatus(query.status as string | undefined);
     const accountId = query.accountId ? accountIdParam(query.accountId as string) : undefined;
     const list = await kind.list({ status, accountId });

@@ -11,6 +11,11 @@ const AccountParam = { accountId: { description: 'the account', pattern: '^[0-9]
 
 export const UCLOUD_KEY_ROUTES = {
   create: {
+    audit: (i, a) => ({
+      action: 'ucloud_key.created',
+      target: String(a.PublicKey),
+      accountId: Number(i.params.accountId),
+    }),
     method: 'POST',
     url: PATH,
     summary: 'Creates a UCloud key pair for the SDK dialect; the PrivateKey is answered once.',
@@ -29,6 +34,11 @@ export const UCLOUD_KEY_ROUTES = {
     }),
   },
   remove: {
+    audit: (i) => ({
+      action: 'ucloud_key.deleted',
+      target: i.params.publicKey ?? '',
+      accountId: Number(i.params.accountId),
+    }),
     method: 'DELETE',
     url: `${PATH}/:publicKey`,
     summary: 'Deletes a key pair: requests signed with it are refused from then on.',
@@ -40,13 +50,13 @@ export const UCLOUD_KEY_ROUTES = {
 /** The UCloud dialect's key pairs of an account (docs/ucloud-sdk.md). */
 export function registerUcloudKeyAdmin(app: FastifyInstance, deps: ApiDeps): void {
   const accountOf = (input: AdminInput) => accountIdParam(input.params.accountId ?? '');
-  serveAdmin(app, UCLOUD_KEY_ROUTES.create, async (input) => {
+  serveAdmin(app, deps, UCLOUD_KEY_ROUTES.create, async (input) => {
     const accountId = accountOf(input);
     const pair = await createKeyPair(deps.store, deps.box, accountId, deps.clock.now());
     // The private key is answered this once: the store keeps it sealed and never shows it.
     return { AccountId: accountId, PublicKey: pair.publicKey, PrivateKey: pair.privateKey };
   });
-  serveAdmin(app, UCLOUD_KEY_ROUTES.list, async (input) => {
+  serveAdmin(app, deps, UCLOUD_KEY_ROUTES.list, async (input) => {
     const accountId = accountOf(input);
     const keys = await deps.store.listUcloudKeys(accountId);
     const DataSet = keys.map((k) => ({
@@ -55,7 +65,7 @@ export function registerUcloudKeyAdmin(app: FastifyInstance, deps: ApiDeps): voi
     }));
     return { AccountId: accountId, DataSet };
   });
-  serveAdmin(app, UCLOUD_KEY_ROUTES.remove, async (input) => {
+  serveAdmin(app, deps, UCLOUD_KEY_ROUTES.remove, async (input) => {
     const accountId = accountOf(input);
     await deleteKeyPair(deps.store, accountId, input.params.publicKey ?? '');
     return { AccountId: accountId };

@@ -3,6 +3,14 @@ import { TemplateStatus, type Template } from './template.js';
 
 export type ReviewAction = 'startReview' | 'approve' | 'reject' | 'disable';
 
+/** Each review step as a past participle: the console's notice and the audit log's verb. */
+export const REVIEWED_AS: Readonly<Record<ReviewAction, string>> = {
+  startReview: 'under_review',
+  approve: 'approved',
+  reject: 'rejected',
+  disable: 'disabled',
+};
+
 export const STATUS_LABEL: Record<TemplateStatus, string> = {
   [TemplateStatus.Pending]: 'pending',
   [TemplateStatus.UnderReview]: 'under review',

@@ -261,6 +261,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The audit log, newest first: who changed what, and when (never a secret). */
+        get: operations["auditList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/templates/{id}/{verb}": {
         parameters: {
             query?: never;
@@ -2818,6 +2835,63 @@ export interface operations {
             };
         };
     };
+    auditList: {
+        parameters: {
+            query?: {
+                accountId?: string;
+                before?: string;
+                limit?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        RetCode: 0;
+                        Message: string;
+                    } & ({
+                        DataSet: ({
+                            AuditId: number;
+                            /** @description Unix seconds */
+                            Time: number;
+                            AccountId: number | null;
+                            /** @description key:<KeyId>, ucloud, admin, console:admin, console:<KeyId>, cli or config */
+                            Actor: string;
+                            /** @description <thing>.<verb>, such as template.created or key.revoked */
+                            Action: string;
+                            Target: string;
+                            Detail: {
+                                [key: string]: unknown;
+                            };
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        NextCursor: string;
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description A refusal (4xx, docs/errors.md) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     templateReview: {
         parameters: {
             query?: never;
@@ -2850,6 +2924,7 @@ export interface operations {
                         RetCode: 0;
                         Message: string;
                     } & ({
+                        AccountId: number;
                         Data: components["schemas"]["OutTemplate"];
                     } & {
                         [key: string]: unknown;
@@ -2943,6 +3018,7 @@ export interface operations {
                         RetCode: 0;
                         Message: string;
                     } & ({
+                        AccountId: number;
                         Data: components["schemas"]["OutSignature"];
                     } & {
                         [key: string]: unknown;
