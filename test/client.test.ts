@@ -89,6 +89,24 @@ describe('the typed client (packages/client) against a gateway', () => {
     );
   });
 
+  it('uploads a file for SendMessage, and refuses it to a key without the send scope', async () => {
+    const bytes = new TextEncoder().encode('%PDF-1.4 a small document');
+    const file = { bytes, fileName: 'terms.pdf', mimeType: 'application/pdf' };
+    const stored = await client.uploadMedia(file);
+    assert.match(stored.MediaId, /^wbm_/);
+    assert.deepEqual([stored.FileName, stored.FileSize], ['terms.pdf', bytes.length]);
+    const made = await client.apiKeyCreate({
+      params: { accountId: 1 },
+      body: { Scopes: ['read'] },
+    });
+    const reader = new WirebirdClient({ baseUrl: gw.url, apiKey: made.Key, accountId: 1 });
+    await assert.rejects(reader.uploadMedia(file), (err: unknown) => {
+      assert.ok(err instanceof WirebirdApiError);
+      assert.deepEqual([err.retCode, err.status], [173, 403]);
+      return true;
+    });
+  });
+
   it('verifies the events the gateway signs', async () => {
     const rx = await new Receiver().start();
     try {

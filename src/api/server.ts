@@ -21,6 +21,16 @@ import { UCLOUD_PATHS } from './ucloud/dialect.js';
 import { isFormRequest } from './ucloud/form-body.js';
 import { answerClientError, limitConnections, serverOptions } from './http-limits.js';
 
+/** Failed authentications per address, on every face that takes a credential. */
+function authGuardOf(deps: ApiDeps, logger: Logger): AuthGuard {
+  return new AuthGuard({
+    allowed: deps.config.http.failedAuthPerMinute,
+    now: () => deps.clock.now(),
+    log: logger,
+    observe: deps.metrics.auth,
+  });
+}
+
 export function buildServer(deps: ApiDeps, logger: Logger): FastifyInstance {
   const app = Fastify({
     loggerInstance: logger as FastifyBaseLogger,
@@ -32,12 +42,7 @@ export function buildServer(deps: ApiDeps, logger: Logger): FastifyInstance {
     clientErrorHandler: answerClientError,
   });
   limitConnections(app.server, deps.config.http);
-  const guard = new AuthGuard({
-    allowed: deps.config.http.failedAuthPerMinute,
-    now: () => deps.clock.now(),
-    log: logger,
-    observe: deps.metrics.auth,
-  });
+  const guard = authGuardOf(deps, logger);
   guard.register(app);
   // The envelope is JSON only; Fastify would otherwise hand a text/plain body to the handler.
   app.removeContentTypeParser('text/plain');

@@ -28,6 +28,17 @@ export interface ClientOptions {
   timeoutMs?: number;
 }
 
+/** POST /media's answer: the MediaId to name in SendMessage, and what was stored. */
+export type MediaUploaded = {
+  RetCode: 0;
+  Message: string;
+  MediaId: string;
+  MimeType: string;
+  FileName: string;
+  FileSize: number;
+  Sha256: string;
+};
+
 /** An answer as the gateway sent it, whatever its RetCode. */
 export interface RawAnswer {
   status: number;
@@ -98,6 +109,27 @@ export class WirebirdClient extends Operations {
     return raw.answer as ActionResponse<A>;
   }
 
+  /**
+   * POST /media: uploads a file once (the API key needs the send scope); SendMessage names it by
+   * the MediaId answered. Retried only when the gateway was not reached (an upload is no read).
+   */
+  async uploadMedia(
+    file: { bytes: Uint8Array; fileName: string; mimeType: string },
+    options: CallOptions = {},
+  ): Promise<MediaUploaded> {
+    const raw = await this.retrying(false, options, async () => {
+      const form = new FormData();
+      form.append('file', new Blob([file.bytes], { type: file.mimeType }), file.fileName);
+      const key = this.options.apiKey;
+      return this.send('POST', '/media', {
+        body: form,
+        signal: options.signal,
+        headers: key ? { authorization: `Bearer ${key}` } : {},
+      });
+    });
+    return raw.answer as MediaUploaded;
+  }
+
   protected async admin<Op extends keyof typeof ADMIN_ROUTES>(
     operation: Op,
     input: AdminInput<Op>,
@@ -164,25 +196,27 @@ export class WirebirdClient extends Operations {
   ): Promise<RawAnswer> {
     const timeout = AbortSignal.timeout(this.options.timeoutMs ?? 30_000);
     const signal = o.signal ? AbortSignal.any([o.signal, timeout]) : timeout;
-    const text =
-      o.body === undefined || typeof o.body === 'string' ? o.body : JSON.stringify(o.body);
+    // A form sets its own multipart content type, with its boundary; anything else is JSON.
+    const form = o.body instanceof FormData;
+    const body =
+      o.body === undefined || typeof o.body === 'string' || form ? o.body : JSON.stringify(o.body);
+    const json = body !== undefined && !form;
     let res: Response;
     try {
       res = await fetch(this.base + path, {
         method,
         signal,
-        headers:
-          text === undefined ? o.headers : { 'content-type': 'application/json', ...o.headers },
-        body: text as string | undefined,
+        headers: json ? { 'content-type': 'application/json', ...o.headers } : o.headers,
+        body: body as string | FormData | undefined,
       });
     } catch (err) {
       throw transportError(err);
     }
-    const body = await res.text().catch(() => '');
+    const answered = await res.text().catch(() => '');
     try {
       return {
         status: res.status,
-        answer: JSON.parse(body) as Record<string, unknown>,
+        answer: JSON.parse(answered) as Record<string, unknown>,
         headers: res.headers,
       };
     } catch {

@@ -1,4 +1,10 @@
-export { WirebirdClient, type ClientOptions, type RawAnswer, type RawOptions } from './client.js';
+export {
+  WirebirdClient,
+  type ClientOptions,
+  type MediaUploaded,
+  type RawAnswer,
+  type RawOptions,
+} from './client.js';
 export { WirebirdApiError, WirebirdTransportError, type RetCodeName } from './errors.js';
 export {
   verifyWebhook,

@@ -9,6 +9,7 @@ export function postgresApiKeys(pool: Pool): ApiKeyStore {
       args,
     );
   return {
+    ...postgresKeyUpkeep(pool),
     async insertApiKey(key) {
       const marks = apiKeyArgs(key).map((_, i) => `$${i + 1}`);
       await pool.query(
@@ -46,6 +47,12 @@ export function postgresApiKeys(pool: Pool): ApiKeyStore {
       );
       return r.rows[0] && toApiKey(r.rows[0]);
     },
+  };
+}
+
+/** What the gateway does to keys by itself: their last use, and the env keys no longer configured. */
+function postgresKeyUpkeep(pool: Pool): Pick<ApiKeyStore, 'touchApiKeys' | 'revokeEnvKeysExcept'> {
+  return {
     async touchApiKeys(uses) {
       if (uses.length === 0) return;
       await pool.query(

@@ -21,16 +21,8 @@ export function sqliteApiKeys(db: Db): ApiKeyStore {
        revoked_at = coalesce(revoked_at, ?)
      WHERE account_id = ? AND key_id = ?`,
   );
-  const touch = db.prepare(
-    `UPDATE api_keys SET last_used_at = ? WHERE key_id = ? AND coalesce(last_used_at, 0) < ?`,
-  );
-  const envActive = db.prepare(
-    `SELECT key_id, key_hash FROM api_keys WHERE source = 'env' AND revoked_at IS NULL`,
-  );
-  const revoke = db.prepare(
-    'UPDATE api_keys SET revoked_at = ?, revoked_reason = ? WHERE key_id = ? AND revoked_at IS NULL',
-  );
   return {
+    ...sqliteKeyUpkeep(db),
     async insertApiKey(key) {
       insert.run(...apiKeyArgs(key));
     },
@@ -47,6 +39,21 @@ export function sqliteApiKeys(db: Db): ApiKeyStore {
       if (update.run(...args, accountId, keyId).changes === 0) return undefined;
       return toApiKey(byId.get(accountId, keyId) as ApiKeyRow);
     },
+  };
+}
+
+/** What the gateway does to keys by itself: their last use, and the env keys no longer configured. */
+function sqliteKeyUpkeep(db: Db): Pick<ApiKeyStore, 'touchApiKeys' | 'revokeEnvKeysExcept'> {
+  const touch = db.prepare(
+    `UPDATE api_keys SET last_used_at = ? WHERE key_id = ? AND coalesce(last_used_at, 0) < ?`,
+  );
+  const envActive = db.prepare(
+    `SELECT key_id, key_hash FROM api_keys WHERE source = 'env' AND revoked_at IS NULL`,
+  );
+  const revoke = db.prepare(
+    'UPDATE api_keys SET revoked_at = ?, revoked_reason = ? WHERE key_id = ? AND revoked_at IS NULL',
+  );
+  return {
     async touchApiKeys(uses) {
       db.transaction(() => {
         for (const u of uses) touch.run(u.at, u.keyId, u.at);
