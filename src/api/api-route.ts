@@ -62,7 +62,7 @@ function apiRoute(app: FastifyInstance, deps: ApiDeps, guard: AuthGuard | undefi
       const outcome = await settled(runUcloud(deps, request, headers));
       const err = outcome.ok ? undefined : outcome.err;
       if (err instanceof WirebirdError && SIGNATURE_REFUSALS.includes(err.retCode)) {
-        guard?.failure(request, 'api');
+        await guard?.failure(request, 'api');
       }
       return answer(deps, request, reply, actionNamed(request.body), outcome, UCLOUD_STATUS);
     }

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { WirebirdError } from '../domain/errors.js';
-import { FailedAttempts } from '../rate-limit/failed-attempts.js';
+import rateLimit from '@fastify/rate-limit';
 import { errorAnswer } from './answer.js';
 
 /**
@@ -27,23 +27,33 @@ export interface AuthObserver {
   lockout(face: AuthFace): void;
 }
 
-export class AuthGuard {
-  private readonly attempts: FailedAttempts;
+type Limiter = ReturnType<FastifyInstance['createRateLimit']>;
 
-  constructor(
-    private readonly o: { allowed: number; now: () => number; log: Logger; observe?: AuthObserver },
-  ) {
-    this.attempts = new FailedAttempts({
-      allowed: o.allowed,
-      windowMs: FAILED_AUTH_WINDOW_MS,
-      now: o.now,
-    });
-  }
+/** What a peek or a count says: refused, and for how long (ms); an allow-listed key never is. */
+async function limitOf(limiter: Limiter, request: FastifyRequest, increment: boolean) {
+  const status = await limiter(request, { increment });
+  return status.isAllowed
+    ? { exceeded: false, ttl: 0 }
+    : { exceeded: status.isExceeded, ttl: status.ttl };
+}
+
+/**
+ * The count is @fastify/rate-limit's (its createRateLimit, peeked before a request and consumed
+ * by a failure only, as its README shows for logins): past `allowed` failures in a minute the
+ * address is refused until the minute that began with its first failure ends.
+ */
+export class AuthGuard {
+  private limiter: Limiter | undefined;
+
+  constructor(private readonly o: { allowed: number; log: Logger; observe?: AuthObserver }) {}
 
   /** A failed authentication from the request's address. */
-  failure(request: FastifyRequest, face: AuthFace): void {
+  async failure(request: FastifyRequest, face: AuthFace): Promise<void> {
     this.o.observe?.failed(face);
-    if (!this.attempts.failed(request.ip)) return;
+    if (!this.limiter) return;
+    const status = await limitOf(this.limiter, request, true);
+    if (!status.exceeded || this.lockedOut.has(request.ip)) return;
+    this.lockedOut.add(request.ip);
     this.o.observe?.lockout(face);
     this.o.log.warn(
       {
@@ -56,13 +66,27 @@ export class AuthGuard {
     );
   }
 
+  /** Addresses whose lockout was told, so that it is logged and counted once. */
+  private readonly lockedOut = new Set<string>();
+
   /** Refuses blocked addresses before anything else runs; counts every 401 as a failure. */
   register(app: FastifyInstance): void {
+    void app.register(rateLimit, { global: false });
+    app.after(() => {
+      this.limiter = app.createRateLimit({
+        max: this.o.allowed,
+        timeWindow: FAILED_AUTH_WINDOW_MS,
+        keyGenerator: (request) => request.ip,
+      });
+    });
     app.addHook('onRequest', async (request, reply) => {
-      if (faceOf(request.url) === undefined) return;
-      const ms = this.attempts.blockedFor(request.ip);
-      if (ms === 0) return;
-      const seconds = Math.ceil(ms / 1000);
+      if (faceOf(request.url) === undefined || !this.limiter) return;
+      const status = await limitOf(this.limiter, request, false);
+      if (!status.exceeded) {
+        this.lockedOut.delete(request.ip);
+        return;
+      }
+      const seconds = Math.max(1, Math.ceil(status.ttl / 1000));
       const err = new WirebirdError(
         'RateLimited',
         `too many failed authentications from ${request.ip}; try again in ${seconds} s`,
@@ -74,7 +98,7 @@ export class AuthGuard {
     });
     app.addHook('onResponse', async (request, reply) => {
       const face = faceOf(request.url);
-      if (face !== undefined && reply.statusCode === 401) this.failure(request, face);
+      if (face !== undefined && reply.statusCode === 401) await this.failure(request, face);
     });
   }
 }

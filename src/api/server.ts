@@ -25,7 +25,6 @@ import { answerClientError, limitConnections, serverOptions } from './http-limit
 function authGuardOf(deps: ApiDeps, logger: Logger): AuthGuard {
   return new AuthGuard({
     allowed: deps.config.http.failedAuthPerMinute,
-    now: () => deps.clock.now(),
     log: logger,
     observe: deps.metrics.auth,
   });
