@@ -90,6 +90,40 @@ describe('the audit log', () => {
     assert.match(page.text, /opt_out\.added/);
   });
 
+  it('records signatures, business phones and webhook replays, by who did each', async () => {
+    const sig = await api({
+      Action: 'CreateUSMSSignature',
+      SigContent: 'Audited Co',
+      SigType: 0,
+      SigPurpose: 0,
+      CertificateType: 0,
+      Description: 'our company',
+    });
+    await gw.admin('POST', `/admin/signatures/${String(sig.SigId)}/approve`);
+    await gw.admin('POST', '/admin/accounts/1/business-phones', {
+      BusinessPhone: '+8613800007777',
+    });
+    const hook = await api({ Action: 'CreateWebhookEndpoint', Url: 'http://127.0.0.1:9/replay' });
+    const test = await api({ Action: 'SendWebhookTestEvent', EndpointId: hook.EndpointId });
+    await api({
+      Action: 'ReplayWebhookEvents',
+      EventId: test.EventId,
+      EndpointId: hook.EndpointId,
+    });
+    const entries = await log('?accountId=1');
+    const who = (action: string, target: string) =>
+      entries.find((e) => e.Action === action && e.Target === target)?.Actor;
+    assert.match(String(who('signature.created', String(sig.SigId))), /^key:key_/);
+    assert.equal(who('signature.approved', String(sig.SigId)), 'admin');
+    assert.equal(who('business_phone.registered', '+8613800007777'), 'admin');
+    assert.match(String(who('webhook.replayed', String(test.EventId))), /^key:key_/);
+    assert.equal(
+      who('webhook.test', String(hook.EndpointId)),
+      undefined,
+      'a test event changes nothing',
+    );
+  });
+
   it('pages back with NextCursor and refuses a limit it cannot take', async () => {
     const first = (await gw.admin('GET', '/admin/audit?limit=2')).json;
     assert.equal((first.DataSet as Entry[]).length, 2);
