@@ -15,7 +15,9 @@ export type AuthFace = 'api' | 'admin' | 'console' | 'smpp';
 
 /** Which face a path is, for the routes that take a credential; undefined for open ones. */
 export function faceOf(url: string): AuthFace | undefined {
-  const path = url.split('?')[0] ?? '';
+  // Called on every request: no array is made for a path without a query.
+  const q = url.indexOf('?');
+  const path = q === -1 ? url : url.slice(0, q);
   if (path === '/api' || path === '/' || path.startsWith('/media')) return 'api';
   if (path.startsWith('/admin') || path === '/metrics') return 'admin';
   if (path.startsWith('/console') && !path.startsWith('/console/assets/')) return 'console';
