@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { Agent, request as httpRequest } from 'node:http';
 import { startTestGateway, type TestGateway } from './helpers/gateway.js';
 import { parseExposition, valueOf } from './helpers/prometheus.js';
+import { keyPair, signedForm } from './helpers/ucloud.js';
 
 /** A client whose connections come from `address` (any 127.0.0.0/8 address is this machine). */
 function from(address: string): Agent {
@@ -130,5 +131,27 @@ describe('failed authentications are limited per source address', () => {
       assert.equal((await login(gw, browser, `wb_guess${i}`)).status, 401);
     assert.equal((await login(gw, browser, gw.adminKey)).status, 429);
     assert.equal((await login(gw, agent('127.0.0.6'), gw.adminKey)).status, 303);
+  });
+
+  it("counts the UCloud dialect's bad signatures, which it answers with HTTP 200", async () => {
+    const pair = await keyPair(gw);
+    const signer = agent('127.0.0.7');
+    const forged = signedForm({ Action: 'QueryUSMSTemplate', TemplateId: 'UTA1' }, pair, (p) => {
+      p.Signature = '0'.repeat(40);
+    });
+    const postForged = () =>
+      send(`${gw.url}/api`, signer, {
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(forged).toString(),
+      });
+    for (let i = 0; i < 21; i++) {
+      const r = await postForged();
+      assert.deepEqual([r.status, (JSON.parse(r.text) as { RetCode: number }).RetCode], [200, 172]);
+    }
+    const blocked = await postForged();
+    assert.deepEqual(
+      [blocked.status, (JSON.parse(blocked.text) as { RetCode: number }).RetCode],
+      [429, 153],
+    );
   });
 });

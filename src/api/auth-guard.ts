@@ -10,6 +10,8 @@ import { errorAnswer } from './answer.js';
  * any key is looked at, until its failures age out. Other addresses are not slowed at all.
  */
 export const FAILED_AUTH_WINDOW_MS = 60_000;
+/** Addresses whose lockout was logged, kept so that it is logged once per lockout. */
+const LOCKOUTS_KEPT = 10_000;
 
 export type AuthFace = 'api' | 'admin' | 'console' | 'smpp';
 
@@ -55,6 +57,8 @@ export class AuthGuard {
     if (!this.limiter) return;
     const status = await limitOf(this.limiter, request, true);
     if (!status.exceeded || this.lockedOut.has(request.ip)) return;
+    // Bounded as the limiter's own store is: under a spread attack the oldest are let go.
+    if (this.lockedOut.size >= LOCKOUTS_KEPT) this.lockedOut.clear();
     this.lockedOut.add(request.ip);
     this.o.observe?.lockout(face);
     this.o.log.warn(

@@ -14,7 +14,6 @@ import {
 import { guardedRoute as guarded, param, sendPage as send } from './console-routes.js';
 import { templatesPage } from './templates-page.js';
 
-const PAST: Partial<Record<ReviewAction, string>> = REVIEWED_AS;
 const VERBS: Record<string, ReviewAction> = {
   approve: 'approve',
   reject: 'reject',
@@ -85,10 +84,10 @@ function registerReview(
         ctx.clock.now(),
         reason,
       );
-      const action = `${path.slice(0, -1)}.${PAST[verb] ?? verb}`;
+      const action = `${path.slice(0, -1)}.${REVIEWED_AS[verb]}`;
       const detail = reason === undefined ? {} : { ErrDesc: reason };
       await consoleAudit(ctx, request, { action, target: id, accountId, detail });
-      const done = new URLSearchParams({ done: PAST[verb] ?? verb, id });
+      const done = new URLSearchParams({ done: REVIEWED_AS[verb], id });
       return reply.redirect(`/console/templates?${done}`, 303);
     }),
   );

@@ -42,7 +42,8 @@ function reviewedRoutes(path: string, noun: string, view: TSchema) {
       }),
       answer: Obj({ AccountId: Type.Integer(), Data: view }),
       audit: (i: AdminInput, a: Record<string, unknown>) => ({
-        action: `${noun}.${VERBS[i.params.verb ?? ''] ? REVIEWED_AS[VERBS[i.params.verb ?? ''] as ReviewAction] : 'reviewed'}`,
+        // The run refused an unknown verb before anything is recorded.
+        action: `${noun}.${REVIEWED_AS[VERBS[i.params.verb ?? ''] ?? 'approve']}`,
         target: i.params.id ?? '',
         accountId: a.AccountId as number,
         detail: i.body.ErrDesc === undefined ? {} : { ErrDesc: i.body.ErrDesc },

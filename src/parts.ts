@@ -1,0 +1,166 @@
+/**
+ * How each background part of the gateway is built from the runtime (config, store, clock,
+ * scheduler, logger): the builders main.ts's composition root calls, in its order.
+ */
+import type { Logger } from 'pino';
+import { randomIds } from './api/sources.js';
+import { whatsAppWebhook } from './channels/whatsapp/webhook.js';
+import { InboundMediaFetcher, type MediaFetchOptions } from './channels/whatsapp/media-fetch.js';
+import { resolveGatewaySecret } from './bootstrap/first-start.js';
+import type { SecretBox } from './crypto/secret-box.js';
+import type { Config } from './config/config.js';
+import type { Clock, Routing, Scheduler, Store } from './domain/ports.js';
+import { SmppServer } from './smpp-server/smpp-server.js';
+import { commandStatusName } from './channels/smpp/command-status.js';
+import type { Metrics } from './metrics/metrics.js';
+import type { InboundSink } from './dispatch/inbound-sink.js';
+import { createEvents } from './events/start-events.js';
+import { onOneNode } from './dispatch/one-node.js';
+import type { Pipeline } from './pipeline.js';
+import { AutoReviewer } from './review/auto-reviewer.js';
+import { sqlitePath } from './store/open-store.js';
+import type { WriteLock } from './store/sqlite/write-lock.js';
+import { AcceptPool } from './api/offload/accept-pool.js';
+
+export interface Runtime {
+  config: Config;
+  store: Store;
+  clock: Clock;
+  scheduler: Scheduler;
+  logger: Logger;
+  /** The SQLite write lock shared with the acceptance threads, when there are any. */
+  lock: WriteLock | undefined;
+}
+
+/** The SMPP server ESMEs bind to, when smppServer.listen is set (docs/smpp-server.md). */
+export function smppServerOf(
+  rt: Runtime,
+  parts: { metrics: Metrics; pipeline: Pipeline; routing: Routing },
+): SmppServer | undefined {
+  const { config } = rt;
+  const listen = config.smppServer.listen;
+  if (!listen) return undefined;
+  return new SmppServer({
+    config: { ...config.smppServer, listen },
+    store: rt.store,
+    submit: {
+      store: rt.store,
+      routing: parts.routing,
+      clock: rt.clock,
+      defaultRegion: config.defaultRegion,
+      maxSegments: config.maxSegments,
+      newSessionNo: randomIds.uuid,
+      onAccepted: (routes) => {
+        parts.metrics.messagesAccepted('sms', routes);
+        parts.pipeline.dispatcher.nudge();
+      },
+    },
+    scheduler: rt.scheduler,
+    log: rt.logger.child({ worker: 'smpp-server' }),
+    observe: {
+      answer: (command, status) =>
+        parts.metrics.smppRequests.inc({ command, status: commandStatusName(status) }),
+      binds: (open) => parts.metrics.smppBinds.set(open),
+      lockout: () => parts.metrics.auth.lockout('smpp'),
+    },
+  });
+}
+
+/** The files of inbound WhatsApp messages, fetched through the Graph API (docs/inbound.md). */
+export function mediaFetcherOf(rt: Runtime, onOutcome: MediaFetchOptions['onOutcome']) {
+  const { whatsapp } = rt.config;
+  return new InboundMediaFetcher({
+    store: rt.store,
+    apiUrl: whatsapp.apiUrl,
+    timeoutMs: whatsapp.timeoutMs,
+    newMediaId: randomIds.mediaId,
+    clock: rt.clock,
+    scheduler: rt.scheduler,
+    log: rt.logger.child({ channel: 'whatsapp', worker: 'inbound-media' }),
+    pollMs: 1000,
+    onOutcome,
+  });
+}
+
+/** Event delivery, its attempts counted in /metrics. */
+export function eventsOf(rt: Runtime, box: SecretBox, metrics: Metrics) {
+  return createEvents({
+    config: rt.config,
+    store: rt.store,
+    box,
+    secret: resolveGatewaySecret(rt.config),
+    lockBuffer: rt.lock?.buffer,
+    clock: rt.clock,
+    log: rt.logger.child({ worker: 'events' }),
+    onAttempt: (a) => metrics.webhookAttempted(a),
+  });
+}
+
+const PRUNE_EVERY_MS = 3600_000;
+const PRUNE_BATCH = 10_000;
+
+/**
+ * Settled event history older than webhooks.retentionDays goes, in batches, every hour (and once
+ * at start); one node of several does it at a time. Pending deliveries are never touched.
+ */
+export function pruneOutboxEvery(rt: Runtime): { cancel(): void } {
+  const mine = onOneNode(rt.store, 'outbox-prune');
+  const keepMs = rt.config.webhooks.retentionDays * 86_400_000;
+  const pass = async () => {
+    if (!(await mine())) return;
+    const before = rt.clock.now() - keepMs;
+    while ((await rt.store.pruneOutbox(before, PRUNE_BATCH)) === PRUNE_BATCH);
+  };
+  const run = () =>
+    void pass().catch((err: unknown) => rt.logger.error({ err }, 'outbox not pruned'));
+  run();
+  return rt.scheduler.every(PRUNE_EVERY_MS, run);
+}
+
+/** The auto-reviewer, when templates are reviewed automatically. */
+export function autoReviewer(rt: Runtime): AutoReviewer | undefined {
+  const { config, store } = rt;
+  if (config.templateReview !== 'auto') return undefined;
+  return new AutoReviewer({
+    store,
+    clock: rt.clock,
+    scheduler: rt.scheduler,
+    rules: { bannedWords: config.bannedWords, maxLength: config.reviewMaxLength },
+    log: rt.logger.child({ worker: 'auto-review' }),
+    mayRun: onOneNode(store, 'auto-reviewer'),
+  });
+}
+
+/** Meta's webhook for the WhatsApp channel: its statuses go to the report sink. */
+export function webhookOf(rt: Runtime, pipeline: Pipeline, metrics: Metrics, inbound: InboundSink) {
+  return whatsAppWebhook({
+    config: rt.config.whatsapp,
+    reports: pipeline.reports.push,
+    inbound: (arrived) => inbound.receive(arrived),
+    clock: rt.clock,
+    log: rt.logger.child({ channel: 'whatsapp', worker: 'webhook' }),
+    onBadSignature: () => metrics.webhookSignatureFailures.inc({ channel: 'whatsapp' }),
+  });
+}
+
+/** The acceptance threads, when the store is SQLite and some are configured. */
+export async function startAcceptPool(
+  rt: Runtime,
+  metrics: Metrics,
+  pipeline: Pipeline,
+): Promise<AcceptPool | undefined> {
+  const { lock, config, logger } = rt;
+  // The lock may be there for the outbox thread alone.
+  if (!lock || config.acceptThreads === 0) return undefined;
+  return AcceptPool.start({
+    threads: config.acceptThreads,
+    config,
+    path: sqlitePath(config),
+    lock,
+    log: logger.child({ worker: 'accept' }),
+    onAccepted(counts) {
+      for (const [kind, channel, n] of counts) metrics.acceptedOn(kind, channel, n);
+      pipeline.dispatcher.nudge();
+    },
+  });
+}
