@@ -130,8 +130,8 @@ async function startOnStore(rt: Runtime): Promise<Gateway> {
     await pipeline.stop();
     throw err;
   });
-  const smppServer = smppServerOf(rt, { metrics, pipeline, routing: channels.routing });
   const keyUsage = new KeyUsage(store);
+  const smppServer = smppServerOf(rt, { metrics, pipeline, routing: channels.routing, keyUsage });
   const parts = {
     admin,
     box,

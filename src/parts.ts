@@ -21,6 +21,7 @@ import { AutoReviewer } from './review/auto-reviewer.js';
 import { sqlitePath } from './store/open-store.js';
 import type { WriteLock } from './store/sqlite/write-lock.js';
 import { AcceptPool } from './api/offload/accept-pool.js';
+import type { KeyUsage } from './api/api-keys.js';
 
 export interface Runtime {
   config: Config;
@@ -35,7 +36,7 @@ export interface Runtime {
 /** The SMPP server ESMEs bind to, when smppServer.listen is set (docs/smpp-server.md). */
 export function smppServerOf(
   rt: Runtime,
-  parts: { metrics: Metrics; pipeline: Pipeline; routing: Routing },
+  parts: { metrics: Metrics; pipeline: Pipeline; routing: Routing; keyUsage: KeyUsage },
 ): SmppServer | undefined {
   const { config } = rt;
   const listen = config.smppServer.listen;
@@ -57,6 +58,7 @@ export function smppServerOf(
     },
     scheduler: rt.scheduler,
     log: rt.logger.child({ worker: 'smpp-server' }),
+    keyUsage: parts.keyUsage,
     observe: {
       answer: (command, status) =>
         parts.metrics.smppRequests.inc({ command, status: commandStatusName(status) }),

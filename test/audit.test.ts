@@ -178,7 +178,10 @@ describe('the audit log of the CLI', () => {
     ]);
     assert.equal(rotated.code, 0, rotated.stderr);
     const listed = await runStoreCli(dataDir, ['keys', 'list', '--account', '5']);
-    assert.match(listed.stdout, new RegExp(`^${keyId}  wb_\\S{4}…  expired  scopes=send  b$`, 'm'));
+    assert.match(
+      listed.stdout,
+      new RegExp(`^${keyId}  api  wb_\\S{4}…  expired  scopes=send  b$`, 'm'),
+    );
     const store = await openStore(loadConfig({ WIREBIRD_DATA_DIR: dataDir }));
     try {
       const entries = await store.listAudit({ accountId: 5, limit: 10 });

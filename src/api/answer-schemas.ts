@@ -1,5 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import { KEY_SCOPES } from '../domain/keys/api-key.js';
+import { KEY_KINDS, KEY_SCOPES } from '../domain/keys/api-key.js';
 
 /**
  * The shapes Wirebird answers with, as JSON Schema: what the OpenAPI document publishes
@@ -202,21 +202,36 @@ export const StatisticsTotals = Obj(
   { title: 'StatisticsData' },
 );
 
+/** A credential's key record as every view of it shows it (api-keys.ts recordFields). */
+export const KeyRecordFields = {
+  KeyId: Type.String({
+    pattern: '^key_',
+    description: 'its key record: revoked through the keys routes',
+  }),
+  Name: Type.String(),
+  Scopes: Type.Array(Type.Union(KEY_SCOPES.map((s) => Type.Literal(s))), {
+    description: 'empty: every Action',
+  }),
+  State: Type.Union([Type.Literal('active'), Type.Literal('revoked'), Type.Literal('expired')]),
+  ExpireTime: Unix('Unix seconds; 0: never'),
+};
+
 export const ApiKeyView = Obj(
   {
-    KeyId: Type.String({ pattern: '^key_' }),
+    ...KeyRecordFields,
+    Kind: Type.Union(
+      KEY_KINDS.map((k) => Type.Literal(k)),
+      {
+        description: 'api: an API key; smpp: an SMPP server credential; ucloud: a UCloud key pair',
+      },
+    ),
     AccountId: Type.Integer(),
-    Name: Type.String(),
     Prefix: Type.String({
-      description: "the key's first characters; the key itself is never shown again",
-    }),
-    Scopes: Type.Array(Type.Union(KEY_SCOPES.map((s) => Type.Literal(s))), {
-      description: 'empty: every Action',
+      description:
+        "an API key's first characters (the key itself is never shown again); an SMPP credential's system_id; a UCloud pair's PublicKey",
     }),
     Source: Type.String({ description: 'admin, cli, env, dev, rotation or console' }),
-    State: Type.Union([Type.Literal('active'), Type.Literal('revoked'), Type.Literal('expired')]),
     CreateTime: Unix('Unix seconds'),
-    ExpireTime: Unix('Unix seconds; 0: never'),
     RevokeTime: Unix('Unix seconds; 0: not revoked'),
     RevokeReason: Type.String(),
     LastUseTime: Unix('Unix seconds, within a minute; 0: never used'),

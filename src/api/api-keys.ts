@@ -1,15 +1,18 @@
-import { randomBytes } from 'node:crypto';
 import { WirebirdError } from '../domain/errors.js';
 import {
   DEFAULT_ROTATION_GRACE_MS,
   KEY_PREFIX_LENGTH,
   keyState,
   type ApiKey,
+  KIND_NAMES,
   type KeyScope,
   type KeySource,
 } from '../domain/keys/api-key.js';
 import type { Store } from '../domain/ports.js';
 import { hashKey, newApiKey } from './auth.js';
+import { newKeyRecord, seconds } from '../keys/key-records.js';
+
+export { newKeyRecord, recordFields, recordsOf, type KeyTerms } from '../keys/key-records.js';
 
 /**
  * The lifecycle of API keys, shared by the admin API, the keys Actions, the CLI, the console and
@@ -25,28 +28,16 @@ export interface NewKey {
   key?: string;
 }
 
-const newKeyId = () => `key_${randomBytes(12).toString('base64url')}`;
-
 export async function createApiKey(
   store: Store,
   o: NewKey,
   now: number,
 ): Promise<{ key: string; record: ApiKey }> {
   const key = o.key ?? newApiKey();
-  const record: ApiKey = {
-    keyId: newKeyId(),
-    accountId: o.accountId,
-    keyHash: hashKey(key),
-    name: o.name ?? '',
-    prefix: key.slice(0, KEY_PREFIX_LENGTH),
-    scopes: o.scopes ?? [],
-    source: o.source,
-    createdAt: now,
-    expiresAt: o.expiresAt,
-    revokedAt: undefined,
-    revokedReason: '',
-    lastUsedAt: undefined,
-  };
+  const record = newKeyRecord(
+    { ...o, kind: 'api', keyHash: hashKey(key), prefix: key.slice(0, KEY_PREFIX_LENGTH) },
+    now,
+  );
   await store.ensureAccount(o.accountId, now);
   await store.insertApiKey(record);
   return { key, record };
@@ -90,6 +81,14 @@ export async function rotateApiKey(
   graceMs = DEFAULT_ROTATION_GRACE_MS,
 ): Promise<{ key: string; record: ApiKey; previous: ApiKey }> {
   const old = await ownKey(store, at.accountId, at.keyId);
+  if (old.kind !== 'api') {
+    // An SMPP password or a UCloud private key is swapped by making a second credential: the
+    // client moves to it, then the first is revoked (docs/security.md).
+    throw new WirebirdError(
+      'StateConflict',
+      `${KIND_NAMES[old.kind]} ${old.keyId} is not rotated: create another, move its clients to it, then revoke this one`,
+    );
+  }
   if (keyState(old, now) !== 'active') {
     throw new WirebirdError(
       'StateConflict',
@@ -108,12 +107,11 @@ export async function rotateApiKey(
   return { ...made, previous };
 }
 
-const seconds = (ms: number | undefined) => (ms === undefined ? 0 : Math.floor(ms / 1000));
-
 /** A key as the API shows it: never the key, nor its hash. Times in Unix seconds, 0 for none. */
 export function apiKeyView(k: ApiKey, now: number): Record<string, unknown> {
   return {
     KeyId: k.keyId,
+    Kind: k.kind,
     AccountId: k.accountId,
     Name: k.name,
     Prefix: k.prefix,

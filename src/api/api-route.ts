@@ -14,7 +14,7 @@ import {
   UCLOUD_PATHS,
   isSigned,
   isUcloudBody,
-  signedAccount as accountOfSignature,
+  signedBy,
   ucloudCallOf,
   type UcloudCall,
 } from './ucloud/dialect.js';
@@ -159,8 +159,8 @@ async function runUcloud(
   // Unsigned, a dialect request may still carry an API key; with neither, the key pair's
   // parameter is what is missing.
   if (!isSigned(call) && !headers.authorization) throw unsignedForm();
-  const signedAccount = isSigned(call) ? await accountOfSignature(call, deps) : undefined;
-  const asked = { ...headers, dialect: 'ucloud' as const, signedAccount };
+  const signer = isSigned(call) ? await signedBy(call, deps) : undefined;
+  const asked = { ...headers, dialect: 'ucloud' as const, signer };
   const action = call.body.Action;
   if (deps.offload && typeof action === 'string' && OFFLOADED_ACTIONS.has(action)) {
     const job = { body: JSON.stringify(call.body), ...asked };

@@ -1,6 +1,12 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { WirebirdError } from '../domain/errors.js';
-import { keyAllows, keyState, type ApiKey, type KeyScope } from '../domain/keys/api-key.js';
+import {
+  KIND_NAMES,
+  keyAllows,
+  keyState,
+  type ApiKey,
+  type KeyScope,
+} from '../domain/keys/api-key.js';
 import type { ApiKeyStore, Clock } from '../domain/ports.js';
 import type { KeyUsage } from './api-keys.js';
 
@@ -38,7 +44,19 @@ export async function authenticate(
     throw new WirebirdError('Unauthenticated', 'Authorization: Bearer <API key> is required');
   }
   const record = await deps.store.apiKeyByHash(hashKey(key));
-  if (record === undefined) throw new WirebirdError('Unauthenticated', unknownKeyMessage(key));
+  // A hex hash never matches another kind's record; the kind is checked all the same.
+  if (record?.kind !== 'api') throw new WirebirdError('Unauthenticated', unknownKeyMessage(key));
+  return activeHolder(deps, record);
+}
+
+/**
+ * The holder of a key record of any kind, when it is active (noting its use); throws
+ * Unauthenticated saying when it was revoked or expired otherwise.
+ */
+export function activeHolder(
+  deps: { clock: Clock; keyUsage?: KeyUsage | undefined },
+  record: ApiKey,
+): KeyHolder {
   const now = deps.clock.now();
   const state = keyState(record, now);
   if (state !== 'active')
@@ -65,9 +83,10 @@ export async function authorised(
 
 function endedKeyMessage(k: ApiKey, state: 'revoked' | 'expired'): string {
   const when = (ms: number | undefined) => new Date(ms ?? 0).toISOString();
+  const which = `the ${KIND_NAMES[k.kind]} ${k.keyId}`;
   return state === 'revoked'
-    ? `the API key ${k.keyId} was revoked at ${when(k.revokedAt)} (${k.revokedReason}); use another key of the account`
-    : `the API key ${k.keyId} expired at ${when(k.expiresAt)}; use another key of the account`;
+    ? `${which} was revoked at ${when(k.revokedAt)} (${k.revokedReason}); use another key of the account`
+    : `${which} expired at ${when(k.expiresAt)}; use another key of the account`;
 }
 
 /** What a person most often sent instead of an API key, and what to send. */

@@ -8,6 +8,7 @@ import type { Metrics } from '../metrics/metrics.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { EventsDeps } from '../events/start-events.js';
 import type { KeyUsage } from './api-keys.js';
+import type { KeyHolder } from './auth.js';
 import type { AuditFact } from './audit-log.js';
 import { validator } from './validate.js';
 
@@ -65,8 +66,8 @@ export interface OffloadedRequest {
   authorization: string | undefined;
   idempotencyKey: string | undefined;
   dialect?: 'json' | 'ucloud';
-  /** Set when the main thread checked a UCloud signature for this account. */
-  signedAccount?: number;
+  /** Set when the main thread checked a UCloud signature: the key pair's record holder. */
+  signer?: KeyHolder | undefined;
 }
 
 export interface ApiDeps extends ActionDeps {

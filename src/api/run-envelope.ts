@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { WirebirdError } from '../domain/errors.js';
 import { actions } from './actions/index.js';
-import { keyAllows } from '../domain/keys/api-key.js';
+import { KIND_NAMES, keyAllows } from '../domain/keys/api-key.js';
 import { authenticate, type KeyHolder } from './auth.js';
 import { audit } from './audit-log.js';
 import type { ActionDeps } from './context.js';
@@ -15,8 +15,8 @@ export interface ApiHeaders {
   idempotencyKey: string | undefined;
   /** 'ucloud' for the UCloud SDKs' dialect (docs/ucloud-sdk.md); JSON otherwise. */
   dialect?: 'json' | 'ucloud';
-  /** The account a UCloud signature was checked for: no API key is then asked for. */
-  signedAccount?: number;
+  /** The key pair a UCloud signature was checked for: no API key is then asked for. */
+  signer?: KeyHolder | undefined;
 }
 
 /**
@@ -31,16 +31,13 @@ export async function runEnvelope(
 ): Promise<{ name: string; fields: Record<string, unknown> }> {
   const body = asBody(parsed);
   checkText(body);
-  // A UCloud signature speaks for its account with no key, and so without scopes.
-  const holder =
-    headers.signedAccount === undefined
-      ? await authenticate(deps, headers.authorization)
-      : undefined;
-  const keyAccount = headers.signedAccount ?? (holder as KeyHolder).accountId;
+  // A UCloud signature speaks for its key pair's record: its account and its scopes.
+  const holder = headers.signer ?? (await authenticate(deps, headers.authorization));
+  const keyAccount = holder.accountId;
   const name = actionOf(body);
   const def = actions.get(name);
   if (!def) throw new WirebirdError('UnknownAction', unknownActionMessage(name));
-  if (holder && !keyAllows(holder.key, def.scope)) throw outOfScope(holder, name, def.scope);
+  if (!keyAllows(holder.key, def.scope)) throw outOfScope(holder, name, def.scope);
   const dialect = headers.dialect ?? 'json';
   // The UCloud dialect sends no AccountId: its account is the key's (ProjectId is not an account).
   const named = body.AccountId !== undefined || body.accountId !== undefined;
@@ -54,7 +51,7 @@ export async function runEnvelope(
   const { idempotencyKey } = headers;
   const defaultRegion = async () =>
     (await deps.store.accountRegion(accountId)) ?? deps.config.defaultRegion;
-  const actor = holder ? `key:${holder.key.keyId}` : 'ucloud';
+  const actor = `key:${holder.key.keyId}`;
   const ctx = { accountId, deps, log, idempotencyKey, dialect, defaultRegion, actor };
   const input = def.validate(body);
   const fields = await def.handle(ctx, input);
@@ -68,6 +65,6 @@ function outOfScope(holder: KeyHolder, action: string, scope: string | undefined
   const needs = scope ? `the ${scope} scope` : 'a key without scopes';
   return new WirebirdError(
     'OutOfScope',
-    `the API key ${holder.key.keyId} may only ${has}; ${action} needs ${needs}`,
+    `the ${KIND_NAMES[holder.key.kind]} ${holder.key.keyId} may only ${has}; ${action} needs ${needs}`,
   );
 }

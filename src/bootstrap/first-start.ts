@@ -9,6 +9,8 @@ import type { SecretBox } from '../crypto/secret-box.js';
 import { ConfigError, type Config } from '../config/config.js';
 import { normalizePhone } from '../domain/phones/phones.js';
 import type { Store } from '../domain/ports.js';
+import { credentialHash, type KeyKind } from '../domain/keys/api-key.js';
+import { createKeyPair } from '../api/ucloud/key-pair.js';
 
 export const DEV_ACCOUNT_ID = 1;
 /** The development account's SMS number: replies the simulator sends to it are the account's. */
@@ -30,22 +32,40 @@ export async function importConfiguredKeys(
     await importConfiguredKey(store, { accountId, key }, now);
   }
   const keep = [...seen].map(hashKey);
-  const reason = 'removed from WIREBIRD_API_KEYS';
-  const revoked = await store.revokeEnvKeysExcept(keep, now, reason);
-  if (revoked.length > 0) {
-    const gone = (await store.listApiKeys(undefined)).filter((k) => revoked.includes(k.keyId));
-    await store.appendAudit(
-      gone.map((k) => ({
-        at: now,
-        accountId: k.accountId,
-        actor: 'config',
-        action: 'key.revoked',
-        target: k.keyId,
-        detail: { Reason: reason },
-      })),
-    );
-  }
+  const revoked = await revokeRemovedEnvKeys(store, { kind: 'api', keep, now });
   return { revoked };
+}
+
+/** Where each kind of credential is configured in the environment. */
+const ENV_VARIABLES = {
+  api: 'WIREBIRD_API_KEYS',
+  smpp: 'WIREBIRD_SMPP_ESMES',
+  ucloud: 'WIREBIRD_UCLOUD_KEYS',
+} as const;
+
+/**
+ * Revokes the `env` credentials of a kind that the environment no longer names (their hashes
+ * are not in `keep`), and writes each in the audit log; answers their KeyIds.
+ */
+async function revokeRemovedEnvKeys(
+  store: Store,
+  o: { kind: KeyKind; keep: readonly string[]; now: number },
+): Promise<string[]> {
+  const reason = `removed from ${ENV_VARIABLES[o.kind]}`;
+  const revoked = await store.revokeEnvKeysExcept(o.kind, o.keep, o.now, reason);
+  if (revoked.length === 0) return revoked;
+  const gone = (await store.listApiKeys(undefined)).filter((k) => revoked.includes(k.keyId));
+  await store.appendAudit(
+    gone.map((k) => ({
+      at: o.now,
+      accountId: k.accountId,
+      actor: 'config',
+      action: 'key.revoked',
+      target: k.keyId,
+      detail: { Reason: reason },
+    })),
+  );
+  return revoked;
 }
 
 async function importConfiguredKey(
@@ -158,8 +178,9 @@ export function resolveGatewaySecret(config: Config): string {
 }
 
 /**
- * UCloud key pairs configured in the environment: sealed and stored at every start, so the
- * environment stays their source of truth (a private key changed there takes effect on restart).
+ * UCloud key pairs configured in the environment: stored at every start, so the environment
+ * stays their source of truth (a private key changed there takes effect on restart, as a new
+ * record); a pair it no longer names is revoked.
  */
 export async function importConfiguredUcloudKeys(
   store: Store,
@@ -174,33 +195,49 @@ export async function importConfiguredUcloudKeys(
         `the UCloud PublicKey configured for AccountId ${accountId} already belongs to AccountId ${existing.accountId}`,
       );
     }
+    const record = await store.apiKeyByHash(credentialHash('ucloud', publicKey));
+    if (record?.revokedAt !== undefined) {
+      throw new ConfigError(
+        `the UCloud PublicKey ${publicKey} (${record.keyId}) was revoked; remove it from WIREBIRD_UCLOUD_KEYS`,
+      );
+    }
     if (existing && box.open(existing.sealedPrivateKey) === privateKey) continue;
-    await store.ensureAccount(accountId, now);
     if (existing) await store.deleteUcloudKey(accountId, publicKey);
-    const sealedPrivateKey = box.seal(privateKey);
+    const made = { accountId, pair: { publicKey, privateKey } };
     // Nodes sharing a database start together: another may store the same pair first.
-    await store
-      .addUcloudKey({ publicKey, accountId, sealedPrivateKey, createdAt: now })
-      .catch(async (err: unknown) => {
+    await createKeyPair(store, box, { ...made, terms: ENV_TERMS.ucloud }, now).catch(
+      async (err: unknown) => {
         if ((await store.getUcloudKey(publicKey))?.accountId !== accountId) throw err;
-      });
+      },
+    );
   }
+  const keep = config.ucloudKeys.map((k) => credentialHash('ucloud', k.publicKey));
+  await revokeRemovedEnvKeys(store, { kind: 'ucloud', keep, now });
 }
+
+/** The records of credentials the environment configures. */
+const ENV_TERMS = {
+  smpp: { name: ENV_VARIABLES.smpp, source: 'env' },
+  ucloud: { name: ENV_VARIABLES.ucloud, source: 'env' },
+} as const;
 
 /**
  * SMPP server credentials configured in the environment (WIREBIRD_SMPP_ESMES): saved at every
  * start, so the environment stays their source of truth (a password changed there takes effect
- * on restart).
+ * on restart); one it no longer names is revoked.
  */
 export async function importConfiguredEsmes(store: Store, config: Config, now: number) {
   for (const { accountId, ...request } of config.smppServer.esmes) {
     const systemId = request.systemId;
-    await saveCredential(store, accountId, request, now).catch((err: unknown) => {
+    const terms = ENV_TERMS.smpp;
+    await saveCredential(store, accountId, { ...request, terms }, now).catch((err: unknown) => {
       throw new ConfigError(
         `WIREBIRD_SMPP_ESMES: ${systemId} for AccountId ${accountId}: ${(err as Error).message}`,
       );
     });
   }
+  const keep = config.smppServer.esmes.map((e) => credentialHash('smpp', e.systemId));
+  await revokeRemovedEnvKeys(store, { kind: 'smpp', keep, now });
 }
 
 /**
@@ -217,6 +254,7 @@ export async function createDevSmppCredentialIfNone(
   if (!(await store.accountExists(DEV_ACCOUNT_ID))) return undefined;
   const password = newSmppPassword();
   writeSecret(join(config.dataDir, 'dev-smpp.credential'), `${DEV_ACCOUNT_ID}:dev:${password}\n`);
-  await saveCredential(store, DEV_ACCOUNT_ID, { systemId: 'dev', password }, now);
+  const terms = { name: 'development', source: 'dev' } as const;
+  await saveCredential(store, DEV_ACCOUNT_ID, { systemId: 'dev', password, terms }, now);
   return { systemId: 'dev', password };
 }

@@ -6,13 +6,8 @@ import {
   revokeApiKey,
   rotateApiKey,
 } from '../api/api-keys.js';
-import {
-  checkExpiry,
-  checkGrace,
-  checkKeyName,
-  checkScopes,
-  type ApiKey,
-} from '../domain/keys/api-key.js';
+import { checkGrace, checkKeyName, type ApiKey } from '../domain/keys/api-key.js';
+import { termsOfFlags, withTermsFlags, type TermsFlags } from './key-terms.js';
 import { CliError } from './cli-error.js';
 import { accountOption, cliAudit, failOnError, withStore } from './open-store.js';
 import { registerUcloudKeys } from './ucloud-keys.js';
@@ -39,30 +34,18 @@ export function registerKeys(program: Command): void {
 }
 
 function registerCreate(keys: Command): void {
-  keys
+  const create = keys
     .command('create')
     .description('create an API key for an account (the account is created if new)')
-    .requiredOption('-a, --account <AccountId>', 'the account the key belongs to')
-    .option('-n, --name <name>', 'a name to tell the key by')
-    .option('-s, --scopes <list>', 'send, read, templates, comma-separated (none: every Action)')
-    .option('-e, --expires <seconds>', 'Unix seconds after which the key is refused')
+    .requiredOption('-a, --account <AccountId>', 'the account the key belongs to');
+  withTermsFlags(create, 'key')
     .option('-c, --config <file>', 'a JSON config file')
-    .action(async (opts: KeyOpts & { name?: string; scopes?: string; expires?: string }) => {
+    .action(async (opts: KeyOpts & TermsFlags) => {
       await withStore(opts.config, async (store) => {
         const now = Date.now();
         const { key, record } = await createApiKey(
           store,
-          {
-            accountId: accountOption(opts.account),
-            source: 'cli',
-            ...(opts.name === undefined ? {} : { name: checkKeyName(opts.name, '--name') }),
-            ...(opts.scopes === undefined
-              ? {}
-              : { scopes: checkScopes(opts.scopes.split(',').filter(Boolean), '--scopes') }),
-            ...(opts.expires === undefined
-              ? {}
-              : { expiresAt: checkExpiry(Number(opts.expires), now, '--expires') }),
-          },
+          { accountId: accountOption(opts.account), ...termsOfFlags(opts, now) },
           now,
         );
         const detail = { Name: record.name, Scopes: record.scopes };
@@ -82,7 +65,9 @@ const audited = (action: string, k: ApiKey) => ({
 function registerList(keys: Command): void {
   keys
     .command('list')
-    .description("list an account's API keys (never the keys themselves)")
+    .description(
+      "list an account's keys: API keys, SMPP credentials, UCloud key pairs (never the secrets)",
+    )
     .requiredOption('-a, --account <AccountId>', 'the account')
     .option('-c, --config <file>', 'a JSON config file')
     .action(async (opts: KeyOpts) => {
@@ -92,7 +77,7 @@ function registerList(keys: Command): void {
         for (const k of list.map((x) => apiKeyView(x, now))) {
           const scopes = (k.Scopes as string[]).join(',') || 'all';
           console.log(
-            `${String(k.KeyId)}  ${String(k.Prefix)}…  ${String(k.State)}  scopes=${scopes}  ${String(k.Name)}`,
+            `${String(k.KeyId)}  ${String(k.Kind)}  ${String(k.Prefix)}${k.Kind === 'api' ? '…' : ''}  ${String(k.State)}  scopes=${scopes}  ${String(k.Name)}`,
           );
         }
         if (list.length === 0) console.log('no keys');

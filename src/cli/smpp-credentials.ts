@@ -6,8 +6,11 @@ import {
   type CredentialRequest,
 } from '../smpp-server/credentials-service.js';
 import { accountOption, cliAudit, failOnError, withStore } from './open-store.js';
+import { termsOfFlags, withTermsFlags, type TermsFlags } from './key-terms.js';
+import { recordsOf } from '../api/api-keys.js';
+import { credentialHash } from '../domain/keys/api-key.js';
 
-interface CreateFlags {
+interface CreateFlags extends TermsFlags {
   account: string;
   systemId: string;
   password?: string;
@@ -25,9 +28,10 @@ function whole(v: string): number {
 
 const collect = (v: string, list: string[] = []) => [...list, v];
 
-function requestOf(f: CreateFlags): CredentialRequest {
+function requestOf(f: CreateFlags, now: number): CredentialRequest {
   const { systemId, password, maxBinds, maxTps, window } = f;
-  return { systemId, password, allowedNetworks: f.network, maxBinds, maxTps, window };
+  const terms = termsOfFlags(f, now);
+  return { systemId, password, allowedNetworks: f.network, maxBinds, maxTps, window, terms };
 }
 
 /** `wirebird keys smpp create|list|delete`: what ESMEs bind to the SMPP server with. */
@@ -36,12 +40,13 @@ export function registerSmppCredentials(keys: Command): void {
     .command('smpp')
     .description('manage SMPP server credentials (docs/smpp-server.md)')
     .addHelpText('after', '\nExample:\n  wirebird keys smpp create --account 1 --system-id kannel');
-  smpp
+  const create = smpp
     .command('create')
     .description("create (or replace the account's own) system_id; the password is shown once")
     .requiredOption('-a, --account <AccountId>', 'the account the credential belongs to')
     .requiredOption('-s, --system-id <system_id>', 'up to 15 characters')
-    .option('-p, --password <password>', 'up to 8 characters (made up when not given)')
+    .option('-p, --password <password>', 'up to 8 characters (made up when not given)');
+  withTermsFlags(create, 'credential', false)
     .option('-n, --network <cidr>', 'a network binds may come from (repeatable)', collect)
     .option('--max-binds <n>', 'binds open at once (4)', whole)
     .option('--max-tps <n>', 'submits a second per bind (1000)', whole)
@@ -50,16 +55,13 @@ export function registerSmppCredentials(keys: Command): void {
     .action(async (f: CreateFlags) => {
       await withStore(f.config, async (store) => {
         const accountId = accountOption(f.account);
-        const { credential, password } = await saveCredential(
-          store,
-          accountId,
-          requestOf(f),
-          Date.now(),
-        );
+        const now = Date.now();
+        const made = await saveCredential(store, accountId, requestOf(f, now), now);
+        const { credential, password, record } = made;
         const fact = { action: 'smpp_credential.saved', target: credential.systemId, accountId };
-        await cliAudit(store, fact);
+        await cliAudit(store, { ...fact, detail: { KeyId: record.keyId, Scopes: record.scopes } });
         console.log(
-          `AccountId  ${accountId}\nsystem_id  ${credential.systemId}\npassword   ${password}\n` +
+          `AccountId  ${accountId}\nKeyId      ${record.keyId}\nsystem_id  ${credential.systemId}\npassword   ${password}\n` +
             '(shown once; Wirebird keeps only its hash)',
         );
       }).catch(failOnError);
@@ -71,9 +73,14 @@ export function registerSmppCredentials(keys: Command): void {
     .option('-c, --config <file>', 'a JSON config file')
     .action(async (f: { account: string; config?: string }) => {
       await withStore(f.config, async (store) => {
-        const list = await store.listSmppCredentials(accountOption(f.account));
+        const accountId = accountOption(f.account);
+        const list = await store.listSmppCredentials(accountId);
+        const records = await recordsOf(store, accountId, 'smpp');
         if (list.length === 0) console.log('no SMPP credentials');
-        for (const c of list) console.log(JSON.stringify(credentialView(c)));
+        for (const c of list) {
+          const record = records.get(credentialHash('smpp', c.systemId));
+          console.log(JSON.stringify(credentialView(c, record, Date.now())));
+        }
       }).catch(failOnError);
     });
   smpp

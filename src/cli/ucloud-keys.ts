@@ -3,6 +3,9 @@ import { createKeyPair, deleteKeyPair } from '../api/ucloud/key-pair.js';
 import { secretBox } from '../crypto/secret-box.js';
 import { resolveGatewaySecret } from '../bootstrap/first-start.js';
 import { accountOption, cliAudit, failOnError, withStore } from './open-store.js';
+import { termsOfFlags, withTermsFlags, type TermsFlags } from './key-terms.js';
+import { recordsOf } from '../api/api-keys.js';
+import { credentialHash, keyState } from '../domain/keys/api-key.js';
 
 /** `wirebird keys ucloud create|list|delete`: the key pairs the UCloud SDKs sign with. */
 export function registerUcloudKeys(keys: Command): void {
@@ -10,19 +13,24 @@ export function registerUcloudKeys(keys: Command): void {
     .command('ucloud')
     .description('manage UCloud SDK key pairs (docs/ucloud-sdk.md)')
     .addHelpText('after', '\nExample:\n  wirebird keys ucloud create --account 1');
-  ucloud
+  const create = ucloud
     .command('create')
     .description('create a key pair for an account; the private key is shown once')
-    .requiredOption('-a, --account <AccountId>', 'the account the key pair belongs to')
+    .requiredOption('-a, --account <AccountId>', 'the account the key pair belongs to');
+  withTermsFlags(create, 'key pair')
     .option('-c, --config <file>', 'a JSON config file')
-    .action(async (opts: { account: string; config?: string }) => {
+    .action(async (opts: TermsFlags & { account: string; config?: string }) => {
       await withStore(opts.config, async (store, config) => {
         const box = secretBox(resolveGatewaySecret(config));
         const accountId = accountOption(opts.account);
-        const pair = await createKeyPair(store, box, accountId, Date.now());
-        await cliAudit(store, { action: 'ucloud_key.created', target: pair.publicKey, accountId });
+        const now = Date.now();
+        const terms = termsOfFlags(opts, now);
+        const pair = await createKeyPair(store, box, { accountId, terms }, now);
+        const detail = { KeyId: pair.record.keyId, Scopes: pair.record.scopes };
+        const fact = { action: 'ucloud_key.created', target: pair.publicKey, accountId, detail };
+        await cliAudit(store, fact);
         console.log(
-          `AccountId   ${accountId}\nPublicKey   ${pair.publicKey}\nPrivateKey  ${pair.privateKey}\n` +
+          `AccountId   ${accountId}\nKeyId       ${pair.record.keyId}\nPublicKey   ${pair.publicKey}\nPrivateKey  ${pair.privateKey}\n` +
             '(shown once; Wirebird keeps it sealed under the gateway secret)',
         );
       }).catch(failOnError);
@@ -34,10 +42,17 @@ export function registerUcloudKeys(keys: Command): void {
     .option('-c, --config <file>', 'a JSON config file')
     .action(async (opts: { account: string; config?: string }) => {
       await withStore(opts.config, async (store) => {
-        const keys = await store.listUcloudKeys(accountOption(opts.account));
+        const accountId = accountOption(opts.account);
+        const keys = await store.listUcloudKeys(accountId);
+        const records = await recordsOf(store, accountId, 'ucloud');
         if (keys.length === 0) console.log('no key pairs');
-        for (const k of keys)
-          console.log(`${k.publicKey}  created ${new Date(k.createdAt).toISOString()}`);
+        for (const k of keys) {
+          const r = records.get(credentialHash('ucloud', k.publicKey));
+          const state = r ? keyState(r, Date.now()) : 'revoked';
+          console.log(
+            `${k.publicKey}  ${r?.keyId ?? ''}  ${state}  created ${new Date(k.createdAt).toISOString()}`,
+          );
+        }
       }).catch(failOnError);
     });
   ucloud

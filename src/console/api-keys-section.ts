@@ -7,7 +7,13 @@ import type { FastifyInstance } from 'fastify';
 import { createApiKey, revokeApiKey } from '../api/api-keys.js';
 import { sessionLabel, type ConsoleSessionRecord } from '../domain/access/console-session.js';
 import { WirebirdError } from '../domain/errors.js';
-import { KEY_SCOPES, checkKeyName, keyState, type ApiKey } from '../domain/keys/api-key.js';
+import {
+  KEY_SCOPES,
+  KIND_NAMES,
+  checkKeyName,
+  keyState,
+  type ApiKey,
+} from '../domain/keys/api-key.js';
 import { accountOf, consoleAudit, sessionOf, type ConsoleContext } from './console-deps.js';
 import { guardedRoute, param, sendPage, type PageRequest } from './console-routes.js';
 import { html, type Html } from './html.js';
@@ -88,13 +94,17 @@ export function apiKeysSection(
   },
 ): Html {
   const { accountId, keys, now, created } = view;
-  return html`<h1>API keys</h1>
+  return html`<h1>Keys and credentials</h1>
+    <p>
+      API keys, SMPP credentials and UCloud key pairs: each is revoked here, at once, on every node.
+    </p>
     ${created ? createdKeyNotice(created) : ''}
     <table class="api-keys">
       <thead>
         <tr>
           <th>KeyId</th>
-          <th>Key starts</th>
+          <th>Kind</th>
+          <th>Key starts / name</th>
           <th>Name</th>
           <th>Scopes</th>
           <th>State</th>
@@ -120,7 +130,8 @@ function apiKeyRow(k: ApiKey, o: { accountId: number; csrf: string; now: number 
   const state = keyState(k, o.now);
   return html`<tr data-key-id="${k.keyId}">
     <td><code>${k.keyId}</code></td>
-    <td><code>${k.prefix}…</code></td>
+    <td>${KIND_NAMES[k.kind]}</td>
+    <td><code>${k.prefix}${k.kind === 'api' ? '…' : ''}</code></td>
     <td>${k.name}</td>
     <td>${k.scopes.join(', ') || 'all'}</td>
     <td class="state">${state}</td>

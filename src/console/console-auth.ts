@@ -2,16 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hashKey, isAdminKey } from '../api/auth.js';
 import { keyState } from '../domain/keys/api-key.js';
 import type { ConsoleContext } from './console-deps.js';
-import { attachSession, sessionOf } from './console-deps.js';
-import {
-  SESSION_COOKIE,
-  SESSION_HOURS,
-  cookieValue,
-  sessionCookie,
-  type ConsoleSession,
-  type Viewer,
-} from './console-session.js';
-import type { ConsoleSessionRecord } from '../domain/access/console-session.js';
+import { attachSession } from './console-deps.js';
+import { SESSION_COOKIE, type Viewer } from './console-session.js';
 import { html } from './html.js';
 import { document, loginPage } from './layout.js';
 
@@ -60,29 +52,38 @@ export function registerConsoleAuth(app: FastifyInstance, ctx: ConsoleContext): 
     securityHeaders(reply);
     const path = request.url.split('?')[0] ?? '';
     if (OPEN_PATHS.has(path) || path.startsWith('/console/assets/')) return;
-    const session = ctx.signer.read(
-      cookieValue(request.headers.cookie, SESSION_COOKIE),
-      ctx.clock.now(),
-    );
-    if (!session || !(await sessionLasts(ctx, session))) {
+    // @fastify/session restored the session from the store (or made an empty one).
+    const viewer = request.session?.viewer;
+    if (!viewer || !(await keyStillActive(ctx, viewer))) {
       if (request.method === 'GET') return reply.redirect('/console/login', 303);
       return problemPage(reply, 401, 'Logged out', 'Your session has ended; log in again.');
     }
-    attachSession(request, session);
+    attachSession(request, { viewer, csrf: reply.generateCsrf() });
   });
-  // After the body is parsed: every state-changing request must carry this session's token.
-  app.addHook('preHandler', async (request, reply) => {
-    if (request.method !== 'POST' || OPEN_PATHS.has(request.url)) return;
-    const token = (request.body as Record<string, unknown> | undefined)?._csrf;
-    if (!sameOrigin(request) || !ctx.signer.checkCsrf(sessionOf(request), token))
-      return problemPage(
-        reply,
-        403,
-        'Refused',
-        'The form is stale or came from another site; reload the page and try again.',
-      );
+  // After the body is parsed: every state-changing request must carry this session's token,
+  // which @fastify/csrf-protection checks (refusals reach the error handler below).
+  app.addHook('preHandler', (request, reply, done) => {
+    if (request.method !== 'POST' || OPEN_PATHS.has(request.url)) return done();
+    if (!sameOrigin(request)) return void refuseStale(reply);
+    app.csrfProtection(request, reply, done);
   });
+  app.setErrorHandler((err: { code?: string }, _request, reply) => {
+    if (err.code?.startsWith('FST_CSRF_')) return refuseStale(reply);
+    throw err;
+  });
+  registerLogin(app, ctx);
+}
 
+function refuseStale(reply: FastifyReply) {
+  return problemPage(
+    reply,
+    403,
+    'Refused',
+    'The form is stale or came from another site; reload the page and try again.',
+  );
+}
+
+function registerLogin(app: FastifyInstance, ctx: ConsoleContext): void {
   app.get('/console/login', async (_request, reply) =>
     reply.type('text/html; charset=utf-8').send(loginPage().text),
   );
@@ -99,61 +100,36 @@ export function registerConsoleAuth(app: FastifyInstance, ctx: ConsoleContext): 
           .code(401)
           .type('text/html; charset=utf-8')
           .send(loginPage('That key is not valid.').text);
-      const now = ctx.clock.now();
-      const { cookie, session } = ctx.signer.issue(viewer, now);
-      await ctx.store.insertConsoleSession(sessionRecord(session, request.ip, now));
-      return reply
-        .header('set-cookie', sessionCookie(cookie, SESSION_HOURS * 3600))
-        .redirect('/console/inbox', 303);
+      // A new session id at every login: an id planted before it is worth nothing.
+      await request.session.regenerate();
+      request.session.viewer = viewer;
+      request.session.address = request.ip;
+      request.session.createdAt = ctx.clock.now();
+      reply.generateCsrf(); // the secret, stored with the session when it is saved
+      return reply.redirect('/console/inbox', 303);
     },
   );
   app.post('/console/logout', async (request, reply) => {
     // Ended in the store: a copy of the cookie is refused from now on, on every node.
-    const which = { sessionHash: sessionHashOf(sessionOf(request)) };
-    await ctx.store.endConsoleSessions(which, ctx.clock.now(), 'logged out');
-    return reply.header('set-cookie', sessionCookie('', 0)).redirect('/console/login', 303);
+    await request.session.destroy();
+    return reply.clearCookie(SESSION_COOKIE, { path: '/console' }).redirect('/console/login', 303);
   });
 }
 
 async function viewerOf(ctx: ConsoleContext, key: string): Promise<Viewer | undefined> {
   if (isAdminKey(ctx.adminKey, `Bearer ${key}`)) return { role: 'admin' };
   const record = await ctx.store.apiKeyByHash(hashKey(key));
-  if (!record || keyState(record, ctx.clock.now()) !== 'active') return undefined;
+  if (record?.kind !== 'api' || keyState(record, ctx.clock.now()) !== 'active') return undefined;
   return { role: 'account', accountId: record.accountId, keyId: record.keyId };
 }
 
-/** The store's row of a session: the SHA-256 of its random id, which only the cookie carries. */
-export const sessionHashOf = (session: ConsoleSession): string => hashKey(session.nonce);
-
-function sessionRecord(
-  session: ConsoleSession,
-  address: string,
-  now: number,
-): ConsoleSessionRecord {
-  const { viewer } = session;
-  return {
-    sessionHash: sessionHashOf(session),
-    role: viewer.role,
-    accountId: viewer.role === 'account' ? viewer.accountId : undefined,
-    keyId: viewer.role === 'account' ? viewer.keyId : undefined,
-    address,
-    createdAt: now,
-    expiresAt: session.expiresAt,
-    endedAt: undefined,
-    endedReason: '',
-  };
-}
-
 /**
- * A session lasts while its row does (not logged out, nor ended by an admin) and, for an
- * account, while the key it was opened with is active (docs/security.md).
+ * The session's row lasts (the store answered it); an account's session also needs the key it
+ * was opened with to be active (docs/security.md).
  */
-async function sessionLasts(ctx: ConsoleContext, session: ConsoleSession): Promise<boolean> {
-  const row = await ctx.store.consoleSession(sessionHashOf(session));
-  if (!row || row.endedAt !== undefined || row.expiresAt <= ctx.clock.now()) return false;
-  const { viewer } = session;
+async function keyStillActive(ctx: ConsoleContext, viewer: Viewer): Promise<boolean> {
   if (viewer.role === 'admin') return true;
-  if (viewer.keyId === undefined) return false;
-  const key = (await ctx.store.listApiKeys(viewer.accountId)).find((k) => k.keyId === viewer.keyId);
+  const keys = await ctx.store.listApiKeys(viewer.accountId);
+  const key = keys.find((k) => k.keyId === viewer.keyId);
   return key !== undefined && keyState(key, ctx.clock.now()) === 'active';
 }

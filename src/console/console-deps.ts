@@ -7,7 +7,7 @@ import { invalid } from '../domain/errors.js';
 import type { Clock, Store } from '../domain/ports.js';
 import type { EventsDeps } from '../events/start-events.js';
 import type { MetricsHistory } from '../metrics/history.js';
-import type { ConsoleSession, SessionSigner } from './console-session.js';
+import type { Viewer } from './console-session.js';
 import type { InboxFeed } from './inbox-feed.js';
 import type { PageContext } from './layout.js';
 
@@ -32,8 +32,12 @@ export interface ConsoleDeps {
   smppBinds?: () => ReadonlyMap<string, number>;
 }
 
-export interface ConsoleContext extends ConsoleDeps {
-  signer: SessionSigner;
+export type ConsoleContext = ConsoleDeps;
+
+/** What the auth hook established for a request: who is logged in, and a CSRF token for its forms. */
+export interface ConsoleSession {
+  viewer: Viewer;
+  csrf: string;
 }
 
 const sessions = new WeakMap<FastifyRequest, ConsoleSession>();
@@ -49,9 +53,9 @@ export function sessionOf(request: FastifyRequest): ConsoleSession {
   return s;
 }
 
-export function pageContext(ctx: ConsoleContext, request: FastifyRequest): PageContext {
-  const session = sessionOf(request);
-  return { viewer: session.viewer, csrf: ctx.signer.csrfToken(session) };
+export function pageContext(_ctx: ConsoleContext, request: FastifyRequest): PageContext {
+  const { viewer, csrf } = sessionOf(request);
+  return { viewer, csrf };
 }
 
 /** The account a viewer is limited to; undefined for the admin, who sees every account. */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { registerConsoleAuth } from './console-auth.js';
 import type { ConsoleDeps } from './console-deps.js';
 import { registerConsolePages } from './console-pages.js';
-import { SessionSigner } from './console-session.js';
+import { registerSessions } from './console-session.js';
 import { registerInboxEvents } from './inbox-events.js';
 import { registerKeysPage } from './keys-page.js';
 import { registerAuditPage } from './audit-page.js';
@@ -32,7 +32,9 @@ export function registerConsole(app: FastifyInstance, deps: ConsoleDeps): void {
       { parseAs: 'string', bodyLimit: 16 * 1024 },
       (_request, body, done) => done(null, formFields(body as string)),
     );
-    const ctx = { ...deps, signer: new SessionSigner(deps.adminKey) };
+    const ctx = deps;
+    // The plugins' hooks first: the auth hook reads the session they restore.
+    await registerSessions(scoped, deps);
     registerConsoleAuth(scoped, ctx);
     scoped.get<{ Params: { name: string } }>('/console/assets/:name', async (request, reply) => {
       const file = files.get(request.params.name);

@@ -49,8 +49,10 @@ export function registerKeysPage(app: FastifyInstance, ctx: ConsoleContext): voi
     '/console/keys',
     guardedRoute(async (request, reply) => {
       const accountId = accountOf(request, request.body);
-      const pair = await createKeyPair(ctx.store, ctx.box, accountId, ctx.clock.now());
-      const fact = { action: 'ucloud_key.created', target: pair.publicKey, accountId };
+      const terms = { source: 'console' } as const;
+      const pair = await createKeyPair(ctx.store, ctx.box, { accountId, terms }, ctx.clock.now());
+      const detail = { KeyId: pair.record.keyId };
+      const fact = { action: 'ucloud_key.created', target: pair.publicKey, accountId, detail };
       await consoleAudit(ctx, request, fact);
       // Answered as a page, not a redirect: the private key must not travel in a URL.
       return sendPage(

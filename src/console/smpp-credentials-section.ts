@@ -35,12 +35,14 @@ export function registerSmppCredentialRoutes(
           systemId: param(body, 'systemId', 64),
           password: password === '' ? undefined : password,
           allowedNetworks: networks,
+          terms: { source: 'console' },
         },
         ctx.clock.now(),
       );
       const created = { systemId: made.credential.systemId, password: made.password };
       const fact = { action: 'smpp_credential.saved', target: created.systemId, accountId };
-      await consoleAudit(ctx, request, { ...fact, detail: { AllowedNetworks: networks } });
+      const detail = { KeyId: made.record.keyId, AllowedNetworks: networks };
+      await consoleAudit(ctx, request, { ...fact, detail });
       // A page, not a redirect: the password must not travel in a URL.
       return sendPage(
         reply.header('cache-control', 'no-store'),

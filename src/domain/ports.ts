@@ -2,7 +2,7 @@
  * The contracts between the pure domain and the outer layers. The Store is implemented by every
  * adapter in store/ and checked by one shared contract suite.
  */
-import type { ApiKey } from './keys/api-key.js';
+import type { ApiKey, KeyKind } from './keys/api-key.js';
 import type { AuditEntry, AuditFilter, NewAuditEntry } from './audit/audit.js';
 import type { ConsoleSessionRecord } from './access/console-session.js';
 import type { BusinessPhone } from './accounts/account.js';
@@ -85,8 +85,13 @@ export interface ApiKeyStore {
   updateApiKey(accountId: number, keyId: string, change: ApiKeyChange): Promise<ApiKey | undefined>;
   /** When keys were last used, gathered in memory and written now and then (never earlier times). */
   touchApiKeys(uses: readonly { keyId: string; at: number }[]): Promise<void>;
-  /** Revokes every active `env` key whose hash is not in `keep`; answers their ids. */
-  revokeEnvKeysExcept(keep: readonly string[], at: number, reason: string): Promise<string[]>;
+  /** Revokes every active `env` key of the kind whose hash is not in `keep`; answers their ids. */
+  revokeEnvKeysExcept(
+    kind: KeyKind,
+    keep: readonly string[],
+    at: number,
+    reason: string,
+  ): Promise<string[]>;
 }
 
 /** The audit log (domain/audit/audit.ts). */
@@ -142,7 +147,8 @@ export interface TemplateStore {
 
 /** The UCloud dialect's key pairs; a public key names one account. */
 export interface UcloudKeyStore {
-  addUcloudKey(key: UcloudKey): Promise<void>;
+  /** Adds the pair with its key record (kind `ucloud`, keyHash credentialHash('ucloud', publicKey)). */
+  addUcloudKey(key: UcloudKey, record: ApiKey): Promise<void>;
   getUcloudKey(publicKey: string): Promise<UcloudKey | undefined>;
   listUcloudKeys(accountId: number): Promise<UcloudKey[]>;
   /** True when the account had that key. */

@@ -26,15 +26,19 @@ import type {
 import type { NewEvent } from './events/event.js';
 import type { OptOut, OptOutFilter, OptOutSettings, OptOutSource } from './opt-out/opt-out.js';
 import type { SmppCredential } from './smpp-server/credential.js';
+import type { ApiKey } from './keys/api-key.js';
 
 /** The credentials ESMEs bind to the SMPP server with (docs/smpp-server.md). */
 export interface SmppCredentialStore {
-  /** Adds one, or replaces the one with its system_id when it is the same account's. */
-  saveSmppCredential(c: SmppCredential): Promise<'saved' | 'taken'>;
+  /**
+   * Adds one with its key record (kind `smpp`, keyHash credentialHash('smpp', systemId)), or
+   * replaces the one with its system_id when it is the same account's, keeping its record.
+   */
+  saveSmppCredential(c: SmppCredential, record: ApiKey): Promise<'saved' | 'taken'>;
   getSmppCredential(systemId: string): Promise<SmppCredential | undefined>;
   /** An account's, by system_id; every account's when undefined (the operator). */
   listSmppCredentials(accountId: number | undefined): Promise<SmppCredential[]>;
-  /** True when the account had it. */
+  /** Deletes it and its key record; true when the account had it. */
   deleteSmppCredential(accountId: number, systemId: string): Promise<boolean>;
 }
 

@@ -1,12 +1,18 @@
 /**
  * Who may bind: the credential named by system_id, its password (scrypt, so checked off the
- * hot path and a few at a time), the networks it may come from and how many binds it may hold.
+ * hot path and a few at a time), its key record (active, with the scopes the bind mode needs),
+ * the networks it may come from and how many binds it may hold.
  * Failed binds are counted per source address; past the limit the address is refused without a
  * check for a while, so guessing a short SMPP password costs the guesser, not the gateway.
  */
 import { verifyPassword } from '../crypto/password.js';
-import type { SmppCredentialStore } from '../domain/ports.js';
-import type { SmppCredential } from '../domain/smpp-server/credential.js';
+import { credentialHash, keyState, type ApiKey } from '../domain/keys/api-key.js';
+import type { ApiKeyStore, SmppCredentialStore } from '../domain/ports.js';
+import {
+  missingBindScopes,
+  type BindMode,
+  type SmppCredential,
+} from '../domain/smpp-server/credential.js';
 import { STATUS } from './command-status.js';
 import { allowedBy } from './networks.js';
 import { FailedAttempts } from '../rate-limit/failed-attempts.js';
@@ -15,10 +21,19 @@ export const FAILED_BINDS_ALLOWED = 5;
 export const FAILED_BINDS_WINDOW_MS = 60_000;
 
 export type BindVerdict =
-  { ok: true; credential: SmppCredential } | { ok: false; status: number; reason: string };
+  | { ok: true; credential: SmppCredential; record: ApiKey }
+  | { ok: false; status: number; reason: string };
+
+/** A bind as it asks: who, from where, and as what. */
+export interface BindRequest {
+  systemId: string;
+  password: string;
+  address: string;
+  mode: BindMode;
+}
 
 export interface BindAuthOptions {
-  store: Pick<SmppCredentialStore, 'getSmppCredential'>;
+  store: Pick<SmppCredentialStore, 'getSmppCredential'> & Pick<ApiKeyStore, 'apiKeyByHash'>;
   now: () => number;
   /** Binds this node holds for a system_id now. */
   bindsOf: (systemId: string) => number;
@@ -43,7 +58,7 @@ export class BindAuth {
    * One address's binds wait for each other: a client opening a hundred binds at once costs one
    * scrypt at a time, and its failures count before its next guess is checked.
    */
-  check(bind: { systemId: string; password: string; address: string }): Promise<BindVerdict> {
+  check(bind: BindRequest): Promise<BindVerdict> {
     const before = this.checking.get(bind.address) ?? Promise.resolve();
     const mine = before.then(() => this.checkNow(bind));
     const settled = mine.catch(() => undefined);
@@ -54,11 +69,7 @@ export class BindAuth {
     return mine;
   }
 
-  private async checkNow(bind: {
-    systemId: string;
-    password: string;
-    address: string;
-  }): Promise<BindVerdict> {
+  private async checkNow(bind: BindRequest): Promise<BindVerdict> {
     if (this.blocked(bind.address)) {
       return refuse(STATUS.ESME_RBINDFAIL, 'too many failed binds from this address');
     }
@@ -66,6 +77,16 @@ export class BindAuth {
     if (!credential) return this.failed(bind.address, STATUS.ESME_RINVSYSID, 'unknown system_id');
     if (!(await verifyPassword(bind.password, credential.passwordHash))) {
       return this.failed(bind.address, STATUS.ESME_RINVPASWD, 'wrong password');
+    }
+    const record = await this.o.store.apiKeyByHash(credentialHash('smpp', bind.systemId));
+    const state = record ? keyState(record, this.o.now()) : 'revoked';
+    if (!record || state !== 'active') {
+      return this.failed(bind.address, STATUS.ESME_RBINDFAIL, `credential ${state}`);
+    }
+    const missing = missingBindScopes(record, bind.mode);
+    if (missing.length > 0) {
+      const scopes = missing.join(' and ');
+      return refuse(STATUS.ESME_RBINDFAIL, `a ${bind.mode} bind needs the ${scopes} scope`);
     }
     if (!allowedBy(credential.allowedNetworks, bind.address)) {
       return this.failed(bind.address, STATUS.ESME_RBINDFAIL, 'address not in AllowedNetworks');
@@ -75,7 +96,7 @@ export class BindAuth {
     }
     // Failures are not forgiven by a success: one valid credential must not reset the count
     // against guessing another's password.
-    return { ok: true, credential };
+    return { ok: true, credential, record };
   }
 
   private blocked(address: string): boolean {

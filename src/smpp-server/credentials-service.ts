@@ -13,9 +13,13 @@ import {
   type SmppCredential,
 } from '../domain/smpp-server/credential.js';
 import { parseCidr } from './networks.js';
+import { newKeyRecord, recordFields, type KeyTerms } from '../keys/key-records.js';
+import { credentialHash, type ApiKey } from '../domain/keys/api-key.js';
 
 export interface CredentialRequest {
   systemId: string;
+  /** The key record's terms, set when the credential is created (docs/security.md). */
+  terms: KeyTerms;
   /** Made up (8 characters) when not given. The rest take their defaults when not given. */
   password?: string | undefined;
   allowedNetworks?: readonly string[] | undefined;
@@ -53,24 +57,54 @@ async function credentialOf(accountId: number, r: CredentialRequest, now: number
 }
 
 /**
- * Creates (or, for the account's own system_id, replaces) a credential; the password is
- * answered this once, the store keeps only its hash.
+ * Creates (or, for the account's own system_id, replaces) a credential with its key record;
+ * the password is answered this once, the store keeps only its hash. A replaced credential
+ * keeps its record: its KeyId, state and scopes; a new Name or ExpireTime is applied to it.
  */
 export async function saveCredential(
   store: Store,
   accountId: number,
   request: CredentialRequest,
   now: number,
-): Promise<{ credential: SmppCredential; password: string }> {
+): Promise<{ credential: SmppCredential; password: string; record: ApiKey }> {
   const made = await credentialOf(accountId, request, now);
+  const { systemId } = made.credential;
+  const keyHash = credentialHash('smpp', systemId);
+  const before = await store.apiKeyByHash(keyHash);
+  if (before) checkReplaceable(before, request.terms, systemId);
   await store.ensureAccount(accountId, now);
-  if ((await store.saveSmppCredential(made.credential)) === 'taken') {
+  const fresh = newKeyRecord(
+    { ...request.terms, kind: 'smpp', accountId, keyHash, prefix: systemId },
+    now,
+  );
+  if ((await store.saveSmppCredential(made.credential, fresh)) === 'taken') {
     throw new WirebirdError(
       'StateConflict',
-      `SystemId ${made.credential.systemId} belongs to another account; choose another`,
+      `SystemId ${systemId} belongs to another account; choose another`,
     );
   }
-  return made;
+  const { name, expiresAt } = request.terms;
+  const record = before
+    ? await store.updateApiKey(accountId, before.keyId, { name, expiresAt })
+    : await store.apiKeyByHash(keyHash);
+  return { ...made, record: record ?? fresh };
+}
+
+/** A revoked credential stays revoked, and scopes are the record's from its creation on. */
+function checkReplaceable(before: ApiKey, terms: KeyTerms, systemId: string): void {
+  if (before.revokedAt !== undefined) {
+    throw new WirebirdError(
+      'StateConflict',
+      `SystemId ${systemId} was revoked (${before.revokedReason}); delete it before using its system_id again, or choose another`,
+    );
+  }
+  const scopes = terms.scopes ?? before.scopes;
+  if (scopes.length !== before.scopes.length || scopes.some((s) => !before.scopes.includes(s))) {
+    throw new WirebirdError(
+      'StateConflict',
+      `SystemId ${systemId} has Scopes [${before.scopes.join(', ')}], fixed when it was created; delete it and create it again to change them`,
+    );
+  }
 }
 
 export async function deleteCredential(store: Store, accountId: number, systemId: string) {
@@ -82,11 +116,19 @@ export async function deleteCredential(store: Store, accountId: number, systemId
   }
 }
 
-/** A credential as the admin API and the CLI show it: never its password or hash. */
-export function credentialView(c: SmppCredential): Record<string, unknown> {
+/**
+ * A credential as the admin API and the CLI show it, with its key record's lifecycle: never
+ * its password or hash.
+ */
+export function credentialView(
+  c: SmppCredential,
+  record: ApiKey | undefined,
+  now: number,
+): Record<string, unknown> {
   return {
     SystemId: c.systemId,
     AccountId: c.accountId,
+    ...recordFields(record, now),
     AllowedNetworks: [...c.allowedNetworks],
     MaxBinds: c.maxBinds,
     MaxTps: c.maxTps,

@@ -8,14 +8,12 @@
 import type { Logger } from 'pino';
 import smpp, { type PDU, type PduFields, type Session } from 'smpp';
 import type { SmppServerConfig } from '../config/smpp-server-config.js';
-import type { SmppCredential } from '../domain/smpp-server/credential.js';
+import type { BindMode, SmppCredential } from '../domain/smpp-server/credential.js';
 import { RateLimiter } from '../rate-limit/rate-limiter.js';
 import type { BindAuth } from './bind-auth.js';
 import { STATUS } from './command-status.js';
 import type { QueryAnswer } from './query.js';
 import type { SubmitOutcome } from './submit.js';
-
-export type BindMode = 'transmitter' | 'receiver' | 'transceiver';
 
 export interface SessionContext {
   config: SmppServerConfig;
@@ -30,7 +28,7 @@ export interface SessionContext {
   /** Told of every answer to an ESME's request (metrics). */
   onAnswer?: (command: string, status: number) => void;
   /** Told when a bind starts and ends: the registry of binds per system_id. */
-  onBound: (s: EsmeSession) => void;
+  onBound: (s: EsmeSession, keyId: string) => void;
   onClosed: (s: EsmeSession) => void;
   log: Logger;
 }
@@ -42,6 +40,7 @@ export class EsmeSession {
   credential: SmppCredential | undefined;
   mode: BindMode | undefined;
   private binding = false;
+  private ending = false;
   /** The deliver_sm awaiting their resp: each settles once, with a status or without. */
   private readonly answers = new Set<(status: number | undefined) => void>();
   private limiter: RateLimiter | undefined;
@@ -96,6 +95,19 @@ export class EsmeSession {
     });
   }
 
+  /**
+   * Ends a bind from the server's side (its credential was revoked or deleted): unbind, as
+   * SMPP 3.4 §4.2 has either party do, then close on the unbind_resp or after a second.
+   */
+  end(why: string): void {
+    if (this.ending) return;
+    this.ending = true;
+    const done = () => this.close(why);
+    const sent = this.session.send(new smpp.PDU('unbind', {}), done);
+    if (!sent) return done();
+    setTimeout(done, 1000).unref();
+  }
+
   close(why: string): void {
     this.ctx.log.info({ systemId: this.credential?.systemId, why }, 'SMPP connection closed');
     this.session.close();
@@ -143,6 +155,7 @@ export class EsmeSession {
       systemId,
       password: String(pdu.password ?? ''),
       address: this.address,
+      mode,
     });
     this.binding = false;
     if (!verdict.ok) {
@@ -155,7 +168,7 @@ export class EsmeSession {
     this.mode = mode;
     this.limiter = new RateLimiter(verdict.credential.maxTps);
     this.answer(pdu, STATUS.ESME_ROK, { system_id: 'wirebird' });
-    this.ctx.onBound(this);
+    this.ctx.onBound(this, verdict.record.keyId);
     this.ctx.log.info({ systemId, mode, address: this.address }, 'ESME bound');
   }
 

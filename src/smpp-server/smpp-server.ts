@@ -8,7 +8,14 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import smpp, { type Server } from 'smpp';
 import { listenAddress, type SmppServerConfig } from '../config/smpp-server-config.js';
-import type { Scheduler, SmppCredentialStore, Store, WebhookStore } from '../domain/ports.js';
+import type {
+  ApiKeyStore,
+  Scheduler,
+  SmppCredentialStore,
+  Store,
+  WebhookStore,
+} from '../domain/ports.js';
+import { credentialHash, keyState } from '../domain/keys/api-key.js';
 import { querySubmit } from './query.js';
 import { cancelSubmit } from './cancel.js';
 import { ReceiptDeliverer } from './receipt-deliverer.js';
@@ -20,11 +27,14 @@ import { acceptSubmit, type SubmitDeps } from './submit.js';
 export interface SmppServerOptions {
   config: SmppServerConfig & { listen: string };
   store: Pick<SmppCredentialStore, 'getSmppCredential'> &
+    Pick<ApiKeyStore, 'apiKeyByHash'> &
     Pick<WebhookStore, 'claimDeliveries' | 'recordDeliveries'> &
     Pick<Store, 'sessionView' | 'cancelQueued'>;
   submit: SubmitDeps;
   scheduler: Scheduler;
   log: Logger;
+  /** Told which credentials are in use (a bind, and every second it stays open). */
+  keyUsage?: { note(keyId: string, at: number): void };
   /** Metrics: each answer to a request, and the binds open after each change. */
   observe?: {
     answer(command: string, status: number): void;
@@ -33,6 +43,12 @@ export interface SmppServerOptions {
     lockout(): void;
   };
 }
+
+/**
+ * How often the credentials of open binds are read again: a revoked, expired or deleted one has
+ * its binds ended within this bound, on every node (docs/security.md).
+ */
+export const CREDENTIAL_RECHECK_MS = 1000;
 
 /** How often receipts waiting for this node's binds are looked for (a bind or a resp nudges). */
 const RECEIPT_POLL_MS = 500;
@@ -47,6 +63,7 @@ export class SmppServer {
   private readonly sessions = new Set<EsmeSession>();
   private readonly auth: BindAuth;
   private readonly receipts: ReceiptDeliverer;
+  private recheck: NodeJS.Timeout | undefined;
 
   constructor(private readonly o: SmppServerOptions) {
     this.auth = new BindAuth({
@@ -87,6 +104,8 @@ export class SmppServer {
       server.listen(port, host, () => resolve());
     });
     this.receipts.start();
+    this.recheck = setInterval(() => void this.recheckCredentials(), CREDENTIAL_RECHECK_MS);
+    this.recheck.unref();
     const address = server.address() as AddressInfo;
     this.o.log.info({ host, port: address.port }, 'SMPP server listening');
     return `${host}:${address.port}`;
@@ -95,6 +114,7 @@ export class SmppServer {
   async stop(): Promise<void> {
     const server = this.server;
     if (!server) return;
+    clearInterval(this.recheck);
     await this.receipts.stop();
     for (const s of this.sessions) s.close('the gateway is stopping');
     await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -112,6 +132,24 @@ export class SmppServer {
       throw new Error(
         `smppServer.tlsCertFile / tlsKeyFile cannot be read: ${(err as Error).message}`,
       );
+    }
+  }
+
+  /** Ends the binds whose credential is no longer active; notes the use of those that are. */
+  private async recheckCredentials(): Promise<void> {
+    const now = this.o.submit.clock.now();
+    for (const [systemId, set] of this.binds) {
+      if (set.size === 0) continue;
+      const record = await this.o.store
+        .apiKeyByHash(credentialHash('smpp', systemId))
+        .catch(() => 'unknown' as const);
+      if (record === 'unknown') continue; // the store is away: keep the binds, read again later
+      const state = record ? keyState(record, now) : 'deleted';
+      if (state === 'active' && record) {
+        this.o.keyUsage?.note(record.keyId, now);
+        continue;
+      }
+      for (const s of set) s.end(`credential ${state}`);
     }
   }
 
@@ -145,7 +183,8 @@ export class SmppServer {
       submit: (esme, pdu, multi) => acceptSubmit(this.o.submit, esme, pdu, multi),
       query: (accountId, pdu) => querySubmit(this.o.store, accountId, pdu),
       cancel: (accountId, pdu) => cancelSubmit(this.o.submit, accountId, pdu),
-      onBound: (s) => {
+      onBound: (s, keyId) => {
+        this.o.keyUsage?.note(keyId, this.o.submit.clock.now());
         this.registry(s).add(s);
         this.o.observe?.binds(this.openBinds());
         if (s.receives) this.receipts.nudge();

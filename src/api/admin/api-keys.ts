@@ -6,9 +6,17 @@ import {
   checkGrace,
   checkKeyName,
   checkScopes,
+  type KeySource,
 } from '../../domain/keys/api-key.js';
 import { ApiKeyView, Obj } from '../answer-schemas.js';
-import { apiKeyView, createApiKey, renameApiKey, revokeApiKey, rotateApiKey } from '../api-keys.js';
+import {
+  type KeyTerms,
+  apiKeyView,
+  createApiKey,
+  renameApiKey,
+  revokeApiKey,
+  rotateApiKey,
+} from '../api-keys.js';
 import type { ApiDeps } from '../context.js';
 import { serveAdmin, type AdminInput, type AdminRoute } from './admin-route.js';
 import { accountIdParam } from './guard.js';
@@ -21,7 +29,8 @@ const Made = Type.Intersect([
   Obj({ Key: Type.String({ description: 'shown this once' }) }),
 ]);
 
-const NewKeyBody = Type.Object({
+/** What a credential of any kind may be created with: its record's name, scopes and expiry. */
+export const KeyTermsFields = {
   Name: Type.Optional(Type.String({ maxLength: 64 })),
   Scopes: Type.Optional(
     Type.Array(Type.String(), {
@@ -30,7 +39,8 @@ const NewKeyBody = Type.Object({
     }),
   ),
   ExpireTime: Type.Optional(Type.Integer({ description: 'Unix seconds; absent: never' })),
-});
+};
+const NewKeyBody = Type.Object(KeyTermsFields);
 
 export const API_KEY_ROUTES = {
   create: {
@@ -155,9 +165,13 @@ export function newKeyOf(
   body: Static<typeof NewKeyBody>,
   now: number,
 ): Parameters<typeof createApiKey>[1] {
+  return { accountId, ...termsOf(body, now, 'admin') };
+}
+
+/** A credential's record terms from a request's Name, Scopes and ExpireTime, checked. */
+export function termsOf(body: Static<typeof NewKeyBody>, now: number, source: KeySource): KeyTerms {
   return {
-    accountId,
-    source: 'admin',
+    source,
     ...(body.Name === undefined ? {} : { name: checkKeyName(body.Name) }),
     ...(body.Scopes === undefined ? {} : { scopes: checkScopes(body.Scopes) }),
     ...(body.ExpireTime === undefined ? {} : { expiresAt: checkExpiry(body.ExpireTime, now) }),

@@ -5,12 +5,17 @@ import {
   deleteCredential,
   saveCredential,
 } from '../../smpp-server/credentials-service.js';
-import { Obj } from '../answer-schemas.js';
+import { KeyRecordFields, Obj } from '../answer-schemas.js';
+import { recordsOf } from '../api-keys.js';
+import { credentialHash } from '../../domain/keys/api-key.js';
+import type { SmppCredential } from '../../domain/smpp-server/credential.js';
+import { KeyTermsFields, termsOf } from './api-keys.js';
 import type { ApiDeps } from '../context.js';
 import { serveAdmin, type AdminInput, type AdminRoute } from './admin-route.js';
 import { accountIdParam } from './guard.js';
 
 const CredentialBody = Type.Object({
+  ...KeyTermsFields,
   SystemId: Type.String({ minLength: 1, maxLength: 64 }),
   Password: Type.Optional(
     Type.String({ minLength: 1, maxLength: 64, description: 'omit to have one made' }),
@@ -24,6 +29,7 @@ const CredentialBody = Type.Object({
 const Credential = Obj({
   SystemId: Type.String(),
   AccountId: Type.Integer(),
+  ...KeyRecordFields,
   AllowedNetworks: Type.Array(Type.String()),
   MaxBinds: Type.Integer(),
   MaxTps: Type.Integer(),
@@ -41,6 +47,8 @@ export const SMPP_CREDENTIAL_ROUTES = {
       target: String(a.SystemId),
       accountId: Number(i.params.accountId),
       detail: {
+        KeyId: a.KeyId,
+        Scopes: a.Scopes,
         AllowedNetworks: a.AllowedNetworks,
         MaxBinds: a.MaxBinds,
         MaxTps: a.MaxTps,
@@ -71,7 +79,8 @@ export const SMPP_CREDENTIAL_ROUTES = {
     }),
     method: 'DELETE',
     url: `${PATH}/:systemId`,
-    summary: 'Deletes a credential; binds with it are refused from then on.',
+    summary:
+      'Deletes a credential and its key record (revoking it through the keys routes keeps the record); its binds are ended within a second.',
     params: { ...AccountParam, systemId: { description: 'the system_id' } },
     answer: Obj({ AccountId: Type.Integer() }),
   },
@@ -83,10 +92,12 @@ export function registerSmppCredentialAdmin(app: FastifyInstance, deps: ApiDeps)
   serveAdmin(app, deps, SMPP_CREDENTIAL_ROUTES.save, async (input) => {
     const accountId = accountOf(input);
     const body = input.body as Static<typeof CredentialBody>;
-    const { credential, password } = await saveCredential(
+    const now = deps.clock.now();
+    const { credential, password, record } = await saveCredential(
       deps.store,
       accountId,
       {
+        terms: termsOf(body, now, 'admin'),
         systemId: body.SystemId,
         password: body.Password,
         allowedNetworks: body.AllowedNetworks,
@@ -94,15 +105,19 @@ export function registerSmppCredentialAdmin(app: FastifyInstance, deps: ApiDeps)
         maxTps: body.MaxTps,
         window: body.Window,
       },
-      deps.clock.now(),
+      now,
     );
     // The password is answered this once: the store keeps only its hash.
-    return { ...credentialView(credential), Password: password };
+    return { ...credentialView(credential, record, now), Password: password };
   });
   serveAdmin(app, deps, SMPP_CREDENTIAL_ROUTES.list, async (input) => {
     const accountId = accountOf(input);
     const list = await deps.store.listSmppCredentials(accountId);
-    return { AccountId: accountId, DataSet: list.map(credentialView) };
+    const records = await recordsOf(deps.store, accountId, 'smpp');
+    const now = deps.clock.now();
+    const view = (c: SmppCredential) =>
+      credentialView(c, records.get(credentialHash('smpp', c.systemId)), now);
+    return { AccountId: accountId, DataSet: list.map(view) };
   });
   serveAdmin(app, deps, SMPP_CREDENTIAL_ROUTES.remove, async (input) => {
     const accountId = accountOf(input);

@@ -1,6 +1,11 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { Obj } from '../answer-schemas.js';
+import { KeyRecordFields, Obj } from '../answer-schemas.js';
+import { recordFields, recordsOf } from '../api-keys.js';
+import { credentialHash } from '../../domain/keys/api-key.js';
+import { KeyTermsFields, termsOf } from './api-keys.js';
+
+const NewTerms = Type.Object(KeyTermsFields);
 import type { ApiDeps } from '../context.js';
 import { createKeyPair, deleteKeyPair } from '../ucloud/key-pair.js';
 import { serveAdmin, type AdminInput, type AdminRoute } from './admin-route.js';
@@ -20,7 +25,13 @@ export const UCLOUD_KEY_ROUTES = {
     url: PATH,
     summary: 'Creates a UCloud key pair for the SDK dialect; the PrivateKey is answered once.',
     params: AccountParam,
-    answer: Obj({ AccountId: Type.Integer(), PublicKey: Type.String(), PrivateKey: Type.String() }),
+    body: NewTerms,
+    answer: Obj({
+      AccountId: Type.Integer(),
+      PublicKey: Type.String(),
+      PrivateKey: Type.String(),
+      ...KeyRecordFields,
+    }),
     creates: true,
   },
   list: {
@@ -30,7 +41,9 @@ export const UCLOUD_KEY_ROUTES = {
     params: AccountParam,
     answer: Obj({
       AccountId: Type.Integer(),
-      DataSet: Type.Array(Obj({ PublicKey: Type.String(), CreateTime: Type.Integer() })),
+      DataSet: Type.Array(
+        Obj({ PublicKey: Type.String(), CreateTime: Type.Integer(), ...KeyRecordFields }),
+      ),
     }),
   },
   remove: {
@@ -41,7 +54,8 @@ export const UCLOUD_KEY_ROUTES = {
     }),
     method: 'DELETE',
     url: `${PATH}/:publicKey`,
-    summary: 'Deletes a key pair: requests signed with it are refused from then on.',
+    summary:
+      'Deletes a key pair and its key record (revoking it through the keys routes keeps the record): requests signed with it are refused from then on.',
     params: { ...AccountParam, publicKey: { description: 'the PublicKey' } },
     answer: Obj({ AccountId: Type.Integer() }),
   },
@@ -52,16 +66,26 @@ export function registerUcloudKeyAdmin(app: FastifyInstance, deps: ApiDeps): voi
   const accountOf = (input: AdminInput) => accountIdParam(input.params.accountId ?? '');
   serveAdmin(app, deps, UCLOUD_KEY_ROUTES.create, async (input) => {
     const accountId = accountOf(input);
-    const pair = await createKeyPair(deps.store, deps.box, accountId, deps.clock.now());
+    const now = deps.clock.now();
+    const terms = termsOf(input.body as Static<typeof NewTerms>, now, 'admin');
+    const pair = await createKeyPair(deps.store, deps.box, { accountId, terms }, now);
     // The private key is answered this once: the store keeps it sealed and never shows it.
-    return { AccountId: accountId, PublicKey: pair.publicKey, PrivateKey: pair.privateKey };
+    return {
+      AccountId: accountId,
+      PublicKey: pair.publicKey,
+      PrivateKey: pair.privateKey,
+      ...recordFields(pair.record, now),
+    };
   });
   serveAdmin(app, deps, UCLOUD_KEY_ROUTES.list, async (input) => {
     const accountId = accountOf(input);
     const keys = await deps.store.listUcloudKeys(accountId);
+    const records = await recordsOf(deps.store, accountId, 'ucloud');
+    const now = deps.clock.now();
     const DataSet = keys.map((k) => ({
       PublicKey: k.publicKey,
       CreateTime: Math.floor(k.createdAt / 1000),
+      ...recordFields(records.get(credentialHash('ucloud', k.publicKey)), now),
     }));
     return { AccountId: accountId, DataSet };
   });

@@ -58,7 +58,7 @@ async function accept(job: AcceptJob): Promise<AcceptReply> {
     authorization: job.authorization,
     idempotencyKey: job.idempotencyKey,
     dialect: job.dialect,
-    signedAccount: job.signedAccount,
+    signer: job.signer,
   };
   try {
     const { name, fields } = await runEnvelope(parsed, headers, { ...shared, metrics }, log);

@@ -1,5 +1,8 @@
 import { WirebirdError, missing } from '../../domain/errors.js';
-import type { UcloudKeyStore } from '../../domain/ports.js';
+import type { ApiKeyStore, Clock, UcloudKeyStore } from '../../domain/ports.js';
+import { credentialHash } from '../../domain/keys/api-key.js';
+import { activeHolder, type KeyHolder } from '../auth.js';
+import type { KeyUsage } from '../api-keys.js';
 import { SIGNATURE_PARAM, flatten, unflatten } from '../../domain/ucloud/flattened.js';
 import { FormParams } from './form-body.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
@@ -49,13 +52,19 @@ export function isSigned(call: UcloudCall): boolean {
 }
 
 /**
- * The account whose key pair signed the call. Each way of failing has its own RetCode, and the
- * Message names what is wrong, never the expected signature.
+ * The key pair that signed the call, as the holder of its key record: its account, scopes and
+ * state (a revoked or expired pair is refused like a revoked API key, RetCode 170). Each way of
+ * failing has its own RetCode, and the Message names what is wrong, never the expected signature.
  */
-export async function signedAccount(
+export async function signedBy(
   call: UcloudCall,
-  deps: { store: UcloudKeyStore; box: SecretBox },
-): Promise<number> {
+  deps: {
+    store: UcloudKeyStore & Pick<ApiKeyStore, 'apiKeyByHash'>;
+    box: SecretBox;
+    clock: Clock;
+    keyUsage?: KeyUsage | undefined;
+  },
+): Promise<KeyHolder> {
   const publicKey = call.params[PUBLIC_KEY_PARAM];
   const signature = call.params[SIGNATURE_PARAM];
   if (publicKey === undefined || publicKey === '') throw missing(PUBLIC_KEY_PARAM);
@@ -78,5 +87,9 @@ export async function signedAccount(
       'Signature does not match: it must be the hex SHA-1 of every other parameter sorted by name, each name followed by its value, then the private key',
     );
   }
-  return key.accountId;
+  const record = await deps.store.apiKeyByHash(credentialHash('ucloud', publicKey));
+  if (record?.kind !== 'ucloud' || record.accountId !== key.accountId) {
+    throw new Error(`the UCloud key pair ${publicKey} has no key record`);
+  }
+  return activeHolder(deps, record);
 }

@@ -16,6 +16,8 @@ export interface ConsoleSessionRecord {
   expiresAt: number;
   endedAt: number | undefined;
   endedReason: string;
+  /** The secret the session's CSRF tokens are made from (@fastify/csrf), sealed. */
+  sealedCsrfSecret: string;
 }
 
 /** The short name lists show a session by: the start of its hash, never the id itself. */

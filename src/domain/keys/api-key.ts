@@ -13,13 +13,42 @@ import { invalid } from '../errors.js';
 export const KEY_SCOPES = ['send', 'read', 'templates'] as const;
 export type KeyScope = (typeof KEY_SCOPES)[number];
 
-/** Where a key came from: `env` keys are revoked when they leave WIREBIRD_API_KEYS. */
+/**
+ * Where a key came from: `env` keys are revoked when they leave the environment
+ * (WIREBIRD_API_KEYS, WIREBIRD_SMPP_ESMES, WIREBIRD_UCLOUD_KEYS).
+ */
 export type KeySource = 'admin' | 'cli' | 'env' | 'dev' | 'rotation' | 'console';
+
+/**
+ * Every credential is a key record with one lifecycle (docs/security.md): an `api` key, an
+ * `smpp` server credential (system_id and password) or a `ucloud` key pair. The record holds who
+ * owns it, its scopes, expiry and revocation; the SMPP password's hash and the sealed UCloud
+ * private key stay in their own tables, named by the record's keyHash (credentialHash).
+ */
+export const KEY_KINDS = ['api', 'smpp', 'ucloud'] as const;
+export type KeyKind = (typeof KEY_KINDS)[number];
+
+/** How messages name each kind of credential. */
+export const KIND_NAMES: Record<KeyKind, string> = {
+  api: 'API key',
+  smpp: 'SMPP credential',
+  ucloud: 'UCloud key pair',
+};
+
+/**
+ * The keyHash of an SMPP credential's or a UCloud key pair's record: its kind and its public
+ * name. An API key's keyHash is a hex SHA-256, which never holds a colon, so no presented API
+ * key can match one of these.
+ */
+export const credentialHash = (kind: Exclude<KeyKind, 'api'>, name: string): string =>
+  `${kind}:${name}`;
 
 export interface ApiKey {
   /** `key_` and 16 characters: what lists, logs and the audit name a key by. */
   keyId: string;
+  kind: KeyKind;
   accountId: number;
+  /** An API key's SHA-256; the credentialHash of the other kinds. */
   keyHash: string;
   name: string;
   /** The key's first characters, shown in lists so a person can tell keys apart. */

@@ -4,6 +4,24 @@
  * only ever held hashed.
  */
 import { invalid } from '../errors.js';
+import { keyAllows, type ApiKey, type KeyScope } from '../keys/api-key.js';
+
+export type BindMode = 'transmitter' | 'receiver' | 'transceiver';
+
+/**
+ * The scopes a bind needs from its credential's key record: submitting is `send`, taking
+ * receipts and replies as deliver_sm is `read`, a transceiver does both.
+ */
+export const BIND_SCOPES: Record<BindMode, readonly KeyScope[]> = {
+  transmitter: ['send'],
+  receiver: ['read'],
+  transceiver: ['send', 'read'],
+};
+
+/** The scopes of `mode` the record lacks; empty when it may bind so. */
+export function missingBindScopes(record: Pick<ApiKey, 'scopes'>, mode: BindMode): KeyScope[] {
+  return BIND_SCOPES[mode].filter((scope) => !keyAllows(record, scope));
+}
 
 export interface SmppCredential {
   /** Unique across the gateway: a bind names its credential by it. */

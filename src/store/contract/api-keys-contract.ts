@@ -6,6 +6,7 @@ import { ACCOUNT, NOW, OTHER_ACCOUNT, storeTest, type OpenStore } from './fixtur
 export function apiKey(overrides: Partial<ApiKey> = {}): ApiKey {
   return {
     keyId: 'key_a',
+    kind: 'api',
     accountId: ACCOUNT,
     keyHash: 'hash-a',
     name: 'billing',
@@ -93,7 +94,15 @@ export function apiKeysContract(open: OpenStore): void {
       await store.insertApiKey(apiKey({ keyId: 'key_kept', keyHash: 'kept', source: 'env' }));
       await store.insertApiKey(apiKey({ keyId: 'key_gone', keyHash: 'gone', source: 'env' }));
       await store.insertApiKey(apiKey({ keyId: 'key_cli', keyHash: 'cli', source: 'cli' }));
+      const smpp = {
+        keyId: 'key_smpp',
+        keyHash: 'smpp:gone',
+        source: 'env',
+        kind: 'smpp',
+      } as const;
+      await store.insertApiKey(apiKey(smpp));
       const gone = await store.revokeEnvKeysExcept(
+        'api',
         ['kept'],
         NOW + 1,
         'removed from WIREBIRD_API_KEYS',
@@ -105,7 +114,10 @@ export function apiKeysContract(open: OpenStore): void {
       );
       assert.equal((await store.apiKeyByHash('kept'))?.revokedAt, undefined);
       assert.equal((await store.apiKeyByHash('cli'))?.revokedAt, undefined);
-      assert.deepEqual(await store.revokeEnvKeysExcept(['kept'], NOW + 2, 'again'), []);
+      assert.deepEqual(await store.revokeEnvKeysExcept('api', ['kept'], NOW + 2, 'again'), []);
+      // Each kind is revoked by its own variable's list only.
+      assert.equal((await store.apiKeyByHash('smpp:gone'))?.revokedAt, undefined);
+      assert.deepEqual(await store.revokeEnvKeysExcept('smpp', [], NOW + 3, 'gone'), ['key_smpp']);
     });
   });
 }

@@ -14,6 +14,7 @@ function session(overrides: Partial<ConsoleSessionRecord> = {}): ConsoleSessionR
     expiresAt: NOW + 8 * 3600_000,
     endedAt: undefined,
     endedReason: '',
+    sealedCsrfSecret: 'sealed-secret',
     ...overrides,
   };
 }

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';
+import type { Store } from '../../domain/ports.js';
+import { apiKey } from './api-keys-contract.js';
 import type { Signature } from '../../domain/signatures/signature.js';
 import { TemplateStatus } from '../../domain/templates/template.js';
 import {
@@ -47,15 +49,31 @@ const key = (publicKey: string, accountId = ACCOUNT) => ({
   createdAt: NOW,
 });
 
+/** The key record a pair is added with. */
+const record = (k: ReturnType<typeof key>) =>
+  apiKey({
+    keyId: `key_${k.publicKey}`,
+    kind: 'ucloud',
+    accountId: k.accountId,
+    keyHash: `ucloud:${k.publicKey}`,
+    prefix: k.publicKey,
+  });
+
+const add = (store: { addUcloudKey: Store['addUcloudKey'] }, k: ReturnType<typeof key>) =>
+  store.addUcloudKey(k, record(k));
+
 export function ucloudContract(open: OpenStore): void {
   const test = storeTest(open);
 
   describe('UCloud key pairs', () => {
     test('a key pair is found by its public key, listed and deleted by its account only', async (store) => {
-      await store.addUcloudKey(key('pk-a'));
-      await store.addUcloudKey(key('pk-b'));
-      await store.addUcloudKey(key('pk-c', OTHER_ACCOUNT));
+      const apiKeys = await store.countApiKeys();
+      await add(store, key('pk-a'));
+      await add(store, key('pk-b'));
+      await add(store, key('pk-c', OTHER_ACCOUNT));
+      assert.equal(await store.countApiKeys(), apiKeys, 'a key pair is no API key');
       assert.deepEqual(await store.getUcloudKey('pk-a'), key('pk-a'));
+      assert.deepEqual(await store.apiKeyByHash('ucloud:pk-a'), record(key('pk-a')));
       assert.equal(await store.getUcloudKey('pk-x'), undefined);
       const mine = await store.listUcloudKeys(ACCOUNT);
       assert.deepEqual(
@@ -64,14 +82,18 @@ export function ucloudContract(open: OpenStore): void {
       );
       assert.equal(await store.deleteUcloudKey(ACCOUNT, 'pk-c'), false, "another account's");
       assert.ok(await store.getUcloudKey('pk-c'));
+      assert.ok(await store.apiKeyByHash('ucloud:pk-c'));
       assert.equal(await store.deleteUcloudKey(ACCOUNT, 'pk-a'), true);
       assert.equal(await store.getUcloudKey('pk-a'), undefined);
+      assert.equal(await store.apiKeyByHash('ucloud:pk-a'), undefined);
     });
 
-    test('a public key is one key pair: adding it twice fails', async (store) => {
-      await store.addUcloudKey(key('pk-a'));
-      await assert.rejects(store.addUcloudKey(key('pk-a', OTHER_ACCOUNT)));
+    test('a public key is one key pair: adding it twice fails, and adds no record', async (store) => {
+      await add(store, key('pk-a'));
+      await assert.rejects(add(store, key('pk-a', OTHER_ACCOUNT)));
       assert.equal((await store.getUcloudKey('pk-a'))?.accountId, ACCOUNT);
+      assert.equal((await store.apiKeyByHash('ucloud:pk-a'))?.accountId, ACCOUNT);
+      assert.equal((await store.listApiKeys(OTHER_ACCOUNT)).length, 0);
     });
   });
 

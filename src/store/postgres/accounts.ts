@@ -40,7 +40,9 @@ export function postgresAccounts(pool: Pool): AccountStore {
     },
     ...postgresAccountRegions(pool),
     async countApiKeys() {
-      const r = await pool.query<{ n: number }>('SELECT count(*) AS n FROM api_keys');
+      const r = await pool.query<{ n: number }>(
+        "SELECT count(*) AS n FROM api_keys WHERE kind = 'api'",
+      );
       return r.rows[0]?.n ?? 0;
     },
     async addSenderId(accountId, senderId, now) {

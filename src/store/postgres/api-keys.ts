@@ -1,5 +1,7 @@
 import type { Pool } from 'pg';
+import { credentialHash, type KeyKind } from '../../domain/keys/api-key.js';
 import type { ApiKeyStore } from '../../domain/ports.js';
+import { inTransaction } from './database.js';
 import { API_KEY_COLUMNS, apiKeyArgs, toApiKey, type ApiKeyRow } from '../rows/api-keys.js';
 
 export function postgresApiKeys(pool: Pool): ApiKeyStore {
@@ -61,14 +63,41 @@ function postgresKeyUpkeep(pool: Pool): Pick<ApiKeyStore, 'touchApiKeys' | 'revo
         [uses.map((u) => u.keyId), uses.map((u) => u.at)],
       );
     },
-    async revokeEnvKeysExcept(keep, at, reason) {
+    async revokeEnvKeysExcept(kind, keep, at, reason) {
       const r = await pool.query<{ key_id: string }>(
         `UPDATE api_keys SET revoked_at = $1, revoked_reason = $2
-         WHERE source = 'env' AND revoked_at IS NULL AND NOT (key_hash = ANY($3::text[]))
+         WHERE kind = $4 AND source = 'env' AND revoked_at IS NULL
+           AND NOT (key_hash = ANY($3::text[]))
          RETURNING key_id`,
-        [at, reason, keep],
+        [at, reason, keep, kind],
       );
       return r.rows.map((row) => row.key_id);
     },
   };
+}
+
+/** Where each credential kind keeps its secret, named by the column its record's hash names. */
+const CREDENTIAL_TABLES = {
+  smpp: { table: 'smpp_credentials', column: 'system_id' },
+  ucloud: { table: 'ucloud_keys', column: 'public_key' },
+} as const;
+
+/** Deletes an account's credential and its key record together; true when it had one. */
+export function deleteWithRecord(
+  pool: Pool,
+  kind: Exclude<KeyKind, 'api'>,
+  at: { accountId: number; name: string },
+): Promise<boolean> {
+  const { table, column } = CREDENTIAL_TABLES[kind];
+  return inTransaction(pool, async (client) => {
+    await client.query('DELETE FROM api_keys WHERE account_id = $1 AND key_hash = $2', [
+      at.accountId,
+      credentialHash(kind, at.name),
+    ]);
+    const r = await client.query(`DELETE FROM ${table} WHERE account_id = $1 AND ${column} = $2`, [
+      at.accountId,
+      at.name,
+    ]);
+    return r.rowCount === 1;
+  });
 }

@@ -55,4 +55,27 @@ export const postgresMigrationsCredentials: readonly Migration[] = [
       CREATE INDEX audit_log_account ON audit_log (account_id, audit_id);
     `,
   },
+  {
+    version: 19,
+    name: 'SMPP credentials and UCloud key pairs as key records, with one lifecycle',
+    sql: `
+      ALTER TABLE api_keys ADD COLUMN kind TEXT NOT NULL DEFAULT 'api';
+      INSERT INTO api_keys (key_id, kind, account_id, key_hash, name, prefix, source, created_at)
+        SELECT 'key_' || substr(md5(random()::text || clock_timestamp()::text), 1, 16), 'smpp', account_id, 'smpp:' || system_id,
+          system_id, system_id, 'admin', created_at
+        FROM smpp_credentials;
+      INSERT INTO api_keys (key_id, kind, account_id, key_hash, name, prefix, source, created_at)
+        SELECT 'key_' || substr(md5(random()::text || clock_timestamp()::text), 1, 16), 'ucloud', account_id, 'ucloud:' || public_key,
+          '', public_key, 'admin', created_at
+        FROM ucloud_keys;
+    `,
+  },
+  {
+    version: 20,
+    name: 'console sessions kept by @fastify/session: the CSRF secret of each',
+    sql: `
+      -- Sessions from before hold none: their cookies are no longer valid either (docs/security.md).
+      ALTER TABLE console_sessions ADD COLUMN csrf_secret TEXT NOT NULL DEFAULT '';
+    `,
+  },
 ];

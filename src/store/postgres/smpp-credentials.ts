@@ -1,4 +1,6 @@
 import type { SmppCredentialStore } from '../../domain/ports.js';
+import { apiKeyArgs, insertKeyRecordSql } from '../rows/api-keys.js';
+import { deleteWithRecord } from './api-keys.js';
 import {
   SMPP_CREDENTIAL_COLUMNS,
   UPSERT_SMPP_TAIL,
@@ -6,18 +8,25 @@ import {
   toSmppCredential,
   type SmppCredentialRow,
 } from '../rows/smpp-credentials.js';
-import type { Pool } from './database.js';
+import { inTransaction, type Pool } from './database.js';
 
 export function postgresSmppCredentials(pool: Pool): SmppCredentialStore {
   const select = `SELECT ${SMPP_CREDENTIAL_COLUMNS} FROM smpp_credentials`;
   return {
-    async saveSmppCredential(c) {
-      const r = await pool.query(
-        `INSERT INTO smpp_credentials (${SMPP_CREDENTIAL_COLUMNS})
-         VALUES ($1,$2,$3,$4,$5,$6,$7,$8) ${UPSERT_SMPP_TAIL}`,
-        smppCredentialArgs(c),
-      );
-      return r.rowCount === 1 ? 'saved' : 'taken';
+    async saveSmppCredential(c, record) {
+      return inTransaction(pool, async (client) => {
+        const r = await client.query(
+          `INSERT INTO smpp_credentials (${SMPP_CREDENTIAL_COLUMNS})
+           VALUES ($1,$2,$3,$4,$5,$6,$7,$8) ${UPSERT_SMPP_TAIL}`,
+          smppCredentialArgs(c),
+        );
+        if (r.rowCount !== 1) return 'taken';
+        await client.query(
+          insertKeyRecordSql((n) => `$${n}`),
+          apiKeyArgs(record),
+        );
+        return 'saved';
+      });
     },
     async getSmppCredential(systemId) {
       const r = await pool.query<SmppCredentialRow>(`${select} WHERE system_id = $1`, [systemId]);
@@ -34,11 +43,7 @@ export function postgresSmppCredentials(pool: Pool): SmppCredentialStore {
       return r.rows.map(toSmppCredential);
     },
     async deleteSmppCredential(accountId, systemId) {
-      const r = await pool.query(
-        'DELETE FROM smpp_credentials WHERE account_id = $1 AND system_id = $2',
-        [accountId, systemId],
-      );
-      return r.rowCount === 1;
+      return deleteWithRecord(pool, 'smpp', { accountId, name: systemId });
     },
   };
 }

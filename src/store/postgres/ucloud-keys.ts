@@ -1,16 +1,22 @@
 import type { UcloudKeyStore } from '../../domain/ports.js';
+import { apiKeyArgs, insertKeyRecordSql } from '../rows/api-keys.js';
+import { deleteWithRecord } from './api-keys.js';
 import { UCLOUD_KEY_COLUMNS, toUcloudKey, type UcloudKeyRow } from '../rows/ucloud-keys.js';
-import type { Pool } from './database.js';
+import { inTransaction, type Pool } from './database.js';
 
 export function postgresUcloudKeys(pool: Pool): UcloudKeyStore {
   return {
-    async addUcloudKey(k) {
-      await pool.query(`INSERT INTO ucloud_keys (${UCLOUD_KEY_COLUMNS}) VALUES ($1, $2, $3, $4)`, [
-        k.publicKey,
-        k.accountId,
-        k.sealedPrivateKey,
-        k.createdAt,
-      ]);
+    async addUcloudKey(k, record) {
+      await inTransaction(pool, async (client) => {
+        await client.query(
+          `INSERT INTO ucloud_keys (${UCLOUD_KEY_COLUMNS}) VALUES ($1, $2, $3, $4)`,
+          [k.publicKey, k.accountId, k.sealedPrivateKey, k.createdAt],
+        );
+        await client.query(
+          insertKeyRecordSql((n) => `$${n}`),
+          apiKeyArgs(record),
+        );
+      });
     },
     async getUcloudKey(publicKey) {
       const r = await pool.query<UcloudKeyRow>(
@@ -28,11 +34,7 @@ export function postgresUcloudKeys(pool: Pool): UcloudKeyStore {
       return r.rows.map(toUcloudKey);
     },
     async deleteUcloudKey(accountId, publicKey) {
-      const r = await pool.query(
-        'DELETE FROM ucloud_keys WHERE account_id = $1 AND public_key = $2',
-        [accountId, publicKey],
-      );
-      return r.rowCount === 1;
+      return deleteWithRecord(pool, 'ucloud', { accountId, name: publicKey });
     },
   };
 }

@@ -1,7 +1,8 @@
-import type { ApiKey, KeyScope, KeySource } from '../../domain/keys/api-key.js';
+import type { ApiKey, KeyKind, KeyScope, KeySource } from '../../domain/keys/api-key.js';
 
 export interface ApiKeyRow {
   key_id: string;
+  kind: string;
   account_id: number | string;
   key_hash: string;
   name: string;
@@ -15,13 +16,23 @@ export interface ApiKeyRow {
   last_used_at: number | string | null;
 }
 
-export const API_KEY_COLUMNS = `key_id, account_id, key_hash, name, prefix, scopes, source,
+export const API_KEY_COLUMNS = `key_id, kind, account_id, key_hash, name, prefix, scopes, source,
   created_at, expires_at, revoked_at, revoked_reason, last_used_at`;
+
+/**
+ * Adds a credential's key record (its values: apiKeyArgs), `mark` writing the dialect's
+ * placeholders; a credential replaced later keeps the record it has, and its state.
+ */
+export const insertKeyRecordSql = (mark: (n: number) => string): string =>
+  `INSERT INTO api_keys (${API_KEY_COLUMNS})
+   VALUES (${API_KEY_COLUMNS.split(',').map((_, i) => mark(i + 1))})
+   ON CONFLICT (key_hash) DO NOTHING`;
 
 /** The values of API_KEY_COLUMNS, in order. */
 export function apiKeyArgs(k: ApiKey): unknown[] {
   return [
     k.keyId,
+    k.kind,
     k.accountId,
     k.keyHash,
     k.name,
@@ -41,6 +52,7 @@ const opt = (v: number | string | null) => (v === null ? undefined : Number(v));
 export function toApiKey(r: ApiKeyRow): ApiKey {
   return {
     keyId: r.key_id,
+    kind: r.kind as KeyKind,
     accountId: Number(r.account_id),
     keyHash: r.key_hash,
     name: r.name,

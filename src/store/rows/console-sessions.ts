@@ -10,10 +10,11 @@ export interface ConsoleSessionRow {
   expires_at: number | string;
   ended_at: number | string | null;
   ended_reason: string;
+  csrf_secret: string;
 }
 
 export const CONSOLE_SESSION_COLUMNS = `session_hash, role, account_id, key_id, address,
-  created_at, expires_at, ended_at, ended_reason`;
+  created_at, expires_at, ended_at, ended_reason, csrf_secret`;
 
 export function consoleSessionArgs(s: ConsoleSessionRecord): unknown[] {
   return [
@@ -26,6 +27,7 @@ export function consoleSessionArgs(s: ConsoleSessionRecord): unknown[] {
     s.expiresAt,
     s.endedAt ?? null,
     s.endedReason,
+    s.sealedCsrfSecret,
   ];
 }
 
@@ -40,5 +42,6 @@ export function toConsoleSession(r: ConsoleSessionRow): ConsoleSessionRecord {
     expiresAt: Number(r.expires_at),
     endedAt: r.ended_at === null ? undefined : Number(r.ended_at),
     endedReason: r.ended_reason,
+    sealedCsrfSecret: r.csrf_secret,
   };
 }

@@ -22,7 +22,7 @@ export function sqliteAccounts(db: Db): AccountStore {
     'INSERT INTO accounts (account_id, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING',
   );
   const selectAccount = db.prepare('SELECT 1 FROM accounts WHERE account_id = ?').pluck();
-  const countKeys = db.prepare('SELECT count(*) FROM api_keys').pluck();
+  const countKeys = db.prepare("SELECT count(*) FROM api_keys WHERE kind = 'api'").pluck();
   const insertSender = db.prepare(
     'INSERT INTO sender_ids (account_id, sender_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
   );

@@ -4,7 +4,7 @@ import type { Db } from './database.js';
 
 export function sqliteApiKeys(db: Db): ApiKeyStore {
   const insert = db.prepare(
-    `INSERT INTO api_keys (${API_KEY_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`,
+    `INSERT INTO api_keys (${API_KEY_COLUMNS}) VALUES (${API_KEY_COLUMNS.split(',').map(() => '?')})`,
   );
   const byHash = db.prepare(`SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE key_hash = ?`);
   const byId = db.prepare(
@@ -48,7 +48,8 @@ function sqliteKeyUpkeep(db: Db): Pick<ApiKeyStore, 'touchApiKeys' | 'revokeEnvK
     `UPDATE api_keys SET last_used_at = ? WHERE key_id = ? AND coalesce(last_used_at, 0) < ?`,
   );
   const envActive = db.prepare(
-    `SELECT key_id, key_hash FROM api_keys WHERE source = 'env' AND revoked_at IS NULL`,
+    `SELECT key_id, key_hash FROM api_keys
+     WHERE kind = ? AND source = 'env' AND revoked_at IS NULL`,
   );
   const revoke = db.prepare(
     'UPDATE api_keys SET revoked_at = ?, revoked_reason = ? WHERE key_id = ? AND revoked_at IS NULL',
@@ -59,10 +60,10 @@ function sqliteKeyUpkeep(db: Db): Pick<ApiKeyStore, 'touchApiKeys' | 'revokeEnvK
         for (const u of uses) touch.run(u.at, u.keyId, u.at);
       })();
     },
-    async revokeEnvKeysExcept(keep, at, reason) {
+    async revokeEnvKeysExcept(kind, keep, at, reason) {
       const kept = new Set(keep);
       return db.transaction(() => {
-        const gone = (envActive.all() as { key_id: string; key_hash: string }[]).filter(
+        const gone = (envActive.all(kind) as { key_id: string; key_hash: string }[]).filter(
           (k) => !kept.has(k.key_hash),
         );
         for (const k of gone) revoke.run(at, reason, k.key_id);

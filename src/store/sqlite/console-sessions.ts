@@ -9,7 +9,8 @@ import type { Db } from './database.js';
 
 export function sqliteConsoleSessions(db: Db): ConsoleSessionStore {
   const insert = db.prepare(
-    `INSERT INTO console_sessions (${CONSOLE_SESSION_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?)`,
+    `INSERT INTO console_sessions (${CONSOLE_SESSION_COLUMNS})
+     VALUES (${CONSOLE_SESSION_COLUMNS.split(',').map(() => '?')})`,
   );
   const one = db.prepare(
     `SELECT ${CONSOLE_SESSION_COLUMNS} FROM console_sessions WHERE session_hash = ?`,

@@ -1,4 +1,6 @@
+import { credentialHash, type ApiKey } from '../../domain/keys/api-key.js';
 import type { SmppCredentialStore } from '../../domain/ports.js';
+import type { SmppCredential } from '../../domain/smpp-server/credential.js';
 import {
   SMPP_CREDENTIAL_COLUMNS,
   UPSERT_SMPP_TAIL,
@@ -6,6 +8,7 @@ import {
   toSmppCredential,
   type SmppCredentialRow,
 } from '../rows/smpp-credentials.js';
+import { apiKeyArgs, insertKeyRecordSql } from '../rows/api-keys.js';
 import type { Db } from './database.js';
 
 export function sqliteSmppCredentials(db: Db): SmppCredentialStore {
@@ -23,9 +26,20 @@ export function sqliteSmppCredentials(db: Db): SmppCredentialStore {
     `SELECT ${SMPP_CREDENTIAL_COLUMNS} FROM smpp_credentials WHERE account_id = ? ORDER BY system_id`,
   );
   const remove = db.prepare('DELETE FROM smpp_credentials WHERE account_id = ? AND system_id = ?');
+  const addRecord = db.prepare(insertKeyRecordSql(() => '?'));
+  const removeRecord = db.prepare('DELETE FROM api_keys WHERE account_id = ? AND key_hash = ?');
+  const saveBoth = db.transaction((c: SmppCredential, record: ApiKey) => {
+    if (save.run(...smppCredentialArgs(c)).changes === 0) return 'taken' as const;
+    addRecord.run(...apiKeyArgs(record));
+    return 'saved' as const;
+  });
+  const removeBoth = db.transaction((accountId: number, systemId: string) => {
+    removeRecord.run(accountId, credentialHash('smpp', systemId));
+    return remove.run(accountId, systemId).changes > 0;
+  });
   return {
-    async saveSmppCredential(c) {
-      return save.run(...smppCredentialArgs(c)).changes > 0 ? 'saved' : 'taken';
+    async saveSmppCredential(c, record) {
+      return saveBoth(c, record);
     },
     async getSmppCredential(systemId) {
       const row = one.get(systemId) as SmppCredentialRow | undefined;
@@ -36,7 +50,7 @@ export function sqliteSmppCredentials(db: Db): SmppCredentialStore {
       return (rows as SmppCredentialRow[]).map(toSmppCredential);
     },
     async deleteSmppCredential(accountId, systemId) {
-      return remove.run(accountId, systemId).changes > 0;
+      return removeBoth(accountId, systemId);
     },
   };
 }

@@ -7,6 +7,7 @@ import { after, describe, it } from 'node:test';
 import { runStoreContract } from '../contract/store-contract.js';
 import { LEASE, NOW, batch, only, sms } from '../contract/fixtures.js';
 import { openSqliteStore } from './sqlite-store.js';
+import { sqliteMigrations } from './migrations.js';
 
 runStoreContract('sqlite (in memory)', async () => openSqliteStore({ path: ':memory:' }));
 
@@ -46,5 +47,35 @@ describe('sqlite migrations', () => {
       .run('future');
     raw.close();
     assert.throws(() => openSqliteStore({ path }), /schema version 999.*upgrade Wirebird/);
+  });
+
+  it('give the SMPP credentials and UCloud key pairs stored before version 21 their key records', async () => {
+    const path = onFile();
+    const raw = new Database(path);
+    raw.exec(
+      'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT, applied_at INTEGER)',
+    );
+    for (const m of sqliteMigrations.filter((x) => x.version < 21)) {
+      raw.exec(m.sql);
+      raw.prepare('INSERT INTO schema_migrations VALUES (?, ?, 0)').run(m.version, m.name);
+    }
+    raw.exec(`INSERT INTO smpp_credentials VALUES ('old', 7, 'hash', '', 4, 1000, 10, ${NOW});
+      INSERT INTO ucloud_keys VALUES ('wbpk_old', 7, 'sealed', ${NOW});`);
+    raw.close();
+    const store = openSqliteStore({ path });
+    try {
+      const records = (await store.listApiKeys(7)).sort((a, b) => a.kind.localeCompare(b.kind));
+      assert.deepEqual(
+        records.map((k) => [k.kind, k.keyHash, k.prefix, k.scopes, k.revokedAt, k.createdAt]),
+        [
+          ['smpp', 'smpp:old', 'old', [], undefined, NOW],
+          ['ucloud', 'ucloud:wbpk_old', 'wbpk_old', [], undefined, NOW],
+        ],
+      );
+      assert.ok(records.every((k) => /^key_[0-9a-f]{16}$/.test(k.keyId)));
+      assert.equal(await store.countApiKeys(), 0, 'no API key among them');
+    } finally {
+      await store.close();
+    }
   });
 });

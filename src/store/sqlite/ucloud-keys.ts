@@ -1,4 +1,7 @@
+import type { UcloudKey } from '../../domain/accounts/ucloud-key.js';
+import { credentialHash, type ApiKey } from '../../domain/keys/api-key.js';
 import type { UcloudKeyStore } from '../../domain/ports.js';
+import { apiKeyArgs, insertKeyRecordSql } from '../rows/api-keys.js';
 import { UCLOUD_KEY_COLUMNS, toUcloudKey, type UcloudKeyRow } from '../rows/ucloud-keys.js';
 import type { Db } from './database.js';
 
@@ -9,9 +12,19 @@ export function sqliteUcloudKeys(db: Db): UcloudKeyStore {
     `SELECT ${UCLOUD_KEY_COLUMNS} FROM ucloud_keys WHERE account_id = ? ORDER BY created_at, public_key`,
   );
   const remove = db.prepare('DELETE FROM ucloud_keys WHERE account_id = ? AND public_key = ?');
+  const addRecord = db.prepare(insertKeyRecordSql(() => '?'));
+  const removeRecord = db.prepare('DELETE FROM api_keys WHERE account_id = ? AND key_hash = ?');
+  const addBoth = db.transaction((k: UcloudKey, record: ApiKey) => {
+    insert.run(k.publicKey, k.accountId, k.sealedPrivateKey, k.createdAt);
+    addRecord.run(...apiKeyArgs(record));
+  });
+  const removeBoth = db.transaction((accountId: number, publicKey: string) => {
+    removeRecord.run(accountId, credentialHash('ucloud', publicKey));
+    return remove.run(accountId, publicKey).changes > 0;
+  });
   return {
-    async addUcloudKey(k) {
-      insert.run(k.publicKey, k.accountId, k.sealedPrivateKey, k.createdAt);
+    async addUcloudKey(k, record) {
+      addBoth(k, record);
     },
     async getUcloudKey(publicKey) {
       const row = byPublic.get(publicKey) as UcloudKeyRow | undefined;
@@ -21,7 +34,7 @@ export function sqliteUcloudKeys(db: Db): UcloudKeyStore {
       return (byAccount.all(accountId) as UcloudKeyRow[]).map(toUcloudKey);
     },
     async deleteUcloudKey(accountId, publicKey) {
-      return remove.run(accountId, publicKey).changes > 0;
+      return removeBoth(accountId, publicKey);
     },
   };
 }

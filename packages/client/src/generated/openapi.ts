@@ -442,7 +442,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Deletes a key pair: requests signed with it are refused from then on. */
+        /** Deletes a key pair and its key record (revoking it through the keys routes keeps the record): requests signed with it are refused from then on. */
         delete: operations["ucloudKeyRemove"];
         options?: never;
         head?: never;
@@ -477,7 +477,7 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
-        /** Deletes a credential; binds with it are refused from then on. */
+        /** Deletes a credential and its key record (revoking it through the keys routes keeps the record); its binds are ended within a second. */
         delete: operations["smppCredentialRemove"];
         options?: never;
         head?: never;
@@ -1801,20 +1801,23 @@ export interface components {
         };
         /** ApiKey */
         ApiKey: {
+            /** @description its key record: revoked through the keys routes */
             KeyId: string;
-            AccountId: number;
             Name: string;
-            /** @description the key's first characters; the key itself is never shown again */
-            Prefix: string;
             /** @description empty: every Action */
             Scopes: ("send" | "read" | "templates")[];
-            /** @description admin, cli, env, dev, rotation or console */
-            Source: string;
             State: "active" | "revoked" | "expired";
-            /** @description Unix seconds */
-            CreateTime: number;
             /** @description Unix seconds; 0: never */
             ExpireTime: number;
+            /** @description api: an API key; smpp: an SMPP server credential; ucloud: a UCloud key pair */
+            Kind: "api" | "smpp" | "ucloud";
+            AccountId: number;
+            /** @description an API key's first characters (the key itself is never shown again); an SMPP credential's system_id; a UCloud pair's PublicKey */
+            Prefix: string;
+            /** @description admin, cli, env, dev, rotation or console */
+            Source: string;
+            /** @description Unix seconds */
+            CreateTime: number;
             /** @description Unix seconds; 0: not revoked */
             RevokeTime: number;
             RevokeReason: string;
@@ -3316,6 +3319,14 @@ export interface operations {
                         DataSet: ({
                             PublicKey: string;
                             CreateTime: number;
+                            /** @description its key record: revoked through the keys routes */
+                            KeyId: string;
+                            Name: string;
+                            /** @description empty: every Action */
+                            Scopes: ("send" | "read" | "templates")[];
+                            State: "active" | "revoked" | "expired";
+                            /** @description Unix seconds; 0: never */
+                            ExpireTime: number;
                         } & {
                             [key: string]: unknown;
                         })[];
@@ -3345,7 +3356,17 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": {
+                    Name?: string;
+                    /** @description any of send, read, templates; none: every Action */
+                    Scopes?: string[];
+                    /** @description Unix seconds; absent: never */
+                    ExpireTime?: number;
+                };
+            };
+        };
         responses: {
             /** @description Done */
             201: {
@@ -3361,6 +3382,14 @@ export interface operations {
                         AccountId: number;
                         PublicKey: string;
                         PrivateKey: string;
+                        /** @description its key record: revoked through the keys routes */
+                        KeyId: string;
+                        Name: string;
+                        /** @description empty: every Action */
+                        Scopes: ("send" | "read" | "templates")[];
+                        State: "active" | "revoked" | "expired";
+                        /** @description Unix seconds; 0: never */
+                        ExpireTime: number;
                     } & {
                         [key: string]: unknown;
                     });
@@ -3446,6 +3475,14 @@ export interface operations {
                         DataSet: ({
                             SystemId: string;
                             AccountId: number;
+                            /** @description its key record: revoked through the keys routes */
+                            KeyId: string;
+                            Name: string;
+                            /** @description empty: every Action */
+                            Scopes: ("send" | "read" | "templates")[];
+                            State: "active" | "revoked" | "expired";
+                            /** @description Unix seconds; 0: never */
+                            ExpireTime: number;
                             AllowedNetworks: string[];
                             MaxBinds: number;
                             MaxTps: number;
@@ -3484,6 +3521,11 @@ export interface operations {
         requestBody?: {
             content: {
                 "application/json": {
+                    Name?: string;
+                    /** @description any of send, read, templates; none: every Action */
+                    Scopes?: string[];
+                    /** @description Unix seconds; absent: never */
+                    ExpireTime?: number;
                     SystemId: string;
                     /** @description omit to have one made */
                     Password?: string;
@@ -3508,6 +3550,14 @@ export interface operations {
                     } & (({
                         SystemId: string;
                         AccountId: number;
+                        /** @description its key record: revoked through the keys routes */
+                        KeyId: string;
+                        Name: string;
+                        /** @description empty: every Action */
+                        Scopes: ("send" | "read" | "templates")[];
+                        State: "active" | "revoked" | "expired";
+                        /** @description Unix seconds; 0: never */
+                        ExpireTime: number;
                         AllowedNetworks: string[];
                         MaxBinds: number;
                         MaxTps: number;

@@ -249,7 +249,7 @@ export abstract class Operations {
   ucloudKeyList(input: AdminInput<'ucloudKeyList'>, options?: CallOptions): Promise<AdminAnswer<'ucloudKeyList'>> {
     return this.admin('ucloudKeyList', input, options);
   }
-  /** DELETE /admin/accounts/{accountId}/ucloud-keys/{publicKey}: Deletes a key pair: requests signed with it are refused from then on. */
+  /** DELETE /admin/accounts/{accountId}/ucloud-keys/{publicKey}: Deletes a key pair and its key record (revoking it through the keys routes keeps the record): requests signed with it are refused from then on. */
   ucloudKeyRemove(input: AdminInput<'ucloudKeyRemove'>, options?: CallOptions): Promise<AdminAnswer<'ucloudKeyRemove'>> {
     return this.admin('ucloudKeyRemove', input, options);
   }
@@ -261,7 +261,7 @@ export abstract class Operations {
   smppCredentialList(input: AdminInput<'smppCredentialList'>, options?: CallOptions): Promise<AdminAnswer<'smppCredentialList'>> {
     return this.admin('smppCredentialList', input, options);
   }
-  /** DELETE /admin/accounts/{accountId}/smpp-credentials/{systemId}: Deletes a credential; binds with it are refused from then on. */
+  /** DELETE /admin/accounts/{accountId}/smpp-credentials/{systemId}: Deletes a credential and its key record (revoking it through the keys routes keeps the record); its binds are ended within a second. */
   smppCredentialRemove(input: AdminInput<'smppCredentialRemove'>, options?: CallOptions): Promise<AdminAnswer<'smppCredentialRemove'>> {
     return this.admin('smppCredentialRemove', input, options);
   }
