@@ -193,6 +193,42 @@ const smppServerInward = {
   },
 };
 
+// Small functions in the code that runs: at most 60 lines, and an options object past four
+// parameters (tests and the store contract suites, lists of cases, may run longer).
+const smallFunctions = {
+  files: ['src/**/*.ts'],
+  ignores: ['src/**/*.test.ts', 'src/store/contract/**'],
+  rules: {
+    'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }],
+    'max-params': ['error', 4],
+  },
+};
+
+// Rules that need the types (typescript-eslint's type-aware linting over tsconfig.json): a
+// promise nobody awaits or catches, a switch that forgets a case of its union, a cast that does
+// nothing. node:test's describe/it return promises the runner itself awaits.
+const typeAware = {
+  files: ['src/**/*.ts', 'test/**/*.ts', 'tools/**/*.ts', 'bench/**/*.ts'],
+  languageOptions: {
+    parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+  },
+  rules: {
+    '@typescript-eslint/no-floating-promises': [
+      'error',
+      {
+        allowForKnownSafeCalls: [
+          { from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'suite'] },
+        ],
+      },
+    ],
+    '@typescript-eslint/switch-exhaustiveness-check': [
+      'error',
+      { considerDefaultExhaustiveForUnions: true },
+    ],
+    '@typescript-eslint/no-unnecessary-type-assertion': 'error',
+  },
+};
+
 // The console's hand-written browser script.
 const consoleScript = {
   files: ['src/console/assets/**/*.js'],
@@ -253,5 +289,7 @@ export default tseslint.config(
   dispatchInward,
   eventsInward,
   smppServerInward,
+  smallFunctions,
+  typeAware,
   consoleScript,
 );

@@ -99,8 +99,13 @@ async function credentials(store: Store, config: Config, now: number) {
  * acceptance threads, the HTTP server. Nothing is assigned after construction.
  */
 async function startOnStore(rt: Runtime): Promise<Gateway> {
+  return serveParts(rt, await buildParts(rt));
+}
+
+/** The parts, built once each from what they need; none is started here but the pipeline. */
+async function buildParts(rt: Runtime) {
   const { config, store, clock, logger } = rt;
-  const { box, devAccount, devSmpp, admin } = await credentials(store, config, clock.now());
+  const creds = await credentials(store, config, clock.now());
   const feed = new InboxFeed();
   // Both tell `metrics`, built below (it needs channels), once things arrive.
   const media = mediaFetcherOf(rt, (outcome) => metrics.inboundMediaFetched(outcome));
@@ -122,41 +127,28 @@ async function startOnStore(rt: Runtime): Promise<Gateway> {
     inbound: { message: (a) => inbound.receive(a), part: (p) => inbound.receivePart(p) },
   });
   const metrics = new Metrics(store, clock, channels.byName);
-  const events = eventsOf(rt, box, metrics);
+  const events = eventsOf(rt, creds.box, metrics);
   const pipeline = await startPipeline({ ...rt, metrics, channels });
-  const reviewer = autoReviewer(rt);
-  const history = new MetricsHistory(metrics, clock);
   const offload = await startAcceptPool(rt, metrics, pipeline).catch(async (err: unknown) => {
     await pipeline.stop();
     throw err;
   });
   const keyUsage = new KeyUsage(store);
   const smppServer = smppServerOf(rt, { metrics, pipeline, routing: channels.routing, keyUsage });
-  const parts = {
-    admin,
-    box,
-    feed,
-    history,
-    channels,
-    metrics,
-    pipeline,
-    reviewer,
-    offload,
-    keyUsage,
-  };
-  const app = httpServer(rt, { ...parts, inbound, events, smppServer });
-  const running = {
-    app,
-    offload,
-    reviewer,
-    history,
-    events,
-    media,
-    smppServer,
-    pipeline,
-    keyUsage,
-  };
-  const stopWork = await startBackground(rt, { ...running, inbound });
+  const history = new MetricsHistory(metrics, clock);
+  const built = { feed, media, inbound, channels, metrics, events, pipeline, offload, history };
+  return { ...creds, ...built, keyUsage, smppServer, reviewer: autoReviewer(rt) };
+}
+
+/** The HTTP server and the background work over the parts; listening, then the SMPP server. */
+async function serveParts(
+  rt: Runtime,
+  parts: Awaited<ReturnType<typeof buildParts>>,
+): Promise<Gateway> {
+  const { config, store, clock, logger } = rt;
+  const { media, smppServer, offload } = parts;
+  const app = httpServer(rt, parts);
+  const stopWork = await startBackground(rt, { ...parts, app });
   const url = await app.listen({ port: config.port, host: config.host }).catch(async (err) => {
     await stopWork();
     throw err;
@@ -171,12 +163,12 @@ async function startOnStore(rt: Runtime): Promise<Gateway> {
     app,
     store,
     url,
-    adminKey: admin.key,
-    devAccount,
-    devSmpp,
+    adminKey: parts.admin.key,
+    devAccount: parts.devAccount,
+    devSmpp: parts.devSmpp,
     smppAddress,
-    pipeline,
-    metrics,
+    pipeline: parts.pipeline,
+    metrics: parts.metrics,
     acceptPool: offload,
     logger,
     async stop() {
@@ -187,7 +179,6 @@ async function startOnStore(rt: Runtime): Promise<Gateway> {
     },
   };
 }
-
 /**
  * Replies whose parts stopped coming are stored without them after the wait; looked for every
  * tenth of it, so none waits more than 10 % longer. One node of several does it at a time.

@@ -32,18 +32,18 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
   const { config, store, clock, scheduler, logger, metrics, channels } = options;
   const reports = new ReportSink(store, clock, logger.child({ worker: 'reports' }), metrics);
   for (const channel of channels.byName.values()) await channel.start(reports.push);
-  const dispatcher = new Dispatcher(
-    {
+  const dispatcher = new Dispatcher({
+    storage: {
       claim: (now, limit, lease) => store.claimDue(now, limit, lease),
       record: (o, now) => store.recordOutcomes(o, now),
       extend: (claims, until) => store.extendLeases(claims, until),
       takeTokens: store.cluster?.takeRouteTokens.bind(store.cluster),
     },
-    channels.byName,
+    channels: channels.byName,
     clock,
-    { ...config.dispatch, observer: metrics },
-    logger.child({ worker: 'dispatch' }),
-  );
+    options: { ...config.dispatch, observer: metrics },
+    log: logger.child({ worker: 'dispatch' }),
+  });
   dispatcher.start();
   const sweeping = onOneNode(store, 'receipt-sweeper');
   const sweeper = new ReceiptSweeper({

@@ -164,7 +164,7 @@ describe('admin API: template review', () => {
         return t;
       },
     };
-    await reviewById(racing, id, 'approve', Date.now()).catch(() => undefined);
+    await reviewById(racing, id, { action: 'approve', now: Date.now() }).catch(() => undefined);
     const t = await stored(gw, id);
     // Either the rename survives the approval, or the approval is refused as a conflict.
     assert.equal(t.templateName, 'after');

@@ -47,8 +47,8 @@ describe(
     const start = async (i: number) => {
       const dir = (dirs[i] ??= mkdtempSync(join(tmpdir(), `wirebird-node-${i}-`)));
       ports[i] ??= await freePort();
-      nodes[i] = await spawnGateway(dir, ports[i] as number, CONFIG, { DATABASE_URL: scratch.url });
-      return nodes[i] as GatewayProcess;
+      nodes[i] = await spawnGateway(dir, ports[i], CONFIG, { DATABASE_URL: scratch.url });
+      return nodes[i];
     };
     before(async () => {
       scratch = await createScratchSchema(url as string, 'wb_cluster');

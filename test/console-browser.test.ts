@@ -204,9 +204,9 @@ describe('console in a real browser', { skip: browserSkip() }, () => {
         'health',
       ]) {
         await page.goto(`${gw.url}/console/${path}`);
-        const [scroll, client] = (await page.evaluate(
+        const [scroll, client] = await page.evaluate<[number, number]>(
           '[document.documentElement.scrollWidth, document.documentElement.clientWidth]',
-        )) as [number, number];
+        );
         assert.ok(
           scroll <= client,
           `/console/${path} is ${scroll} px wide on a ${client}-px screen`,

@@ -49,7 +49,7 @@ describe('errors that say what to do', () => {
   it("an account's own default region reads its national numbers, and only its own", async () => {
     const key = (await gw.admin('POST', '/admin/accounts/7/keys')).json.Key as string;
     const set = await gw.admin('PUT', '/admin/accounts/7/default-region', { DefaultRegion: 'us' });
-    assert.equal(set.status, 200, set.json.Message as string);
+    assert.equal(set.status, 200, set.json.Message);
     assert.deepEqual([set.json.DefaultRegion, set.json.EffectiveRegion], ['US', 'US']);
     const us = await approvedTemplate(gw, 'Code {1}', { accountId: 7, key });
     const send = (accountId: number, TemplateId: string, apiKey?: string) =>
@@ -76,7 +76,7 @@ describe('errors that say what to do', () => {
     const bad = await gw.admin('PUT', '/admin/accounts/1/default-region', { DefaultRegion: 'XX' });
     assert.equal(bad.status, 400);
     assert.equal(bad.json.RetCode, RetCode.InvalidParameter);
-    assert.match(bad.json.Message as string, /DefaultRegion/);
+    assert.match(bad.json.Message, /DefaultRegion/);
     const none = await gw.admin('PUT', '/admin/accounts/99/default-region', {
       DefaultRegion: 'US',
     });

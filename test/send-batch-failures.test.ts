@@ -45,7 +45,7 @@ describe('SendBatchUSMSMessage failures', () => {
     assert.equal(json.SuccessCount, 1, 'the good group is still sent');
     assert.ok(json.SessionNo);
     assert.equal(await storedMessages(gw), before + 1, 'only the good message is stored');
-    const set = await finalReceipts(gw, json.SessionNo as string, 1);
+    const set = await finalReceipts(gw, json.SessionNo, 1);
     assert.deepEqual(
       set.map((r) => r.UserId),
       [`good-${n}`],

@@ -52,7 +52,7 @@ function apiRoute(app: FastifyInstance, deps: ApiDeps, guard: AuthGuard | undefi
     const handed = handedOver.get(request);
     if (offload && handed !== undefined) {
       const done = await runOffloaded(offload, { body: handed.text, ...headers }, handed.action);
-      if (done) return answer(deps, request, reply, done.action, done.outcome);
+      if (done) return answer(deps, { request, reply }, done);
       // Not one the threads answer after all: parsed here, where a bad body is refused as usual.
       request.body = await new Promise((resolve, reject) =>
         parse(request, handed.text, (err, value) => (err ? reject(err) : resolve(value))),
@@ -64,13 +64,17 @@ function apiRoute(app: FastifyInstance, deps: ApiDeps, guard: AuthGuard | undefi
       if (err instanceof WirebirdError && SIGNATURE_REFUSALS.includes(err.retCode)) {
         await guard?.failure(request, 'api');
       }
-      return answer(deps, request, reply, actionNamed(request.body), outcome, UCLOUD_STATUS);
+      return answer(
+        deps,
+        { request, reply },
+        { action: actionNamed(request.body), outcome, errorStatus: UCLOUD_STATUS },
+      );
     }
     const action = actionNamed(request.body);
     const outcome = runEnvelope(request.body, headers, deps, request.log).then(({ name, fields }) =>
       successAnswer(name, fields),
     );
-    return answer(deps, request, reply, action, await settled(outcome));
+    return answer(deps, { request, reply }, { action, outcome: await settled(outcome) });
   };
   // The UCloud SDKs post to their base_url as it is given: the host's root, or /api.
   for (const path of UCLOUD_PATHS) app.post(path, handler);
@@ -124,7 +128,7 @@ function jsonParserWithPosition(app: FastifyInstance): JsonParser {
         return done(err, value);
       }
       try {
-        JSON.parse(text as string);
+        JSON.parse(text);
       } catch (e) {
         return done(Object.assign(e as SyntaxError, { statusCode: 400 }), undefined);
       }
@@ -200,13 +204,13 @@ function settled(p: Promise<Record<string, unknown>>): Promise<ApiOutcome> {
 
 function answer(
   deps: ApiDeps,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  action: unknown,
-  outcome: ApiOutcome,
-  errorStatus?: number,
+  { request, reply }: Exchange,
+  said: { action: unknown; outcome: ApiOutcome; errorStatus?: number },
 ) {
-  if (!outcome.ok) return sendError(request, reply, action, outcome.err, errorStatus);
+  const { action, outcome } = said;
+  if (!outcome.ok) {
+    return sendError({ request, reply }, { action, err: outcome.err, status: said.errorStatus });
+  }
   noteOutcome(request, { action, retCode: 0, ...answerIds(outcome.answer) });
   const payload = answerPayload(outcome.answer);
   if (!(payload instanceof Readable)) return reply.send(payload);
@@ -219,13 +223,18 @@ function answer(
   return reply.type('application/json; charset=utf-8').send(payload);
 }
 
+/** A request and the reply it gets. */
+export interface Exchange {
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+/** Answers a refusal: the error's RetCode and Message (an unknown error as Internal, logged). */
 export function sendError(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  action: unknown,
-  err: unknown,
-  status?: number,
+  { request, reply }: Exchange,
+  refusal: { action: unknown; err: unknown; status?: number | undefined },
 ): FastifyReply {
+  const { action, err, status } = refusal;
   const known = err instanceof WirebirdError ? err : internalError();
   if (known !== err) request.log.error({ err }, 'internal error');
   noteOutcome(request, {

@@ -134,8 +134,8 @@ export function defineAction<S extends TSchema>(
 ): ActionDef {
   return {
     ...spec,
-    audit: spec.audit as ActionDef['audit'],
+    audit: spec.audit,
     validate: validator(spec.request),
-    handle: handle as ActionDef['handle'],
+    handle: handle,
   };
 }

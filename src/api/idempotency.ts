@@ -68,13 +68,18 @@ export async function findReplay(
 export async function acceptOnce(
   ctx: ActionContext,
   idem: Idempotency | undefined,
-  answer: Record<string, unknown>,
-  accept: (record: IdempotencyRecord | undefined) => Promise<IdempotencyRecord | undefined>,
-  stored: { kind: MessageKind; routes: readonly string[] },
+  accepted: {
+    answer: Record<string, unknown>;
+    /** Stores the messages with the record, all or nothing; answers a twin's record if it won. */
+    store: (record: IdempotencyRecord | undefined) => Promise<IdempotencyRecord | undefined>;
+    kind: MessageKind;
+    routes: readonly string[];
+  },
 ): Promise<Record<string, unknown>> {
-  const raced = await accept(recordFor(ctx, idem, answer));
+  const { answer } = accepted;
+  const raced = await accepted.store(recordFor(ctx, idem, answer));
   if (raced && idem) return replay(idem, raced);
-  ctx.deps.metrics.messagesAccepted(stored.kind, stored.routes);
+  ctx.deps.metrics.messagesAccepted(accepted.kind, accepted.routes);
   ctx.deps.nudges.dispatch();
   return answer;
 }

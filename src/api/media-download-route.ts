@@ -43,7 +43,7 @@ export function registerMediaDownload(app: FastifyInstance, deps: ApiDeps): void
     } catch (err) {
       // A download is a REST read: a missing file is a 404, not a 200 with a RetCode.
       const status = err instanceof WirebirdError ? httpStatusOf(err.retCode, 'rest') : undefined;
-      return sendError(request, reply, undefined, err, status);
+      return sendError({ request, reply }, { action: undefined, err, status });
     }
   });
 }

@@ -68,7 +68,7 @@ export function registerMediaRoute(app: FastifyInstance, deps: ApiDeps): void {
     scope.setErrorHandler((err: FastifyError, request, reply) => {
       const known = err instanceof WirebirdError ? err : fromMultipartError(err);
       const status = known instanceof WirebirdError ? statusOf(known) : undefined;
-      return sendError(request, reply, undefined, known, status);
+      return sendError({ request, reply }, { action: undefined, err: known, status });
     });
     scope.post('/media', async (request, reply) => {
       const accountId = accounts.get(request) as number;

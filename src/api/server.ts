@@ -32,6 +32,8 @@ function authGuardOf(deps: ApiDeps, logger: Logger): AuthGuard {
 
 export function buildServer(deps: ApiDeps, logger: Logger): FastifyInstance {
   const app = Fastify({
+    // The cast fixes Fastify's logger type parameter to the base logger the routes are typed with.
+    // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
     loggerInstance: logger as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: deps.config.bodyLimitBytes,
@@ -55,7 +57,7 @@ export function buildServer(deps: ApiDeps, logger: Logger): FastifyInstance {
       : err.statusCode && err.statusCode < 500
         ? err.statusCode
         : undefined;
-    return sendError(request, reply, action, fromFastifyError(err), status);
+    return sendError({ request, reply }, { action, err: fromFastifyError(err), status });
   });
   app.setNotFoundHandler((request, reply) =>
     reply

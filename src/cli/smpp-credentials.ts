@@ -40,6 +40,12 @@ export function registerSmppCredentials(keys: Command): void {
     .command('smpp')
     .description('manage SMPP server credentials (docs/smpp-server.md)')
     .addHelpText('after', '\nExample:\n  wirebird keys smpp create --account 1 --system-id kannel');
+  registerSmppCreate(smpp);
+  registerSmppList(smpp);
+  registerSmppDelete(smpp);
+}
+
+function registerSmppCreate(smpp: Command): void {
   const create = smpp
     .command('create')
     .description("create (or replace the account's own) system_id; the password is shown once")
@@ -66,6 +72,9 @@ export function registerSmppCredentials(keys: Command): void {
         );
       }).catch(failOnError);
     });
+}
+
+function registerSmppList(smpp: Command): void {
   smpp
     .command('list')
     .description("list an account's SMPP credentials (never their passwords)")
@@ -83,6 +92,9 @@ export function registerSmppCredentials(keys: Command): void {
         }
       }).catch(failOnError);
     });
+}
+
+function registerSmppDelete(smpp: Command): void {
   smpp
     .command('delete')
     .description('delete a credential: new binds with it are refused')

@@ -32,7 +32,7 @@ function oneOf<T extends string>(...values: T[]) {
 }
 
 export function registerSmscSim(program: Command): void {
-  program
+  const command = program
     .command('smsc-sim')
     .description('run an SMPP 3.4 SMSC for local tests and benchmarks, with faults on demand')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
@@ -68,7 +68,8 @@ export function registerSmscSim(program: Command): void {
       'every handset answers each message with this text, to the address it came from (MO)',
     )
     .option('--stats-file <file>', 'keep the JSON stats in this file, rewritten every 250 ms')
-    .option('--submit-log <file>', 'write "<epoch ms> <destination>" for every accepted submit_sm')
+    .option('--submit-log <file>', 'write "<epoch ms> <destination>" for every accepted submit_sm');
+  command
     .addHelpText(
       'after',
       [
@@ -84,41 +85,44 @@ export function registerSmscSim(program: Command): void {
         '  WIREBIRD_SMSC=smpp://wirebird:secret@127.0.0.1:2775 npm start',
       ].join('\n'),
     )
-    .action(async (f: SimFlags) => {
-      const log = f.submitLog === undefined ? undefined : new SubmitLog(f.submitLog);
-      const sim = new SmscSim({
-        ...(log ? { onSubmit: (to: string, at: number) => log.add(to, at) } : {}),
-        host: f.host,
-        port: f.port,
-        ...(f.systemId === undefined ? {} : { systemId: f.systemId, password: f.password ?? '' }),
-        receipts: f.receipts,
-        receiptDelayMs: f.receiptDelayMs,
-        idBase: f.idBase,
-        receiptIdBase: f.receiptIdBase,
-        receiptTlvs: f.receiptTlvs,
-        ...(f.autoReply === undefined ? {} : { autoReply: f.autoReply }),
-        faults: pickFaults(f),
-      });
-      const port = await sim.start();
-      console.log(`SMSC simulator listening on ${f.host}:${port} (Ctrl-C to stop)`);
-      const report = setInterval(() => console.log(JSON.stringify(sim.stats)), 10_000);
-      const files = () => {
-        log?.flush();
-        if (f.statsFile !== undefined) writeStatsFile(f.statsFile, sim.stats);
-      };
-      files();
-      const fileTimer = setInterval(files, 250);
-      const stop = () => {
-        clearInterval(report);
-        clearInterval(fileTimer);
-        files();
-        log?.close();
-        console.log(JSON.stringify(sim.stats));
-        void sim.stop().then(() => process.exit(0));
-      };
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-    });
+    .action(runSmscSim);
+}
+
+/** Runs the simulator until SIGINT or SIGTERM, printing and filing its stats as it goes. */
+async function runSmscSim(f: SimFlags): Promise<void> {
+  const log = f.submitLog === undefined ? undefined : new SubmitLog(f.submitLog);
+  const sim = new SmscSim({
+    ...(log ? { onSubmit: (to: string, at: number) => log.add(to, at) } : {}),
+    host: f.host,
+    port: f.port,
+    ...(f.systemId === undefined ? {} : { systemId: f.systemId, password: f.password ?? '' }),
+    receipts: f.receipts,
+    receiptDelayMs: f.receiptDelayMs,
+    idBase: f.idBase,
+    receiptIdBase: f.receiptIdBase,
+    receiptTlvs: f.receiptTlvs,
+    ...(f.autoReply === undefined ? {} : { autoReply: f.autoReply }),
+    faults: pickFaults(f),
+  });
+  const port = await sim.start();
+  console.log(`SMSC simulator listening on ${f.host}:${port} (Ctrl-C to stop)`);
+  const report = setInterval(() => console.log(JSON.stringify(sim.stats)), 10_000);
+  const files = () => {
+    log?.flush();
+    if (f.statsFile !== undefined) writeStatsFile(f.statsFile, sim.stats);
+  };
+  files();
+  const fileTimer = setInterval(files, 250);
+  const stop = () => {
+    clearInterval(report);
+    clearInterval(fileTimer);
+    files();
+    log?.close();
+    console.log(JSON.stringify(sim.stats));
+    void sim.stop().then(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
 }
 
 function pickFaults(f: SmscFaults): SmscFaults {

@@ -30,7 +30,11 @@ Examples:
     );
     cmd.action(async (templateId: string, opts: { config?: string; reason?: string }) => {
       await withStore(opts.config, async (store) => {
-        const t = await reviewById(store, templateId, name, Date.now(), opts.reason);
+        const t = await reviewById(store, templateId, {
+          action: name,
+          now: Date.now(),
+          errDesc: opts.reason,
+        });
         const detail = opts.reason === undefined ? {} : { ErrDesc: opts.reason };
         const action = `template.${REVIEWED_AS[name]}`;
         await cliAudit(store, { action, target: t.templateId, accountId: t.accountId, detail });
@@ -41,6 +45,10 @@ Examples:
   step('approve', 'approve a pending or under-review template');
   step('reject', 'fail a pending or under-review template, with a reason', true);
   step('disable', 'disable a template');
+  registerList(templates);
+}
+
+function registerList(templates: Command): void {
   templates
     .command('list')
     .description('list templates, optionally by status (0 pending .. 4 disabled)')

@@ -13,6 +13,12 @@ export function registerUcloudKeys(keys: Command): void {
     .command('ucloud')
     .description('manage UCloud SDK key pairs (docs/ucloud-sdk.md)')
     .addHelpText('after', '\nExample:\n  wirebird keys ucloud create --account 1');
+  registerUcloudCreate(ucloud);
+  registerUcloudList(ucloud);
+  registerUcloudDelete(ucloud);
+}
+
+function registerUcloudCreate(ucloud: Command): void {
   const create = ucloud
     .command('create')
     .description('create a key pair for an account; the private key is shown once')
@@ -35,6 +41,9 @@ export function registerUcloudKeys(keys: Command): void {
         );
       }).catch(failOnError);
     });
+}
+
+function registerUcloudList(ucloud: Command): void {
   ucloud
     .command('list')
     .description("list an account's key pairs (public keys only)")
@@ -55,6 +64,9 @@ export function registerUcloudKeys(keys: Command): void {
         }
       }).catch(failOnError);
     });
+}
+
+function registerUcloudDelete(ucloud: Command): void {
   ucloud
     .command('delete')
     .description('delete a key pair: requests signed with it are refused from then on')

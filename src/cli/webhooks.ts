@@ -58,6 +58,12 @@ export function registerWebhooks(program: Command): void {
   const hooks = program
     .command('webhooks')
     .description("an account's webhook endpoints and deliveries");
+  registerCreate(hooks);
+  registerEndpointChanges(hooks);
+  registerDeliveries(hooks);
+}
+
+function registerCreate(hooks: Command): void {
   command(hooks, 'create', 'add an endpoint; its signing secret is shown once')
     .requiredOption('-u, --url <url>', 'where events are POSTed')
     .option('-t, --types <list>', 'comma-separated event types (default: every type)')
@@ -82,6 +88,9 @@ export function registerWebhooks(program: Command): void {
         console.log(`EndpointId  ${endpoint.endpointId}\nSecret      ${secret}\n(shown once)`);
       }),
     );
+}
+
+function registerEndpointChanges(hooks: Command): void {
   command(hooks, 'list', "list the account's endpoints").action((opts: Opts) =>
     run(opts, async (s) => {
       const list = await s.store.listEndpoints(s.accountId);
@@ -122,7 +131,6 @@ export function registerWebhooks(program: Command): void {
         console.log(`${opts.endpoint} deleted`);
       }),
     );
-  registerDeliveries(hooks);
 }
 
 function registerDeliveries(hooks: Command): void {

@@ -42,16 +42,12 @@ export function healthPage(ctx: PageContext, d: HealthData): Html {
           { label: 'submitted', cls: 'submitted', points: at((r) => r.submittedPerS) },
           { label: 'receipts', cls: 'receipts', points: at((r) => r.receiptsPerS) },
         ],
-        range,
-        undefined,
-        perSecond,
+        { range, yMax: undefined, format: perSecond },
       )}
       ${lineChart(
         'Delivery rate (Success among receipts), last hour',
         [{ label: 'delivered', cls: 'delivered', points: at((r) => r.deliveryRate) }],
-        range,
-        1,
-        (v) => `${Math.round(v * 100)}%`,
+        { range, yMax: 1, format: (v) => `${Math.round(v * 100)}%` },
       )}
       <h2>Channels</h2>
       <table class="channels">

@@ -20,10 +20,14 @@ const LEFT = 64;
 export function lineChart(
   title: string,
   series: readonly Series[],
-  range: { from: number; to: number },
-  yMax: number | undefined,
-  format: (v: number) => string,
+  axes: {
+    range: { from: number; to: number };
+    /** The top of the y axis; the highest value (at least 1) when undefined. */
+    yMax: number | undefined;
+    format: (v: number) => string;
+  },
 ): Html {
+  const { range, yMax, format } = axes;
   const values = series.flatMap((s) =>
     s.points.flatMap((p) => (p.value === undefined ? [] : [p.value])),
   );

@@ -46,13 +46,13 @@ export function registerTemplatesRoutes(app: FastifyInstance, ctx: ConsoleContex
     }),
   );
   registerReview(app, ctx, 'templates', (id, verb, now, reason) =>
-    reviewById(store, id, verb, now, reason).then((t) => ({
+    reviewById(store, id, { action: verb, now, errDesc: reason }).then((t) => ({
       id: t.templateId,
       accountId: t.accountId,
     })),
   );
   registerReview(app, ctx, 'signatures', (id, verb, now, reason) =>
-    reviewSignatureById(store, id, verb, now, reason).then((s) => ({
+    reviewSignatureById(store, id, { action: verb, now, errDesc: reason }).then((s) => ({
       id: s.sigId,
       accountId: s.accountId,
     })),

@@ -40,6 +40,17 @@ export interface DispatchCounters {
   failed: number;
 }
 
+/** What a dispatcher works with. */
+export interface DispatcherParts {
+  storage: DispatchStorage;
+  channels: ReadonlyMap<string, Channel>;
+  clock: Clock;
+  options: DispatchOptions;
+  log: Logger;
+  /** The backoff's jitter: Math.random unless a test fixes it. */
+  random?: () => number;
+}
+
 /**
  * Claims due messages in batches under a lease, hands them to their route's channel at the
  * route's rate, and records each outcome. A message whose worker died is claimed again when its
@@ -59,15 +70,18 @@ export class Dispatcher {
   /** Whether any channel listens for recorded outcomes (the simulator); most do not. */
   private readonly anyRecordedListener: boolean;
 
-  constructor(
-    private readonly storage: DispatchStorage,
-    private readonly channels: ReadonlyMap<string, Channel>,
-    private readonly clock: Clock,
-    private readonly options: DispatchOptions,
-    private readonly log: Logger,
-    private readonly random: () => number = Math.random,
-  ) {
-    this.anyRecordedListener = [...channels.values()].some((c) => c.recorded);
+  private readonly storage: DispatchStorage;
+  private readonly channels: ReadonlyMap<string, Channel>;
+  private readonly clock: Clock;
+  private readonly options: DispatchOptions;
+  private readonly log: Logger;
+  private readonly random: () => number;
+
+  constructor(parts: DispatcherParts) {
+    ({ storage: this.storage, channels: this.channels, clock: this.clock } = parts);
+    ({ options: this.options, log: this.log } = parts);
+    this.random = parts.random ?? Math.random;
+    this.anyRecordedListener = [...this.channels.values()].some((c) => c.recorded);
   }
 
   start(): void {

@@ -72,31 +72,11 @@ export class Metrics implements DispatchObserver, ReportObserver {
       'channel',
       'status',
     ]);
-    this.webhookSignatureFailures = counter(
-      'wirebird_webhook_signature_failures_total',
-      'webhook calls refused for a bad signature',
-      ['channel'],
-    );
-    this.smppRequests = counter(
-      'wirebird_smpp_server_requests_total',
-      'requests ESMEs sent the SMPP server, by command and the command_status answered',
-      ['command', 'status'],
-    );
-    this.smppBinds = new Gauge({
-      name: 'wirebird_smpp_server_binds',
-      help: 'ESME binds open on this node',
+    [this.webhookSignatureFailures, this.smppRequests, this.smppBinds] = faceMetrics(
+      counter,
       registers,
-    });
-    this.inboundMedia = counter(
-      'wirebird_inbound_media_fetches_total',
-      'attempts at fetching the file of an inbound WhatsApp message: stored, failed, retry',
-      ['outcome'],
     );
-    this.inbound = counter(
-      'wirebird_inbound_messages_total',
-      'inbound messages (replies, WhatsApp messages) stored, each once',
-      ['channel', 'routed'],
-    );
+    [this.inboundMedia, this.inbound] = inboundMetrics(counter);
     this.submitSeconds = new Histogram({
       name: 'wirebird_submit_duration_seconds',
       help: 'how long a channel took to answer one submission call (a window of messages)',
@@ -268,9 +248,49 @@ function eventMetrics(
   return { attempts, seconds };
 }
 
-function authMetrics(
-  counter: (name: string, help: string, labels: 'face'[]) => Counter<'face'>,
-): [Counter<'face'>, Counter<'face'>] {
+type CounterOf = <L extends string>(name: string, help: string, labels: L[]) => Counter<L>;
+
+/** The faces' own: webhook signatures refused, the SMPP server's requests and binds. */
+function faceMetrics(
+  counter: CounterOf,
+  registers: Registry[],
+): [Counter<'channel'>, Counter<'command' | 'status'>, Gauge] {
+  return [
+    counter(
+      'wirebird_webhook_signature_failures_total',
+      'webhook calls refused for a bad signature',
+      ['channel'],
+    ),
+    counter(
+      'wirebird_smpp_server_requests_total',
+      'requests ESMEs sent the SMPP server, by command and the command_status answered',
+      ['command', 'status'],
+    ),
+    new Gauge({
+      name: 'wirebird_smpp_server_binds',
+      help: 'ESME binds open on this node',
+      registers,
+    }),
+  ];
+}
+
+/** Inbound messages stored, and the fetches of their WhatsApp files. */
+function inboundMetrics(counter: CounterOf): [Counter<'outcome'>, Counter<'channel' | 'routed'>] {
+  return [
+    counter(
+      'wirebird_inbound_media_fetches_total',
+      'attempts at fetching the file of an inbound WhatsApp message: stored, failed, retry',
+      ['outcome'],
+    ),
+    counter(
+      'wirebird_inbound_messages_total',
+      'inbound messages (replies, WhatsApp messages) stored, each once',
+      ['channel', 'routed'],
+    ),
+  ];
+}
+
+function authMetrics(counter: CounterOf): [Counter<'face'>, Counter<'face'>] {
   return [
     counter(
       'wirebird_auth_failures_total',

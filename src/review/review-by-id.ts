@@ -6,13 +6,18 @@ import type { Template } from '../domain/templates/template.js';
 import type { Signature } from '../domain/signatures/signature.js';
 import { reviewSignature } from '../domain/signatures/signature-review.js';
 
+/** A review step: approve, reject (with its reason) or disable, at a time. */
+export interface ReviewStep {
+  action: ReviewAction;
+  now: number;
+  errDesc?: string | undefined;
+}
+
 /** One review step by template id alone (an operator acts across accounts): admin API and CLI. */
 export async function reviewById(
   store: Store,
   templateId: string,
-  action: ReviewAction,
-  now: number,
-  errDesc?: string,
+  { action, now, errDesc }: ReviewStep,
 ): Promise<Template> {
   const current = await store.getTemplateById(templateId);
   if (!current) throw new WirebirdError('NotFound', `TemplateId ${templateId} not found`);
@@ -27,9 +32,7 @@ export async function reviewById(
 export async function reviewSignatureById(
   store: Store,
   sigId: string,
-  action: ReviewAction,
-  now: number,
-  errDesc?: string,
+  { action, now, errDesc }: ReviewStep,
 ): Promise<Signature> {
   const current = await store.getSignatureById(sigId);
   if (!current) throw new WirebirdError('NotFound', `SigId ${sigId} not found`);

@@ -125,7 +125,8 @@ export function setup(
   const storage = new FakeStorage([...msgs]);
   const clock: { t: number; now(): number } = { t: T0, now: () => clock.t };
   const byName = new Map(channels.map((c) => [c.name, c]));
-  const dispatcher = new Dispatcher(storage, byName, clock, { ...OPTIONS, ...opts }, log, random);
+  const options = { ...OPTIONS, ...opts };
+  const dispatcher = new Dispatcher({ storage, channels: byName, clock, options, log, random });
   return { storage, clock, dispatcher };
 }
 

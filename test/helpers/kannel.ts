@@ -4,6 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, writeFileSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { freePort, kill } from './process-gateway.js';
 
@@ -77,6 +78,23 @@ function conf(o: KannelOptions, ports: { admin: number; box: number; sendsms: nu
   ].join('\n');
 }
 
+/** Resolves once something accepts connections on the loopback port; fails after `limitMs`. */
+async function portOpen(port: number, limitMs: number): Promise<void> {
+  const end = Date.now() + limitMs;
+  const tryOnce = () =>
+    new Promise<boolean>((resolve) => {
+      const socket = connect({ host: '127.0.0.1', port }, () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+  while (!(await tryOnce())) {
+    if (Date.now() > end) throw new Error(`bearerbox did not open port ${port} in ${limitMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** Starts bearerbox then smsbox; answers the sendsms base URL. */
 export async function startKannel(o: KannelOptions): Promise<Kannel> {
   const ports = { admin: await freePort(), box: await freePort(), sendsms: await freePort() };
@@ -89,8 +107,9 @@ export async function startKannel(o: KannelOptions): Promise<Kannel> {
     return child;
   };
   start('bearerbox');
-  // smsbox connects to bearerbox's box port, which takes a moment to open.
-  await new Promise((r) => setTimeout(r, 1000));
+  // smsbox connects to bearerbox's box port once and gives up if it is not open yet: wait for it
+  // (a fixed pause was too short on a loaded machine).
+  await portOpen(ports.box, 15_000);
   start('smsbox');
   return {
     sendsms: `http://127.0.0.1:${ports.sendsms}/cgi-bin/sendsms`,

@@ -58,7 +58,8 @@ export async function spawnGateway(
   const named = config as { apiKeys?: { key: string }[]; adminKey?: string };
   const key =
     named.apiKeys?.[0]?.key ??
-    (readFileSync(join(dataDir, 'dev-account.key'), 'utf8').trim().split(':')[1] as string);
+    readFileSync(join(dataDir, 'dev-account.key'), 'utf8').trim().split(':')[1] ??
+    '';
   const adminKey = named.adminKey ?? readFileSync(join(dataDir, 'admin.key'), 'utf8').trim();
   return { child, url, key, adminKey };
 }

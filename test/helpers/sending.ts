@@ -126,7 +126,7 @@ export async function sendBatch(
   );
   assert.equal(status, 200, json.Message);
   assert.equal(json.Action, 'SendBatchUSMSMessageResponse');
-  return json as BatchAnswer;
+  return json;
 }
 
 /** A batch that must be accepted in full; returns its SessionNo. */

@@ -122,7 +122,7 @@ describe('WhatsApp inbound media: fetched into the media store, served by the ga
     );
     assert.equal(sim.stats.mediaLookups, lookups + 1);
 
-    const res = await download(media.Url as string, gw.key);
+    const res = await download(media.Url, gw.key);
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('content-type'), 'image/png');
     assert.equal(res.headers.get('x-content-type-options'), 'nosniff');

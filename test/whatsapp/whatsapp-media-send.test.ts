@@ -31,7 +31,7 @@ describe('WhatsApp channel: media ids from POST /media', () => {
     const upload = uploads[0];
     assert.equal(upload?.path, `/${PHONE_NUMBER_ID}/media`);
     assert.equal(upload?.headers.authorization, `Bearer ${ACCESS_TOKEN}`);
-    const form = await formOf(upload as NonNullable<typeof upload>);
+    const form = await formOf(upload);
     assert.equal(form.get('messaging_product'), 'whatsapp');
     assert.equal(form.get('type'), 'image/png');
     const file = form.get('file') as File;

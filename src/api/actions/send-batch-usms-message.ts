@@ -104,7 +104,9 @@ export async function sendGroups(
     acceptedAt: ctx.deps.clock.now(),
     messages: plan.accepted,
   };
-  return acceptOnce(ctx, idem, answer, (record) => ctx.deps.store.acceptBatch(batch, record), {
+  return acceptOnce(ctx, idem, {
+    answer,
+    store: (record) => ctx.deps.store.acceptBatch(batch, record),
     kind: 'sms',
     routes: plan.accepted.map((m) => m.route),
   });

@@ -54,7 +54,9 @@ export const sendMessage = defineAction(
       content: JSON.stringify(content),
       acceptedAt: clock.now(),
     };
-    return acceptOnce(ctx, idem, answer, (record) => store.acceptBusinessMessage(message, record), {
+    return acceptOnce(ctx, idem, {
+      answer,
+      store: (record) => store.acceptBusinessMessage(message, record),
       kind: 'business',
       routes: [message.route],
     });

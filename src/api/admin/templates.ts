@@ -71,14 +71,14 @@ export function registerTemplateAdmin(app: FastifyInstance, deps: ApiDeps): void
   const { store } = deps;
   registerReviewed(app, deps, {
     routes: TEMPLATE_ROUTES,
-    review: (id, action, now, errDesc) => reviewById(store, id, action, now, errDesc),
+    review: (id, action, now, errDesc) => reviewById(store, id, { action, now, errDesc }),
     list: (filter) => store.listTemplates(filter),
     out: (t) => outTemplate(t),
     accountOf: (t) => t.accountId,
   });
   registerReviewed(app, deps, {
     routes: SIGNATURE_ROUTES,
-    review: (id, action, now, errDesc) => reviewSignatureById(store, id, action, now, errDesc),
+    review: (id, action, now, errDesc) => reviewSignatureById(store, id, { action, now, errDesc }),
     list: (filter) => store.listSignatures(filter),
     out: outSignature,
     accountOf: (s) => s.accountId,

@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { KeyRecordFields, Obj } from '../answer-schemas.js';
 import { recordFields, recordsOf } from '../api-keys.js';
@@ -67,7 +67,7 @@ export function registerUcloudKeyAdmin(app: FastifyInstance, deps: ApiDeps): voi
   serveAdmin(app, deps, UCLOUD_KEY_ROUTES.create, async (input) => {
     const accountId = accountOf(input);
     const now = deps.clock.now();
-    const terms = termsOf(input.body as Static<typeof NewTerms>, now, 'admin');
+    const terms = termsOf(input.body, now, 'admin');
     const pair = await createKeyPair(deps.store, deps.box, { accountId, terms }, now);
     // The private key is answered this once: the store keeps it sealed and never shows it.
     return {

@@ -68,7 +68,7 @@ function rawBytes(sm: unknown): Uint8Array {
 /** message_payload arrives decoded by the smpp package (by data_coding); its text is taken. */
 function payloadText(payload: unknown): string | undefined {
   if (payload && typeof payload === 'object' && 'message' in payload) {
-    const message = (payload as { message: unknown }).message;
+    const message = payload.message;
     return typeof message === 'string' ? message : undefined;
   }
   return undefined;

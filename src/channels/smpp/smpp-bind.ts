@@ -43,14 +43,27 @@ export class SmppBind {
   private stopped = true;
   private timers = new Set<NodeJS.Timeout>();
 
-  constructor(
-    private readonly smsc: SmscConfig,
-    readonly role: BindRole,
-    readonly label: string,
-    private readonly handlers: BindHandlers,
-    private readonly log: Logger,
-    private readonly random: () => number = Math.random,
-  ) {}
+  private readonly smsc: SmscConfig;
+  readonly role: BindRole;
+  readonly label: string;
+  private readonly handlers: BindHandlers;
+  private readonly log: Logger;
+  private readonly random: () => number;
+
+  constructor(o: {
+    smsc: SmscConfig;
+    role: BindRole;
+    /** How status lists and logs name the bind (its role and number). */
+    label: string;
+    handlers: BindHandlers;
+    log: Logger;
+    /** The reconnect backoff's jitter: Math.random unless a test fixes it. */
+    random?: () => number;
+  }) {
+    ({ smsc: this.smsc, role: this.role, label: this.label } = o);
+    ({ handlers: this.handlers, log: this.log } = o);
+    this.random = o.random ?? Math.random;
+  }
 
   get outstanding(): number {
     return this.pending.size;

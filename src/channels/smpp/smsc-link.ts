@@ -64,7 +64,8 @@ export class SmscLink {
     for (let i = 1; i <= config.binds; i++) {
       for (const role of roles) {
         const label = `${ROLE_LABELS[role]}-${i}`;
-        this.binds.push(new SmppBind(config, role, label, { onDeliver: this.deliver }, log));
+        const handlers = { onDeliver: this.deliver };
+        this.binds.push(new SmppBind({ smsc: config, role, label, handlers, log }));
       }
     }
   }

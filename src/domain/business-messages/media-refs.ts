@@ -40,7 +40,7 @@ function visitComponent(c: TemplateComponent, base: string, visit: Visit): Templ
   const parameters = c.parameters.map((p, j) =>
     visitParameter(p, `${base}.parameters[${j}]`, visit),
   );
-  return { ...c, parameters } as TemplateComponent;
+  return { ...c, parameters };
 }
 
 /** A copy of the content in which `visit` saw, and may have replaced, every media object with an id. */

@@ -85,5 +85,5 @@ export function parseMedia<K extends MediaKind>(
     const filename = optionalString(obj, 'filename', base, FILENAME_MAX);
     if (filename !== undefined) media.filename = filename;
   }
-  return media as MediaByKind[K];
+  return media;
 }

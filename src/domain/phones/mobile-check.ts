@@ -66,7 +66,7 @@ export function isMobileOrFixedLine(country: CountryCode, national: string): boo
 /** True when `phone.isValid()` would be, at a fraction of the cost for mobile numbers. */
 export function isValidPhone(phone: PhoneNumber): boolean {
   const { country, nationalNumber } = phone;
-  if (country && isMobileOrFixedLine(country, nationalNumber as string)) return true;
+  if (country && isMobileOrFixedLine(country, nationalNumber)) return true;
   return phone.isValid();
 }
 
@@ -78,7 +78,7 @@ export function isValidPhone(phone: PhoneNumber): boolean {
 export function isMobilePhone(phone: PhoneNumber): boolean {
   const { country, nationalNumber } = phone;
   const mobile = country ? mobilePlanOf(country)?.mobile : undefined;
-  if (mobile && isOfType(nationalNumber as string, mobile)) return true;
+  if (mobile && isOfType(nationalNumber, mobile)) return true;
   const type = phone.getType();
   return type === 'MOBILE' || type === 'FIXED_LINE_OR_MOBILE';
 }

@@ -19,5 +19,5 @@ const metadata = new Metadata();
 /** The plan of a region; read each region once and keep what is needed, it is not cheap. */
 export function numberingPlanOf(country: CountryCode): NumberingPlan | undefined {
   metadata.selectNumberingPlan(country);
-  return metadata.numberingPlan as NumberingPlan | undefined;
+  return metadata.numberingPlan;
 }

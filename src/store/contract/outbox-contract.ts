@@ -206,7 +206,7 @@ export function outboxContract(open: OpenStore): void {
       const [second] = await claimAll(store, e, NOW + 5 * SECOND);
       assert.equal(second?.attempt, 2);
       await store.recordDeliveries(
-        [result(second as ClaimedDelivery, { ...retry, state: 'failed', nextAt: undefined })],
+        [result(second, { ...retry, state: 'failed', nextAt: undefined })],
         0,
       );
       assert.equal((await store.getEndpoint(ACCOUNT, e.endpointId))?.failingSince, NOW + SECOND);

@@ -45,25 +45,7 @@ export function postgresAccounts(pool: Pool): AccountStore {
       );
       return r.rows[0]?.n ?? 0;
     },
-    async addSenderId(accountId, senderId, now) {
-      const r = await pool.query(
-        `INSERT INTO sender_ids (account_id, sender_id, created_at) VALUES ($1, $2, $3)
-         ON CONFLICT DO NOTHING`,
-        [accountId, senderId, now],
-      );
-      return r.rowCount === 1;
-    },
-    async hasSenderIds(accountId, senderIds) {
-      if (senderIds.length === 0) return new Set();
-      const r = await pool.query<{ sender_id: string }>(
-        // An approved signature (UCloud dialect) is a sender of its account as a registered id is.
-        `SELECT sender_id FROM sender_ids WHERE account_id = $1 AND sender_id = ANY($2::text[])
-         UNION SELECT sig_content FROM signatures
-         WHERE account_id = $1 AND sig_content = ANY($2::text[]) AND status = ${TemplateStatus.Approved}`,
-        [accountId, senderIds],
-      );
-      return new Set(r.rows.map((row) => row.sender_id));
-    },
+    ...postgresSenders(pool),
     async addBusinessPhone(p) {
       // xmax is 0 only on a row this statement inserted, not on one it updated.
       const r = await pool.query<{ inserted: boolean }>(
@@ -89,6 +71,31 @@ export function postgresAccounts(pool: Pool): AccountStore {
       );
       const row = r.rows[0];
       return row && toBusinessPhone(row);
+    },
+  };
+}
+
+/** The senders an account may use: registered ids, and its approved signatures. */
+function postgresSenders(pool: Pool): Pick<AccountStore, 'addSenderId' | 'hasSenderIds'> {
+  return {
+    async addSenderId(accountId, senderId, now) {
+      const r = await pool.query(
+        `INSERT INTO sender_ids (account_id, sender_id, created_at) VALUES ($1, $2, $3)
+         ON CONFLICT DO NOTHING`,
+        [accountId, senderId, now],
+      );
+      return r.rowCount === 1;
+    },
+    async hasSenderIds(accountId, senderIds) {
+      if (senderIds.length === 0) return new Set();
+      const r = await pool.query<{ sender_id: string }>(
+        // An approved signature (UCloud dialect) is a sender of its account as a registered id is.
+        `SELECT sender_id FROM sender_ids WHERE account_id = $1 AND sender_id = ANY($2::text[])
+         UNION SELECT sig_content FROM signatures
+         WHERE account_id = $1 AND sig_content = ANY($2::text[]) AND status = ${TemplateStatus.Approved}`,
+        [accountId, senderIds],
+      );
+      return new Set(r.rows.map((row) => row.sender_id));
     },
   };
 }

@@ -27,7 +27,7 @@ const types = {
 export function connectionConfig(options: PostgresOptions): pg.PoolConfig {
   return {
     connectionString: options.url,
-    types: types as pg.CustomTypesConfig,
+    types: types,
     ...(options.schema ? { options: `-c search_path=${quoteIdent(options.schema)}` } : {}),
   };
 }

@@ -1,6 +1,6 @@
 import { idempotencyWindowStart } from '../../domain/messages/idempotency-window.js';
 import { concatText } from '../../domain/messages/concat.js';
-import type { AcceptedBatch } from '../../domain/messages/message.js';
+import type { AcceptedBatch, AcceptedBusinessMessage } from '../../domain/messages/message.js';
 import type { IdempotencyRecord } from '../../domain/messages/message.js';
 import type { MessageStore } from '../../domain/ports.js';
 import { INSERT_COLUMNS, fromIdemRow, type IdemRow } from '../rows/messages.js';
@@ -18,11 +18,8 @@ const INSERT_MESSAGE = `INSERT INTO messages (${INSERT_COLUMNS})
 export function sqliteAcceptance(
   db: Db,
 ): Pick<MessageStore, 'acceptBatch' | 'acceptBusinessMessage' | 'findIdempotency'> {
-  const insertMessage = db.prepare(INSERT_MESSAGE);
   const insertSms = smsInserter(db);
-  const insertEvent = db.prepare(
-    'INSERT INTO message_events (message_ref, status, at, code, descr) VALUES (?,?,?,?,?)',
-  );
+  const insertBusiness = businessInserter(db);
   // Only SMPP submits name a bind for their receipts: the common INSERT stays as it is.
   const smppFields = db.prepare(
     'UPDATE messages SET receipt_to = ?, concat = ? WHERE session_no = ?',
@@ -30,6 +27,39 @@ export function sqliteAcceptance(
   const insertSession = db.prepare(
     'INSERT INTO sessions (session_no, account_id, accepted_count, created_at) VALUES (?,?,?,?)',
   );
+  const { guarded, findIdem } = idempotencyGuard(db);
+
+  return {
+    async acceptBatch(batch, idem) {
+      return guarded(idem, idemWindowStart(idem), () => {
+        insertSession.run(
+          batch.sessionNo,
+          batch.accountId,
+          batch.messages.length,
+          batch.acceptedAt,
+        );
+        insertSms(batch);
+        if (batch.receiptTo !== undefined || batch.concat !== undefined) {
+          smppFields.run(batch.receiptTo ?? null, concatOrNull(batch), batch.sessionNo);
+        }
+      });
+    },
+    async acceptBusinessMessage(m, idem) {
+      return guarded(idem, idemWindowStart(idem), () => {
+        insertBusiness(m);
+      });
+    },
+    async findIdempotency(accountId, key, notBefore) {
+      return findIdem(accountId, key, notBefore);
+    },
+  };
+}
+
+/**
+ * Runs a write all or nothing, unless the idempotency key is taken within its window, and
+ * settles once it is committed with the other acceptances of the same moment (group commit).
+ */
+function idempotencyGuard(db: Db) {
   const selectIdem = db.prepare(
     'SELECT account_id, idem_key, request_hash, response, created_at FROM idempotency_keys WHERE account_id = ? AND idem_key = ? AND created_at >= ?',
   );
@@ -58,49 +88,21 @@ export function sqliteAcceptance(
       return undefined;
     });
 
-  return {
-    async acceptBatch(batch, idem) {
-      return guarded(idem, idemWindowStart(idem), () => {
-        insertSession.run(
-          batch.sessionNo,
-          batch.accountId,
-          batch.messages.length,
-          batch.acceptedAt,
-        );
-        insertSms(batch);
-        if (batch.receiptTo !== undefined || batch.concat !== undefined) {
-          smppFields.run(batch.receiptTo ?? null, concatOrNull(batch), batch.sessionNo);
-        }
-      });
-    },
-    async acceptBusinessMessage(m, idem) {
-      return guarded(idem, idemWindowStart(idem), () => {
-        const { lastInsertRowid } = insertMessage.run(
-          'business',
-          m.accountId,
-          null,
-          m.messageId,
-          m.to,
-          m.e164,
-          m.route,
-          null,
-          null,
-          '',
-          '',
-          '',
-          m.content,
-          m.type,
-          m.businessPhone,
-          1,
-          m.acceptedAt,
-          m.acceptedAt,
-        );
-        insertEvent.run(lastInsertRowid, 'accepted', m.acceptedAt, '', '');
-      });
-    },
-    async findIdempotency(accountId, key, notBefore) {
-      return findIdem(accountId, key, notBefore);
-    },
+  return { guarded, findIdem };
+}
+
+/** A business message's row and its first event. */
+function businessInserter(db: Db): (m: AcceptedBusinessMessage) => void {
+  const insertMessage = db.prepare(INSERT_MESSAGE);
+  const insertEvent = db.prepare(
+    'INSERT INTO message_events (message_ref, status, at, code, descr) VALUES (?,?,?,?,?)',
+  );
+  return (m) => {
+    const { lastInsertRowid } = insertMessage.run(
+      ...['business', m.accountId, null, m.messageId, m.to, m.e164, m.route, null, null],
+      ...['', '', '', m.content, m.type, m.businessPhone, 1, m.acceptedAt, m.acceptedAt],
+    );
+    insertEvent.run(lastInsertRowid, 'accepted', m.acceptedAt, '', '');
   };
 }
 

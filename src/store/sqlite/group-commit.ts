@@ -43,6 +43,6 @@ export function groupCommit(db: Db): <T>(work: () => T) => Promise<T> {
   return <T>(work: () => T) =>
     new Promise<T>((resolve, reject) => {
       if (queue.length === 0) setImmediate(flush);
-      queue.push({ work, resolve: resolve as (v: unknown) => void, reject });
+      queue.push({ work, resolve: resolve, reject });
     });
 }

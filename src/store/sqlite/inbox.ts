@@ -34,17 +34,6 @@ function pushValues(values: unknown[], e: InboxEntry): void {
 type Delivery = { entry: InboxEntry; duplicate: boolean };
 
 export function sqliteInbox(db: Db): InboxStore {
-  const insertFor = multiRowInsert(
-    db,
-    INSERT,
-    ROW,
-    'ON CONFLICT (message_ref) DO NOTHING RETURNING id, message_ref',
-  );
-  // A resubmission is not delivered again, only counted on the first entry.
-  const resubmitted = db.prepare(
-    `UPDATE sim_inbox SET submissions = submissions + 1, last_attempt = max(last_attempt, ?)
-     WHERE message_ref = ? RETURNING ${INBOX_COLUMNS}`,
-  );
   const pending = db.prepare(
     `SELECT ${INBOX_COLUMNS} FROM sim_inbox WHERE reported = 0 ORDER BY report_due_at`,
   );
@@ -53,33 +42,7 @@ export function sqliteInbox(db: Db): InboxStore {
   );
   const markReported = relaxed(db, (ids: string) => markReportedStatement.run(ids));
 
-  const deliverChunk = (chunk: readonly InboxEntry[], out: Delivery[]) => {
-    const values: unknown[] = [];
-    for (const e of chunk) pushValues(values, e);
-    const rows = insertFor(chunk.length).all(values) as {
-      id: number;
-      message_ref: number;
-    }[];
-    const inserted = new Map(rows.map((r) => [r.message_ref, r.id]));
-    for (const e of chunk) {
-      const id = inserted.get(e.messageRef);
-      // The first of a message's entries in the chunk is the one inserted; any other repeats it.
-      if (id !== undefined) {
-        inserted.delete(e.messageRef);
-        out.push({ entry: { ...e, id }, duplicate: false });
-      } else {
-        const first = resubmitted.get(e.lastAttempt, e.messageRef) as InboxRow;
-        out.push({ entry: fromRow(first), duplicate: true });
-      }
-    }
-  };
-  // The dispatcher's durable commit of the submit outcome follows each delivery, and a report lost
-  // with `reported = 1` is sent again from the pending list, which the final receipt ignores.
-  const deliverMany = relaxed(db, (entries: readonly InboxEntry[]) => {
-    const out: Delivery[] = [];
-    for (let i = 0; i < entries.length; i += CHUNK) deliverChunk(entries.slice(i, i + CHUNK), out);
-    return out;
-  });
+  const deliverMany = inboxDeliverer(db);
 
   return {
     async deliverToInbox(e) {
@@ -107,4 +70,46 @@ export function sqliteInbox(db: Db): InboxStore {
       return (rows as InboxRow[]).map(fromRow);
     },
   };
+}
+
+/** Delivers entries in chunks of one multi-row INSERT; a message's repeat counts on its first. */
+function inboxDeliverer(db: Db): (entries: readonly InboxEntry[]) => Delivery[] {
+  const insertFor = multiRowInsert(
+    db,
+    INSERT,
+    ROW,
+    'ON CONFLICT (message_ref) DO NOTHING RETURNING id, message_ref',
+  );
+  // A resubmission is not delivered again, only counted on the first entry.
+  const resubmitted = db.prepare(
+    `UPDATE sim_inbox SET submissions = submissions + 1, last_attempt = max(last_attempt, ?)
+     WHERE message_ref = ? RETURNING ${INBOX_COLUMNS}`,
+  );
+  const deliverChunk = (chunk: readonly InboxEntry[], out: Delivery[]) => {
+    const values: unknown[] = [];
+    for (const e of chunk) pushValues(values, e);
+    const rows = insertFor(chunk.length).all(values) as {
+      id: number;
+      message_ref: number;
+    }[];
+    const inserted = new Map(rows.map((r) => [r.message_ref, r.id]));
+    for (const e of chunk) {
+      const id = inserted.get(e.messageRef);
+      // The first of a message's entries in the chunk is the one inserted; any other repeats it.
+      if (id !== undefined) {
+        inserted.delete(e.messageRef);
+        out.push({ entry: { ...e, id }, duplicate: false });
+      } else {
+        const first = resubmitted.get(e.lastAttempt, e.messageRef) as InboxRow;
+        out.push({ entry: fromRow(first), duplicate: true });
+      }
+    }
+  };
+  // The dispatcher's durable commit of the submit outcome follows each delivery, and a report lost
+  // with `reported = 1` is sent again from the pending list, which the final receipt ignores.
+  return relaxed(db, (entries: readonly InboxEntry[]) => {
+    const out: Delivery[] = [];
+    for (let i = 0; i < entries.length; i += CHUNK) deliverChunk(entries.slice(i, i + CHUNK), out);
+    return out;
+  });
 }

@@ -29,6 +29,36 @@ function outcomeStatements(
   reports: ReturnType<typeof sqliteReports>,
   outbox: SqliteOutbox,
 ) {
+  const sent = submittedRecorders(db);
+  const unsent = unsentRecorders(db, outbox);
+  return db.transaction((list: readonly SubmitOutcome[], now: number) => {
+    const late: Late[] = [];
+    const single: Submitted[] = [];
+    for (const o of list) {
+      if (o.kind === 'submitted' && !(o.parts && o.parts.length > 1)) single.push(o);
+      else if (o.kind === 'submitted') sent.recordMultipart(o, now, late);
+      else if (o.kind === 'retry') unsent.recordRetry(o, now);
+      else unsent.recordFailed(o, now);
+    }
+    sent.recordSingle(single, now, late);
+    reports.applyEarlyReports(late, now);
+  });
+}
+
+/** Business messages keep a status history; an SMS has its receipt. */
+function eventWriter(db: Db) {
+  const insertEvent = db.prepare(
+    'INSERT INTO message_events (message_ref, status, at, code, descr) VALUES (?,?,?,?,?)',
+  );
+  // `changed` is the outcome UPDATE's RETURNING row, absent when the claim was stale.
+  const event = (changed: unknown, ...values: [number, string, number, string, string]) => {
+    if ((changed as Changed | undefined)?.kind === 'business') insertEvent.run(...values);
+  };
+  return { insertEvent, event };
+}
+
+/** Submits that an upstream took: single-part ones in one statement, multipart with their parts. */
+function submittedRecorders(db: Db) {
   const submitted = db.prepare(
     `UPDATE messages SET state = 'submitted', due_at = NULL, route = ?, upstream_id = ?, submitted_at = ?,
        parts = ? WHERE id = ? AND state = 'submitting' AND attempts = ? RETURNING kind`,
@@ -47,6 +77,36 @@ function outcomeStatements(
      ON CONFLICT (route, upstream_id) DO UPDATE SET message_ref = excluded.message_ref,
        part_no = excluded.part_no, status = NULL, code = NULL, descr = NULL`,
   );
+  const { insertEvent, event } = eventWriter(db);
+  return {
+    /** Records single-part submits; those whose claim still held join `late`. */
+    recordSingle(single: readonly Submitted[], now: number, late: Late[]) {
+      if (single.length === 0) return;
+      const pass = JSON.stringify(single.map((o) => [o.id, o.route, o.upstreamId, o.attempt]));
+      const changed = submittedMany.all(now, pass) as [number, string][];
+      const byId = new Map(single.map((o) => [o.id, o]));
+      for (const [id, kind] of changed) {
+        const o = byId.get(id) as Submitted;
+        late.push(o);
+        if (kind === 'business') insertEvent.run(id, 'submitted', now, '', o.upstreamId);
+      }
+    },
+    /** A multipart message: its row, and a row per part that reports will name. */
+    recordMultipart(o: Submitted, now: number, late: Late[]) {
+      const parts = o.parts ?? [];
+      const row = submitted.get(o.route, o.upstreamId, now, parts.length, o.id, o.attempt);
+      if (!row) return;
+      parts.forEach((upstreamId, i) => {
+        part.run(o.route, upstreamId, o.id, i + 1);
+        late.push({ route: o.route, upstreamId });
+      });
+      event(row, o.id, 'submitted', now, '', o.upstreamId);
+    },
+  };
+}
+
+/** Submits that failed: queued again for a retry, or failed for good (with its event). */
+function unsentRecorders(db: Db, outbox: SqliteOutbox) {
   const retry = db.prepare(
     `UPDATE messages SET state = 'queued', due_at = ?, last_error = ?
      WHERE id = ? AND state = 'submitting' AND attempts = ? RETURNING kind`,
@@ -56,62 +116,24 @@ function outcomeStatements(
        receipt_code = ?, receipt_desc = ?, receipt_time = ?
      WHERE id = ? AND state = 'submitting' AND attempts = ? RETURNING kind, account_id, receipt_to`,
   );
-  const insertEvent = db.prepare(
-    'INSERT INTO message_events (message_ref, status, at, code, descr) VALUES (?,?,?,?,?)',
-  );
-  // Only business messages keep a status history; an SMS has its receipt.
-  // `changed` is the outcome UPDATE's RETURNING row, absent when the claim was stale.
-  const event = (changed: unknown, ...values: [number, string, number, string, string]) => {
-    if ((changed as Changed | undefined)?.kind === 'business') insertEvent.run(...values);
+  const { event } = eventWriter(db);
+  return {
+    recordRetry(o: Extract<SubmitOutcome, { kind: 'retry' }>, now: number) {
+      const row = retry.get(o.dueAt, `${o.code} ${o.desc}`, o.id, o.attempt);
+      event(row, o.id, 'retry', now, o.code, o.desc);
+    },
+    recordFailed(o: Extract<SubmitOutcome, { kind: 'failed' }>, now: number) {
+      const row = failed.get(o.code, o.desc, Math.floor(now / 1000), o.id, o.attempt) as
+        Changed | undefined;
+      event(row, o.id, 'failed', now, o.code, o.desc);
+      if (!row) return;
+      const change = {
+        ...{ id: o.id, accountId: row.account_id, kind: row.kind, status: 'failed' },
+        receiptTo: row.receipt_to,
+      };
+      outbox.messageChanged({ ...change, code: o.code, desc: o.desc, at: now }, now);
+    },
   };
-  /** Records single-part submits; those whose claim still held join `late`. */
-  const recordSingle = (single: readonly Submitted[], now: number, late: Late[]) => {
-    if (single.length === 0) return;
-    const pass = JSON.stringify(single.map((o) => [o.id, o.route, o.upstreamId, o.attempt]));
-    const changed = submittedMany.all(now, pass) as [number, string][];
-    const byId = new Map(single.map((o) => [o.id, o]));
-    for (const [id, kind] of changed) {
-      const o = byId.get(id) as Submitted;
-      late.push(o);
-      if (kind === 'business') insertEvent.run(id, 'submitted', now, '', o.upstreamId);
-    }
-  };
-  return db.transaction((list: readonly SubmitOutcome[], now: number) => {
-    const late: Late[] = [];
-    const single: Submitted[] = [];
-    for (const o of list) {
-      if (o.kind === 'submitted' && !(o.parts && o.parts.length > 1)) {
-        single.push(o);
-      } else if (o.kind === 'submitted') {
-        // A multipart message: its row, and a row per part that reports will name.
-        const parts = o.parts ?? [];
-        const row = submitted.get(o.route, o.upstreamId, now, parts.length, o.id, o.attempt);
-        if (row) {
-          parts.forEach((upstreamId, i) => {
-            part.run(o.route, upstreamId, o.id, i + 1);
-            late.push({ route: o.route, upstreamId });
-          });
-          event(row, o.id, 'submitted', now, '', o.upstreamId);
-        }
-      } else if (o.kind === 'retry') {
-        const row = retry.get(o.dueAt, `${o.code} ${o.desc}`, o.id, o.attempt);
-        event(row, o.id, 'retry', now, o.code, o.desc);
-      } else {
-        const row = failed.get(o.code, o.desc, Math.floor(now / 1000), o.id, o.attempt) as
-          Changed | undefined;
-        event(row, o.id, 'failed', now, o.code, o.desc);
-        if (row) {
-          const change = {
-            ...{ id: o.id, accountId: row.account_id, kind: row.kind, status: 'failed' },
-            receiptTo: row.receipt_to,
-          };
-          outbox.messageChanged({ ...change, code: o.code, desc: o.desc, at: now }, now);
-        }
-      }
-    }
-    recordSingle(single, now, late);
-    reports.applyEarlyReports(late, now);
-  });
 }
 
 type Submitted = Extract<SubmitOutcome, { kind: 'submitted' }>;

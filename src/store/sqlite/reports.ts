@@ -10,31 +10,6 @@ import { MESSAGE_EVENT_COLUMNS, type MessageEventRow } from '../rows/outbox.js';
 import { sqliteParts } from './parts.js';
 
 export function sqliteReports(db: Db, outbox: SqliteOutbox) {
-  const find = db.prepare(
-    `SELECT id, kind, account_id, state, status, parts, receipt_to FROM messages
-     WHERE route = ? AND upstream_id = ?`,
-  );
-  const event = db.prepare(
-    'INSERT INTO message_events (message_ref, status, at, code, descr) VALUES (?,?,?,?,?)',
-  );
-  const finalise = db.prepare(
-    `UPDATE messages SET state = 'final', due_at = NULL, status = ?, receipt_result = ?,
-       receipt_code = ?, receipt_desc = ?, receipt_time = ? WHERE id = ? AND state != 'final'`,
-  );
-  const setStatus = db.prepare('UPDATE messages SET status = ? WHERE id = ?');
-  // The report nearly every SMS gets, its final one while it awaits it, in one statement instead
-  // of a lookup and an UPDATE. The id as given is the reading `locate` tries first.
-  const finaliseSmsSql = (also: string, returning: string) =>
-    `UPDATE messages SET state = 'final', status = ?, receipt_result = ?, receipt_code = ?,
-       receipt_desc = ?, receipt_time = ?${also} WHERE route = ? AND upstream_id = ? AND kind = 'sms'
-       AND parts = 1 AND state = 'submitted' AND status IN ('accepted', 'sent')
-     RETURNING ${returning}`;
-  const finaliseSms = db.prepare(finaliseSmsSql('', 'id, account_id, receipt_to'));
-  // When anyone listens for receipts: the event's row read and its sequence counted in the same
-  // statement.
-  const finaliseSmsSpeaking = db.prepare(
-    finaliseSmsSql(', event_seq = event_seq + 1', MESSAGE_EVENT_COLUMNS),
-  );
   const keepEarly = db.prepare(
     `INSERT INTO early_reports (route, upstream_id, status, code, descr, at, received_at)
      VALUES (?,?,?,?,?,?,?) ON CONFLICT DO NOTHING`,
@@ -42,96 +17,8 @@ export function sqliteReports(db: Db, outbox: SqliteOutbox) {
   const takeEarly = db.prepare(
     'DELETE FROM early_reports WHERE route = ? AND upstream_id = ? RETURNING status, code, descr, at',
   );
-  const expire = db.prepare(
-    `UPDATE messages SET state = 'final', status = 'unknown', receipt_result = 'Unknow',
-       receipt_code = 'TIMEOUT', receipt_desc = 'no delivery report arrived before the receipt timeout',
-       receipt_time = ? WHERE id IN (SELECT id FROM messages WHERE state = 'submitted' AND submitted_at <= ? LIMIT ?)
-     RETURNING id, kind, account_id, receipt_to`,
-  );
-  const purgeEarly = db.prepare('DELETE FROM early_reports WHERE received_at <= ?');
-  const parts = sqliteParts(db);
-  const expireAwaiting = db.transaction((cutoff: number, now: number, limit: number) => {
-    const expired = expire.all(Math.floor(now / 1000), cutoff, limit) as {
-      id: number;
-      kind: string;
-      account_id: number;
-      receipt_to: string | null;
-    }[];
-    const desc = 'no status before the receipt timeout';
-    for (const m of expired) {
-      if (m.kind === 'business') event.run(m.id, 'unknown', now, 'TIMEOUT', desc);
-      const change = {
-        ...{ id: m.id, accountId: m.account_id, kind: m.kind, status: 'unknown' },
-        receiptTo: m.receipt_to,
-      };
-      outbox.messageChanged({ ...change, code: 'TIMEOUT', desc, at: now }, now);
-    }
-    // A report nobody claimed within the receipt timeout belongs to no message we will see.
-    purgeEarly.run(cutoff);
-    return expired.length;
-  });
-
-  /** The message (and, for a multipart one, the part) an upstream id names, in any reading. */
-  const locate = (route: string, upstreamId: string) => {
-    for (const reading of upstreamIdReadings(upstreamId)) {
-      const m = find.get(route, reading) as Target | undefined;
-      if (m) return { m, partId: m.parts > 1 ? reading : undefined };
-      const owner = parts.owner(route, reading);
-      if (owner) return { m: owner, partId: reading };
-    }
-    return undefined;
-  };
-
-  /** Applies one report to its message; false when no message carries that upstream id yet. */
-  const applyOne = (r: Report, now: number): boolean => {
-    const result = receiptResultOf(r.status);
-    if (result && advanceStatus('sent', r.status)) {
-      const at = Math.floor(r.at / 1000);
-      const speaking = outbox.anySubscriber('message.receipt');
-      const done = (speaking ? finaliseSmsSpeaking : finaliseSms).get(
-        ...[r.status, result, r.code, r.desc, at, r.route, r.upstreamId],
-      ) as MessageEventRow | undefined;
-      if (done) {
-        const change = {
-          ...{ id: done.id, accountId: done.account_id, kind: 'sms', status: r.status },
-          receiptTo: done.receipt_to,
-        };
-        const written = speaking ? done : undefined;
-        outbox.messageChanged({ ...change, code: r.code, desc: r.desc, at: r.at }, now, written);
-        return true;
-      }
-    }
-    return applyFound(r, now);
-  };
-
-  /** Any report: to a message or a part, final or not, first or repeated. */
-  const applyFound = (r: Report, now: number): boolean => {
-    const found = locate(r.route, r.upstreamId);
-    if (!found) return false;
-    const { m, partId } = found;
-    if (m.kind === 'business') event.run(m.id, r.status, r.at, r.code, r.desc);
-    // A part's final report finishes the message only together with all the other parts'.
-    const speaking = partId === undefined ? r : parts.settle(r, partId, m.id);
-    const { status, receipt } = applyReport(m, speaking, r);
-    if (receipt) {
-      finalise.run(status, receipt.result, receipt.code, receipt.desc, receipt.time, m.id);
-    } else if (status !== m.status) {
-      setStatus.run(status, m.id);
-    }
-    // An SMS speaks once, with its receipt; a business message at each new status.
-    if (m.kind === 'sms' ? receipt : status !== m.status) {
-      const said = speaking ?? r;
-      const change = {
-        id: m.id,
-        accountId: m.account_id,
-        kind: m.kind,
-        status,
-        receiptTo: m.receipt_to,
-      };
-      outbox.messageChanged({ ...change, code: said.code, desc: said.desc, at: r.at }, now);
-    }
-    return true;
-  };
+  const applyOne = reportApplier(db, outbox);
+  const expireAwaiting = receiptExpiry(db, outbox);
 
   const applyReports = db.transaction((reports: readonly Report[], now: number) => {
     let unmatched = 0;
@@ -173,6 +60,143 @@ export function sqliteReports(db: Db, outbox: SqliteOutbox) {
       return expireAwaiting(cutoff, now, limit);
     },
   };
+}
+
+/** Applies one report; the final report of a one-part SMS in one statement (the common case). */
+function reportApplier(db: Db, outbox: SqliteOutbox) {
+  // The report nearly every SMS gets, its final one while it awaits it, in one statement instead
+  // of a lookup and an UPDATE. The id as given is the reading `locate` tries first.
+  const finaliseSmsSql = (also: string, returning: string) =>
+    `UPDATE messages SET state = 'final', status = ?, receipt_result = ?, receipt_code = ?,
+       receipt_desc = ?, receipt_time = ?${also} WHERE route = ? AND upstream_id = ? AND kind = 'sms'
+       AND parts = 1 AND state = 'submitted' AND status IN ('accepted', 'sent')
+     RETURNING ${returning}`;
+  const finaliseSms = db.prepare(finaliseSmsSql('', 'id, account_id, receipt_to'));
+  // When anyone listens for receipts: the event's row read and its sequence counted in the same
+  // statement.
+  const finaliseSmsSpeaking = db.prepare(
+    finaliseSmsSql(', event_seq = event_seq + 1', MESSAGE_EVENT_COLUMNS),
+  );
+  const applyFound = foundReportApplier(db, outbox);
+
+  /** Applies one report to its message; false when no message carries that upstream id yet. */
+  const applyOne = (r: Report, now: number): boolean => {
+    const result = receiptResultOf(r.status);
+    if (result && advanceStatus('sent', r.status)) {
+      const at = Math.floor(r.at / 1000);
+      const speaking = outbox.anySubscriber('message.receipt');
+      const done = (speaking ? finaliseSmsSpeaking : finaliseSms).get(
+        ...[r.status, result, r.code, r.desc, at, r.route, r.upstreamId],
+      ) as MessageEventRow | undefined;
+      if (done) {
+        const change = {
+          ...{ id: done.id, accountId: done.account_id, kind: 'sms', status: r.status },
+          receiptTo: done.receipt_to,
+        };
+        const written = speaking ? done : undefined;
+        outbox.messageChanged({ ...change, code: r.code, desc: r.desc, at: r.at }, now, written);
+        return true;
+      }
+    }
+    return applyFound(r, now);
+  };
+
+  return applyOne;
+}
+
+/** Applies a report to the message or part its upstream id names, when one does. */
+function foundReportApplier(db: Db, outbox: SqliteOutbox) {
+  const find = db.prepare(
+    `SELECT id, kind, account_id, state, status, parts, receipt_to FROM messages
+     WHERE route = ? AND upstream_id = ?`,
+  );
+  const event = db.prepare(
+    'INSERT INTO message_events (message_ref, status, at, code, descr) VALUES (?,?,?,?,?)',
+  );
+  const finalise = db.prepare(
+    `UPDATE messages SET state = 'final', due_at = NULL, status = ?, receipt_result = ?,
+       receipt_code = ?, receipt_desc = ?, receipt_time = ? WHERE id = ? AND state != 'final'`,
+  );
+  const setStatus = db.prepare('UPDATE messages SET status = ? WHERE id = ?');
+  const parts = sqliteParts(db);
+
+  /** The message (and, for a multipart one, the part) an upstream id names, in any reading. */
+  const locate = (route: string, upstreamId: string) => {
+    for (const reading of upstreamIdReadings(upstreamId)) {
+      const m = find.get(route, reading) as Target | undefined;
+      if (m) return { m, partId: m.parts > 1 ? reading : undefined };
+      const owner = parts.owner(route, reading);
+      if (owner) return { m: owner, partId: reading };
+    }
+    return undefined;
+  };
+
+  /** Any report: to a message or a part, final or not, first or repeated. */
+  const applyFound = (r: Report, now: number): boolean => {
+    const found = locate(r.route, r.upstreamId);
+    if (!found) return false;
+    const { m, partId } = found;
+    if (m.kind === 'business') event.run(m.id, r.status, r.at, r.code, r.desc);
+    // A part's final report finishes the message only together with all the other parts'.
+    const speaking = partId === undefined ? r : parts.settle(r, partId, m.id);
+    const { status, receipt } = applyReport(m, speaking, r);
+    if (receipt) {
+      finalise.run(status, receipt.result, receipt.code, receipt.desc, receipt.time, m.id);
+    } else if (status !== m.status) {
+      setStatus.run(status, m.id);
+    }
+    // An SMS speaks once, with its receipt; a business message at each new status.
+    if (m.kind === 'sms' ? receipt : status !== m.status) {
+      const said = speaking ?? r;
+      const change = {
+        id: m.id,
+        accountId: m.account_id,
+        kind: m.kind,
+        status,
+        receiptTo: m.receipt_to,
+      };
+      outbox.messageChanged({ ...change, code: said.code, desc: said.desc, at: r.at }, now);
+    }
+    return true;
+  };
+
+  return applyFound;
+}
+
+/** Ends the messages that waited for a receipt past the timeout, and early reports as old. */
+function receiptExpiry(db: Db, outbox: SqliteOutbox) {
+  const event = db.prepare(
+    'INSERT INTO message_events (message_ref, status, at, code, descr) VALUES (?,?,?,?,?)',
+  );
+  const expire = db.prepare(
+    `UPDATE messages SET state = 'final', status = 'unknown', receipt_result = 'Unknow',
+       receipt_code = 'TIMEOUT', receipt_desc = 'no delivery report arrived before the receipt timeout',
+       receipt_time = ? WHERE id IN (SELECT id FROM messages WHERE state = 'submitted' AND submitted_at <= ? LIMIT ?)
+     RETURNING id, kind, account_id, receipt_to`,
+  );
+  const purgeEarly = db.prepare('DELETE FROM early_reports WHERE received_at <= ?');
+  const expireAwaiting = db.transaction((cutoff: number, now: number, limit: number) => {
+    const expired = expire.all(Math.floor(now / 1000), cutoff, limit) as {
+      id: number;
+      kind: string;
+      account_id: number;
+      receipt_to: string | null;
+    }[];
+    const desc = 'no status before the receipt timeout';
+    for (const m of expired) {
+      if (m.kind === 'business') event.run(m.id, 'unknown', now, 'TIMEOUT', desc);
+      const change = {
+        ...{ id: m.id, accountId: m.account_id, kind: m.kind, status: 'unknown' },
+        receiptTo: m.receipt_to,
+      };
+      outbox.messageChanged({ ...change, code: 'TIMEOUT', desc, at: now }, now);
+    }
+    // A report nobody claimed within the receipt timeout belongs to no message we will see.
+    purgeEarly.run(cutoff);
+    return expired.length;
+  });
+
+  return expireAwaiting;
 }
 
 interface EarlyRow {
