@@ -93,6 +93,43 @@ describe('console: UCloud key pairs and signature review', () => {
     assert.equal(await gw.store.getSmppCredential('console1'), undefined);
   });
 
+  it('makes SMPP credentials and key pairs with a name and scopes, listed and revoked as keys', async () => {
+    await admin.get('/console/keys?account=1');
+    const smpp = await admin.post('/console/keys/smpp', {
+      account: '1',
+      systemId: 'reader',
+      name: 'receipts feed',
+      scope_read: 'on',
+    });
+    assert.equal(smpp.status, 200);
+    const pair = await admin.post('/console/keys', {
+      account: '1',
+      name: 'nightly',
+      scope_send: 'on',
+    });
+    assert.equal(pair.status, 200);
+    const records = (await gw.store.listApiKeys(1)).filter((k) => k.kind !== 'api');
+    // The pairs made by the tests above have no name: these are the named ones.
+    const byKind = (kind: string) => records.find((k) => k.kind === kind && k.name !== '');
+    assert.deepEqual(
+      [byKind('smpp')?.name, byKind('smpp')?.scopes, byKind('smpp')?.source],
+      ['receipts feed', ['read'], 'console'],
+    );
+    assert.deepEqual([byKind('ucloud')?.name, byKind('ucloud')?.scopes], ['nightly', ['send']]);
+    const page = await admin.get('/console/keys?account=1');
+    const row =
+      /<tr data-key-id="(key_[^"]+)"><td><code>[^<]+<\/code><\/td><td>SMPP credential<\/td><td><code>reader<\/code>/.exec(
+        page.text,
+      );
+    assert.ok(row, 'the SMPP credential is listed among the keys');
+    const revoked = await admin.post('/console/keys/api/revoke', {
+      account: '1',
+      keyId: row[1] ?? '',
+    });
+    assert.equal(revoked.status, 303);
+    assert.notEqual((await gw.store.apiKeyByHash('smpp:reader'))?.revokedAt, undefined);
+  });
+
   it('lists signatures on the Templates page, and the admin approves one there', async () => {
     const pair = await keyPair(gw, 1);
     const create = {

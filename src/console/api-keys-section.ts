@@ -15,7 +15,8 @@ import {
   type ApiKey,
 } from '../domain/keys/api-key.js';
 import { accountOf, consoleAudit, sessionOf, type ConsoleContext } from './console-deps.js';
-import { guardedRoute, param, sendPage, type PageRequest } from './console-routes.js';
+import { guardedRoute, param, sendPage, type PageRequest, type Query } from './console-routes.js';
+import type { KeyTerms } from '../keys/key-records.js';
 import { html, type Html } from './html.js';
 import { csrfField, utc } from './layout.js';
 
@@ -37,16 +38,11 @@ export function registerApiKeyRoutes(
     guardedRoute(async (request, reply) => {
       adminOnly(request);
       const accountId = accountOf(request, request.body);
-      const body = request.body ?? {};
-      const scopes = KEY_SCOPES.filter((s) => body[`scope_${s}`] === 'on');
-      const name = checkKeyName(param(body, 'name', 64));
-      const made = await createApiKey(
-        ctx.store,
-        { accountId, name, scopes, source: 'console' },
-        ctx.clock.now(),
-      );
+      const terms = termsOfForm(request.body ?? {});
+      const made = await createApiKey(ctx.store, { accountId, ...terms }, ctx.clock.now());
       const fact = { action: 'key.created', target: made.record.keyId, accountId };
-      await consoleAudit(ctx, request, { ...fact, detail: { Name: name, Scopes: scopes } });
+      const detail = { Name: made.record.name, Scopes: made.record.scopes };
+      await consoleAudit(ctx, request, { ...fact, detail });
       // A page, not a redirect: the key must not travel in a URL.
       const created = { keyId: made.record.keyId, key: made.key };
       return sendPage(
@@ -104,7 +100,7 @@ export function apiKeysSection(
         <tr>
           <th>KeyId</th>
           <th>Kind</th>
-          <th>Key starts / name</th>
+          <th>Prefix</th>
           <th>Name</th>
           <th>Scopes</th>
           <th>State</th>
@@ -157,10 +153,21 @@ function apiKeyRow(k: ApiKey, o: { accountId: number; csrf: string; now: number 
 function newKeyForm(csrf: string, accountId: number): Html {
   return html`<form method="post" action="/console/keys/api" class="new-api-key">
     ${csrfField(csrf)}<input type="hidden" name="account" value="${accountId}" />
-    <label>Name <input name="name" maxlength="64" /></label>
-    ${KEY_SCOPES.map((s) => html`<label><input type="checkbox" name="scope_${s}" /> ${s}</label>`)}
+    ${termsFields()}
     <button type="submit">Create an API key for account ${accountId}</button>
   </form>`;
+}
+
+/** The fields every credential's form has for its key record: a name and its scopes. */
+export function termsFields(): Html {
+  return html`<label>Name <input name="name" maxlength="64" /></label>
+    ${KEY_SCOPES.map((s) => html`<label><input type="checkbox" name="scope_${s}" /> ${s}</label>`)}`;
+}
+
+/** A credential's record terms from its form (no scope ticked: every Action). */
+export function termsOfForm(body: Query): KeyTerms {
+  const scopes = KEY_SCOPES.filter((s) => body[`scope_${s}`] === 'on');
+  return { name: checkKeyName(param(body, 'name', 64)), scopes, source: 'console' };
 }
 
 export function consoleSessionsSection(

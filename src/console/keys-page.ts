@@ -8,6 +8,8 @@ import {
   apiKeysSection,
   consoleSessionsSection,
   registerApiKeyRoutes,
+  termsFields,
+  termsOfForm,
   type CreatedApiKey,
 } from './api-keys-section.js';
 import { accountPicker, csrfField, page, utc, type PageContext } from './layout.js';
@@ -49,9 +51,9 @@ export function registerKeysPage(app: FastifyInstance, ctx: ConsoleContext): voi
     '/console/keys',
     guardedRoute(async (request, reply) => {
       const accountId = accountOf(request, request.body);
-      const terms = { source: 'console' } as const;
+      const terms = termsOfForm(request.body ?? {});
       const pair = await createKeyPair(ctx.store, ctx.box, { accountId, terms }, ctx.clock.now());
-      const detail = { KeyId: pair.record.keyId };
+      const detail = { KeyId: pair.record.keyId, Scopes: pair.record.scopes };
       const fact = { action: 'ucloud_key.created', target: pair.publicKey, accountId, detail };
       await consoleAudit(ctx, request, fact);
       // Answered as a page, not a redirect: the private key must not travel in a URL.
@@ -109,6 +111,7 @@ function keysPage(
       ${keys.length === 0 ? html`<p class="empty">Account ${accountId} has no key pairs.</p>` : ''}
       <form method="post" action="/console/keys">
         ${csrfField(ctx.csrf)}<input type="hidden" name="account" value="${accountId}" />
+        ${termsFields()}
         <button type="submit">Create a key pair for account ${accountId}</button>
       </form>
       ${section}`,

@@ -9,6 +9,7 @@ import { accountOf, consoleAudit, type ConsoleContext } from './console-deps.js'
 import { guardedRoute, param, sendPage, type PageRequest } from './console-routes.js';
 import { html, type Html } from './html.js';
 import { csrfField, utc } from './layout.js';
+import { termsFields, termsOfForm } from './api-keys-section.js';
 
 export type CreatedSmpp = { systemId: string; password: string };
 
@@ -35,13 +36,14 @@ export function registerSmppCredentialRoutes(
           systemId: param(body, 'systemId', 64),
           password: password === '' ? undefined : password,
           allowedNetworks: networks,
-          terms: { source: 'console' },
+          terms: termsOfForm(body),
         },
         ctx.clock.now(),
       );
       const created = { systemId: made.credential.systemId, password: made.password };
       const fact = { action: 'smpp_credential.saved', target: created.systemId, accountId };
-      const detail = { KeyId: made.record.keyId, AllowedNetworks: networks };
+      const { keyId, scopes } = made.record;
+      const detail = { KeyId: keyId, Scopes: scopes, AllowedNetworks: networks };
       await consoleAudit(ctx, request, { ...fact, detail });
       // A page, not a redirect: the password must not travel in a URL.
       return sendPage(
@@ -107,6 +109,7 @@ export function smppSection(
       <label>system_id <input name="systemId" required maxlength="15" size="15" /></label>
       <label>Password <input name="password" maxlength="8" size="8" placeholder="made up" /></label>
       <label>Networks <input name="networks" placeholder="any (e.g. 10.0.0.0/8)" /></label>
+      ${termsFields()}
       <button type="submit">Create an SMPP credential</button>
     </form>`;
 }
