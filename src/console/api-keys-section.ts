@@ -13,12 +13,20 @@ import {
   checkKeyName,
   keyState,
   type ApiKey,
+  type KeyKind,
 } from '../domain/keys/api-key.js';
 import { accountOf, consoleAudit, sessionOf, type ConsoleContext } from './console-deps.js';
 import { guardedRoute, param, sendPage, type PageRequest, type Query } from './console-routes.js';
 import type { KeyTerms } from '../keys/key-records.js';
 import { html, type Html } from './html.js';
-import { csrfField, utc } from './layout.js';
+import { csrfField, dangerButton, utc } from './layout.js';
+
+/** What revoking a key of each kind does, as the confirmation says it. */
+const REVOKED_MEANS: Record<KeyKind, string> = {
+  api: 'It is refused from the next request on.',
+  smpp: 'Its binds are ended within a second, and new ones refused.',
+  ucloud: 'Requests signed with it are refused from the next one on.',
+};
 
 export type CreatedApiKey = { keyId: string; key: string };
 
@@ -136,15 +144,13 @@ function apiKeyRow(k: ApiKey, o: { accountId: number; csrf: string; now: number 
       ${
         state === 'revoked'
           ? ''
-          : html`<form
-              method="post"
-              action="/console/keys/api/revoke"
-              data-confirm="Revoke ${k.keyId}? It is refused from the next request on."
-            >
-              ${csrfField(o.csrf)}<input type="hidden" name="account" value="${o.accountId}" />
-              <input type="hidden" name="keyId" value="${k.keyId}" />
-              <button type="submit" class="danger">Revoke</button>
-            </form>`
+          : dangerButton(o.csrf, {
+              action: '/console/keys/api/revoke',
+              accountId: o.accountId,
+              fields: { keyId: k.keyId },
+              label: 'Revoke',
+              confirm: `Revoke ${k.keyId}? ${REVOKED_MEANS[k.kind]}`,
+            })
       }
     </td>
   </tr>`;

@@ -12,7 +12,7 @@ import {
   termsOfForm,
   type CreatedApiKey,
 } from './api-keys-section.js';
-import { accountPicker, csrfField, page, utc, type PageContext } from './layout.js';
+import { accountPicker, csrfField, dangerButton, page, utc, type PageContext } from './layout.js';
 import {
   registerSmppCredentialRoutes,
   smppSection,
@@ -131,15 +131,13 @@ function keyRow(k: UcloudKey, accountId: number, csrf: string): Html {
     <td><code>${k.publicKey}</code></td>
     <td>${utc(k.createdAt)}</td>
     <td>
-      <form
-        method="post"
-        action="/console/keys/delete"
-        data-confirm="Delete ${k.publicKey}? Requests signed with it are refused from then on."
-      >
-        ${csrfField(csrf)}<input type="hidden" name="account" value="${accountId}" />
-        <input type="hidden" name="publicKey" value="${k.publicKey}" />
-        <button type="submit" class="danger">Delete</button>
-      </form>
+      ${dangerButton(csrf, {
+        action: '/console/keys/delete',
+        accountId,
+        fields: { publicKey: k.publicKey },
+        label: 'Delete',
+        confirm: `Delete ${k.publicKey}? Requests signed with it are refused from then on.`,
+      })}
     </td>
   </tr>`;
 }

@@ -65,6 +65,29 @@ export function csrfField(token: string): Html {
   return html`<input type="hidden" name="_csrf" value="${token}" />`;
 }
 
+/**
+ * A form of one red button that posts the account and `fields` to `action`, asking `confirm`
+ * first (the console's script shows it): what deletes or revokes something.
+ */
+export function dangerButton(
+  csrf: string,
+  o: {
+    action: string;
+    accountId: number;
+    fields: Record<string, string>;
+    label: string;
+    confirm: string;
+  },
+): Html {
+  return html`<form method="post" action="${o.action}" data-confirm="${o.confirm}">
+    ${csrfField(csrf)}<input type="hidden" name="account" value="${o.accountId}" />
+    ${Object.entries(o.fields).map(
+      ([name, value]) => html`<input type="hidden" name="${name}" value="${value}" />`,
+    )}
+    <button type="submit" class="danger">${o.label}</button>
+  </form>`;
+}
+
 export function loginPage(problem?: string): Html {
   return document(
     'Log in',

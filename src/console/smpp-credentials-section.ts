@@ -8,7 +8,7 @@ import { deleteCredential, saveCredential } from '../smpp-server/credentials-ser
 import { accountOf, consoleAudit, type ConsoleContext } from './console-deps.js';
 import { guardedRoute, param, sendPage, type PageRequest } from './console-routes.js';
 import { html, type Html } from './html.js';
-import { csrfField, utc } from './layout.js';
+import { csrfField, dangerButton, utc } from './layout.js';
 import { termsFields, termsOfForm } from './api-keys-section.js';
 
 export type CreatedSmpp = { systemId: string; password: string };
@@ -123,15 +123,13 @@ function credentialRow(c: SmppCredential, accountId: number, csrf: string): Html
     <td>${c.window}</td>
     <td>${utc(c.createdAt)}</td>
     <td>
-      <form
-        method="post"
-        action="/console/keys/smpp/delete"
-        data-confirm="Delete ${c.systemId}? New binds with it are refused from then on."
-      >
-        ${csrfField(csrf)}<input type="hidden" name="account" value="${accountId}" />
-        <input type="hidden" name="systemId" value="${c.systemId}" />
-        <button type="submit" class="danger">Delete</button>
-      </form>
+      ${dangerButton(csrf, {
+        action: '/console/keys/smpp/delete',
+        accountId,
+        fields: { systemId: c.systemId },
+        label: 'Delete',
+        confirm: `Delete ${c.systemId}? Its binds are ended, and new ones refused.`,
+      })}
     </td>
   </tr>`;
 }
