@@ -193,13 +193,14 @@ const smppServerInward = {
   },
 };
 
-// Small functions in the code that runs: at most 60 lines, and an options object past four
-// parameters (tests and the store contract suites, lists of cases, may run longer).
+// Small functions in the code that runs: at most 60 lines, comments and blank lines counted, and
+// an options object past four parameters (tests and the store contract suites, lists of cases,
+// may run longer).
 const smallFunctions = {
   files: ['src/**/*.ts'],
   ignores: ['src/**/*.test.ts', 'src/store/contract/**'],
   rules: {
-    'max-lines-per-function': ['error', { max: 60, skipBlankLines: true, skipComments: true }],
+    'max-lines-per-function': ['error', 60],
     'max-params': ['error', 4],
   },
 };

@@ -112,6 +112,13 @@ describe('SMPP credentials and UCloud key pairs as key records', () => {
     });
     assert.equal(resave.status, 409);
     assert.match(String(resave.json.Message), /SystemId leaky was revoked \(leaked\); delete it/);
+    // Another account learns only that the system_id is taken, nothing of its state.
+    const other = await gw.admin('POST', '/admin/accounts/2/smpp-credentials', {
+      SystemId: 'leaky',
+    });
+    assert.equal(other.status, 409);
+    assert.match(String(other.json.Message), /^SystemId leaky belongs to another account/);
+    assert.ok(!String(other.json.Message).includes('leaked'));
     assert.equal(
       (await gw.admin('DELETE', '/admin/accounts/1/smpp-credentials/leaky')).status,
       200,

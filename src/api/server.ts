@@ -59,6 +59,18 @@ export function buildServer(deps: ApiDeps, logger: Logger): FastifyInstance {
         : undefined;
     return sendError({ request, reply }, { action, err: fromFastifyError(err), status });
   });
+  registerFixedAnswers(app);
+  registerApiRoute(app, deps, guard);
+  registerOpenApiRoutes(app);
+  registerMediaRoute(app, deps);
+  registerMediaDownload(app, deps);
+  registerAdminRoutes(app, deps);
+  registerMetricsRoute(app, deps);
+  return app;
+}
+
+/** What is answered without the store: no such route, the health check, a GET of /api. */
+function registerFixedAnswers(app: FastifyInstance): void {
   app.setNotFoundHandler((request, reply) =>
     reply
       .code(404)
@@ -85,13 +97,6 @@ export function buildServer(deps: ApiDeps, logger: Logger): FastifyInstance {
         ),
       ),
   );
-  registerApiRoute(app, deps, guard);
-  registerOpenApiRoutes(app);
-  registerMediaRoute(app, deps);
-  registerMediaDownload(app, deps);
-  registerAdminRoutes(app, deps);
-  registerMetricsRoute(app, deps);
-  return app;
 }
 
 /** Errors Fastify raises before a handler runs, in the envelope's terms. */

@@ -71,23 +71,23 @@ export async function saveCredential(
   const { systemId } = made.credential;
   const keyHash = credentialHash('smpp', systemId);
   const before = await store.apiKeyByHash(keyHash);
+  const taken = new WirebirdError(
+    'StateConflict',
+    `SystemId ${systemId} belongs to another account; choose another`,
+  );
+  // Another account's credential is only "taken": its state and scopes are not this caller's.
+  if (before && before.accountId !== accountId) throw taken;
   if (before) checkReplaceable(before, request.terms, systemId);
   await store.ensureAccount(accountId, now);
   const fresh = newKeyRecord(
     { ...request.terms, kind: 'smpp', accountId, keyHash, prefix: systemId },
     now,
   );
-  if ((await store.saveSmppCredential(made.credential, fresh)) === 'taken') {
-    throw new WirebirdError(
-      'StateConflict',
-      `SystemId ${systemId} belongs to another account; choose another`,
-    );
-  }
+  if ((await store.saveSmppCredential(made.credential, fresh)) === 'taken') throw taken;
+  if (!before) return { ...made, record: fresh };
   const { name, expiresAt } = request.terms;
-  const record = before
-    ? await store.updateApiKey(accountId, before.keyId, { name, expiresAt })
-    : await store.apiKeyByHash(keyHash);
-  return { ...made, record: record ?? fresh };
+  const record = await store.updateApiKey(accountId, before.keyId, { name, expiresAt });
+  return { ...made, record: record ?? before };
 }
 
 /** A revoked credential stays revoked, and scopes are the record's from its creation on. */

@@ -102,7 +102,12 @@ export class EsmeSession {
   end(why: string): void {
     if (this.ending) return;
     this.ending = true;
-    const done = () => this.close(why);
+    let closed = false;
+    const done = () => {
+      if (closed) return;
+      closed = true;
+      this.close(why);
+    };
     const sent = this.session.send(new smpp.PDU('unbind', {}), done);
     if (!sent) return done();
     setTimeout(done, 1000).unref();

@@ -23,16 +23,6 @@ export function sqliteAccounts(db: Db): AccountStore {
   );
   const selectAccount = db.prepare('SELECT 1 FROM accounts WHERE account_id = ?').pluck();
   const countKeys = db.prepare("SELECT count(*) FROM api_keys WHERE kind = 'api'").pluck();
-  const insertSender = db.prepare(
-    'INSERT INTO sender_ids (account_id, sender_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
-  );
-  // An approved signature (UCloud dialect) is a sender of its account as a registered id is.
-  const selectSender = db
-    .prepare(
-      `SELECT 1 FROM sender_ids WHERE account_id = ? AND sender_id = ?
-       UNION ALL SELECT 1 FROM signatures WHERE account_id = ? AND sig_content = ? AND status = ${TemplateStatus.Approved}`,
-    )
-    .pluck();
   const insertPhone = db.prepare(
     `INSERT INTO business_phones (${PHONE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)
      ON CONFLICT (account_id, business_phone) DO UPDATE SET channel = excluded.channel,
@@ -53,14 +43,7 @@ export function sqliteAccounts(db: Db): AccountStore {
     async countApiKeys() {
       return countKeys.get() as number;
     },
-    async addSenderId(accountId, senderId, now) {
-      return insertSender.run(accountId, senderId, now).changes > 0;
-    },
-    async hasSenderIds(accountId, senderIds) {
-      return new Set(
-        senderIds.filter((s) => selectSender.get(accountId, s, accountId, s) !== undefined),
-      );
-    },
+    ...sqliteSenders(db),
     async addBusinessPhone(p) {
       const existed = selectPhone.get(p.accountId, p.businessPhone) !== undefined;
       insertPhone.run(
@@ -76,6 +59,30 @@ export function sqliteAccounts(db: Db): AccountStore {
     async getBusinessPhone(accountId, businessPhone) {
       const row = selectPhone.get(accountId, businessPhone) as PhoneRow | undefined;
       return row && toBusinessPhone(row);
+    },
+  };
+}
+
+/** The senders an account may use: registered ids, and its approved signatures. */
+function sqliteSenders(db: Db): Pick<AccountStore, 'addSenderId' | 'hasSenderIds'> {
+  const insertSender = db.prepare(
+    'INSERT INTO sender_ids (account_id, sender_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
+  );
+  // An approved signature (UCloud dialect) is a sender of its account as a registered id is.
+  const selectSender = db
+    .prepare(
+      `SELECT 1 FROM sender_ids WHERE account_id = ? AND sender_id = ?
+       UNION ALL SELECT 1 FROM signatures WHERE account_id = ? AND sig_content = ? AND status = ${TemplateStatus.Approved}`,
+    )
+    .pluck();
+  return {
+    async addSenderId(accountId, senderId, now) {
+      return insertSender.run(accountId, senderId, now).changes > 0;
+    },
+    async hasSenderIds(accountId, senderIds) {
+      return new Set(
+        senderIds.filter((s) => selectSender.get(accountId, s, accountId, s) !== undefined),
+      );
     },
   };
 }
