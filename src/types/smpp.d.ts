@@ -7,6 +7,8 @@ declare module 'smpp' {
 
   export class PDU {
     constructor(command: string, options?: PduFields);
+    /** Reads a whole PDU from its bytes. */
+    constructor(bytes: Buffer);
     command: string;
     command_id: number;
     command_status: number;
@@ -55,6 +57,8 @@ declare module 'smpp' {
     string,
     { params: Record<string, { type: unknown; filter?: unknown }> }
   >;
+  /** The package's optional parameters, keyed by name (defs.js). */
+  export const tlvs: Record<string, { id: number; type: unknown; filter?: unknown }>;
   /** The package's field types (defs.js). */
   export const types: { buffer: unknown };
 }
