@@ -1,5 +1,6 @@
 /** An ESME for tests of the SMPP server face: the `smpp` npm package as client, nobody's code here. */
 import smpp, { type PDU, type PduFields, type Session } from 'smpp';
+import './raw-deliver.js';
 
 export class Esme {
   readonly closed: Promise<void>;

@@ -2,6 +2,7 @@ import smpp from 'smpp';
 
 /** SMPP command_status values Wirebird acts on (SMPP 3.4 §5.1.3). */
 export const ESME_ROK = 0x00;
+export const ESME_RINVCMDID = 0x03;
 export const ESME_RSYSERR = 0x08;
 export const ESME_RMSGQFUL = 0x14;
 export const ESME_RTHROTTLED = 0x58;

@@ -113,6 +113,14 @@ describe('a reply in a deliver_sm', () => {
       false,
     );
     assert.deepEqual([payload.text, payload.concat], ['whole', undefined]);
+    const raw = (data_coding: number, bytes: Buffer, packed = false) =>
+      readMo(
+        { ...base, data_coding, short_message: Buffer.alloc(0), message_payload: bytes },
+        packed,
+      ).text;
+    assert.equal(raw(8, Buffer.from('你好', 'utf16le').swap16()), '你好', 'UCS-2 octets');
+    assert.equal(raw(0, Buffer.from([0x48, 0x69, 0x00])), 'Hi@', 'GSM 03.38, one septet an octet');
+    assert.equal(raw(0, Buffer.from([0xc8, 0x34]), true), 'Hi', 'GSM 03.38, packed');
   });
 
   it('keeps a short code or national sender as sent, an international one in E.164', () => {

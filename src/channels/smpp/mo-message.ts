@@ -38,7 +38,7 @@ const TON_INTERNATIONAL = 1;
 export function readMo(pdu: MoFields, gsmPacked: boolean): MoPart {
   const dcs = Number(pdu.data_coding) || 0;
   const raw = rawBytes(pdu.short_message);
-  const payload = payloadText(pdu.message_payload);
+  const payload = payloadText(pdu.message_payload, dcs, gsmPacked);
   const udh = (Number(pdu.esm_class) || 0) & ESM_UDHI ? readUdh(raw) : undefined;
   const body = udh ? raw.subarray(udh.length) : raw;
   const skip = udh ? Math.ceil((udh.length * 8) / 7) : 0;
@@ -65,8 +65,14 @@ function rawBytes(sm: unknown): Uint8Array {
   return new Uint8Array(0);
 }
 
-/** message_payload arrives decoded by the smpp package (by data_coding); its text is taken. */
-function payloadText(payload: unknown): string | undefined {
+/**
+ * message_payload's text: the octets as the codec hands them over, decoded like short_message
+ * (or, as the `smpp` package hands it over, already decoded).
+ */
+function payloadText(payload: unknown, dcs: number, gsmPacked: boolean): string | undefined {
+  if (payload instanceof Uint8Array) {
+    return decodeText(payload, dcs, { gsmPacked, raw: payload, skipSeptets: 0 });
+  }
   if (payload && typeof payload === 'object' && 'message' in payload) {
     const message = payload.message;
     return typeof message === 'string' ? message : undefined;

@@ -1,8 +1,11 @@
+import { connect } from 'node:net';
 import type { Logger } from 'pino';
-import smpp, { type PDU, type PduFields, type Session } from 'smpp';
+import type { CommandName } from '../../smpp-wire/commands.js';
+import type { Pdu } from '../../smpp-wire/codec.js';
+import { PduSocket } from '../../smpp-wire/pdu-socket.js';
 import type { SmscConfig } from '../../config/smpp-config.js';
 import type { BindStatus } from '../channel.js';
-import { commandStatusName } from './command-status.js';
+import { ESME_RINVCMDID, commandStatusName } from './command-status.js';
 
 const UNBIND_WAIT_MS = 1000;
 
@@ -19,24 +22,24 @@ export class NoAnswer extends Error {
 }
 
 interface Pending {
-  resolve: (pdu: PDU) => void;
+  resolve: (pdu: Pdu) => void;
   reject: (err: NoAnswer) => void;
   timer: NodeJS.Timeout;
 }
 
 export interface BindHandlers {
   /** Handles a deliver_sm and answers the command_status for its deliver_sm_resp. */
-  onDeliver(pdu: PDU): Promise<number>;
+  onDeliver(pdu: Pdu): Promise<number>;
 }
 
 /**
  * One SMPP session to an SMSC: binds, keeps the link alive with enquire_link, reconnects with
- * backoff after a drop, and keeps at most `window` requests unanswered. The `smpp` package has no
- * response timeout and no window of its own, so both live here.
+ * backoff after a drop, and keeps at most `window` requests unanswered, over the lean codec's
+ * PduSocket (src/smpp-wire), which leaves the response timeout and the window to its user.
  */
 export class SmppBind {
   state: BindStatus['state'] = 'down';
-  private session: Session | undefined;
+  private session: PduSocket | undefined;
   private readonly pending = new Map<number, Pending>();
   private waiters: (() => void)[] = [];
   private failures = 0;
@@ -84,13 +87,13 @@ export class SmppBind {
   }
 
   /** Sends a request and resolves with its response; rejects with NoAnswer. */
-  async request(command: string, fields: PduFields): Promise<PDU> {
+  async request(command: CommandName, fields: Record<string, unknown>): Promise<Pdu> {
     while (this.state === 'bound' && this.pending.size >= this.smsc.window) {
       await new Promise<void>((resolve) => this.waiters.push(resolve));
     }
     const session = this.session;
     if (this.state !== 'bound' || !session) throw new NoAnswer('BINDLOST', 'the bind is down');
-    return this.send(session, new smpp.PDU(command, fields));
+    return this.send(session, command, fields);
   }
 
   async stop(): Promise<void> {
@@ -100,7 +103,7 @@ export class SmppBind {
     const session = this.session;
     if (session && this.state === 'bound') {
       // A polite unbind, but a silent SMSC must not hold up the gateway's shutdown.
-      const unbind = this.send(session, new smpp.PDU('unbind', {})).catch(() => undefined);
+      const unbind = this.send(session, 'unbind').catch(() => undefined);
       await Promise.race([unbind, new Promise((r) => setTimeout(r, UNBIND_WAIT_MS).unref())]);
     }
     session?.destroy();
@@ -109,36 +112,42 @@ export class SmppBind {
 
   private connect(): void {
     this.state = 'connecting';
-    const session = smpp.connect({ host: this.smsc.host, port: this.smsc.port });
+    const socket = connect({ host: this.smsc.host, port: this.smsc.port });
+    const session = new PduSocket(socket);
     this.session = session;
-    session.on('connect', () => {
-      session.socket.setNoDelay(true);
+    socket.on('connect', () => {
+      socket.setNoDelay(true);
       void this.bind(session);
     });
     session.on('error', (err: Error) => {
       this.log.warn({ err: err.message, bind: this.label }, 'SMPP connection error');
       session.destroy();
     });
-    session.on('close', () => this.closed(session));
-    session.on('deliver_sm', (pdu: PDU) => void this.deliver(session, pdu));
-    session.on('enquire_link', (pdu: PDU) => session.send(pdu.response()));
-    session.on('unbind', (pdu: PDU) => {
-      session.send(pdu.response());
-      session.close();
+    session.on('malformed', (err: Error) => {
+      this.log.warn({ err: err.message, bind: this.label }, 'SMPP stream unreadable');
+      session.destroy();
     });
-    session.on('pdu', (pdu: PDU) => this.answered(pdu));
+    session.on('close', () => this.closed(session));
+    session.on('request', (pdu: Pdu) => this.requested(session, pdu));
   }
 
-  private async bind(session: Session): Promise<void> {
-    const resp = await this.send(
-      session,
-      new smpp.PDU(`bind_${this.role}`, {
-        system_id: this.smsc.systemId,
-        password: this.smsc.password,
-        system_type: this.smsc.systemType,
-        interface_version: 0x34,
-      }),
-    ).catch((err: NoAnswer) => err);
+  /** What the SMSC asks: receipts and replies, link checks, the end of the bind. */
+  private requested(session: PduSocket, pdu: Pdu): void {
+    if (pdu.command === 'deliver_sm') void this.deliver(session, pdu);
+    else if (pdu.command === 'enquire_link') session.respond(pdu);
+    else if (pdu.command === 'unbind') {
+      session.respond(pdu);
+      session.end();
+    } else session.respond(pdu, ESME_RINVCMDID);
+  }
+
+  private async bind(session: PduSocket): Promise<void> {
+    const resp = await this.send(session, `bind_${this.role}`, {
+      system_id: this.smsc.systemId,
+      password: this.smsc.password,
+      system_type: this.smsc.systemType,
+      interface_version: 0x34,
+    }).catch((err: NoAnswer) => err);
     if (resp instanceof NoAnswer || resp.command_status !== 0) {
       const why = resp instanceof NoAnswer ? resp.message : commandStatusName(resp.command_status);
       this.log.error({ bind: this.label, why }, 'SMPP bind refused');
@@ -151,44 +160,37 @@ export class SmppBind {
     this.keepAlive(session);
   }
 
-  private keepAlive(session: Session): void {
+  private keepAlive(session: PduSocket): void {
     const timer = setInterval(() => {
       if (this.session !== session || this.state !== 'bound') return clearInterval(timer);
       // A link that stops answering enquire_link is dead even if TCP has not noticed.
-      this.send(session, new smpp.PDU('enquire_link', {})).catch(() => session.destroy());
+      this.send(session, 'enquire_link').catch(() => session.destroy());
     }, this.smsc.enquireLinkS * 1000);
     timer.unref();
   }
 
-  /**
-   * PDUs written in one turn of the event loop leave in one write: a window of submits (or of
-   * receipt answers) costs one system call instead of one each.
-   */
-  private write(session: Session, pdu: PDU): boolean {
-    const socket = session.socket;
-    if (socket.writableCorked === 0) {
-      socket.cork();
-      process.nextTick(() => socket.uncork());
-    }
-    return session.send(pdu);
-  }
-
-  private send(session: Session, pdu: PDU): Promise<PDU> {
-    return new Promise<PDU>((resolve, reject) => {
-      if (!this.write(session, pdu)) {
+  /** Sends a request; resolves with its response, rejects with NoAnswer. */
+  private send(
+    session: PduSocket,
+    command: CommandName,
+    fields: Record<string, unknown> = {},
+  ): Promise<Pdu> {
+    return new Promise<Pdu>((resolve, reject) => {
+      const sequence = session.request(command, fields, (resp) => this.answered(resp));
+      if (sequence === undefined) {
         reject(new NoAnswer('BINDLOST', 'the connection is not writable'));
         return;
       }
       const timer = setTimeout(() => {
-        this.settle(pdu.sequence_number);
-        reject(new NoAnswer('TIMEOUT', `no ${pdu.command}_resp in ${this.smsc.responseTimeoutS}s`));
+        session.forget(sequence);
+        this.settle(sequence);
+        reject(new NoAnswer('TIMEOUT', `no ${command}_resp in ${this.smsc.responseTimeoutS}s`));
       }, this.smsc.responseTimeoutS * 1000);
-      this.pending.set(pdu.sequence_number, { resolve, reject, timer });
+      this.pending.set(sequence, { resolve, reject, timer });
     });
   }
 
-  private answered(pdu: PDU): void {
-    if (!pdu.isResponse()) return;
+  private answered(pdu: Pdu): void {
     const p = this.pending.get(pdu.sequence_number);
     if (!p) return;
     this.settle(pdu.sequence_number);
@@ -203,12 +205,12 @@ export class SmppBind {
     this.waiters.shift()?.();
   }
 
-  private async deliver(session: Session, pdu: PDU): Promise<void> {
+  private async deliver(session: PduSocket, pdu: Pdu): Promise<void> {
     const status = await this.handlers.onDeliver(pdu);
-    this.write(session, pdu.response({ command_status: status }));
+    session.respond(pdu, status);
   }
 
-  private closed(session: Session): void {
+  private closed(session: PduSocket): void {
     if (this.session !== session) return;
     this.session = undefined;
     this.down('the connection closed');

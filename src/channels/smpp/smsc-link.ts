@@ -1,10 +1,10 @@
 import type { Logger } from 'pino';
-import type { PDU } from 'smpp';
 import type { SmscConfig } from '../../config/smpp-config.js';
 import type { ClaimedMessage } from '../../domain/messages/message.js';
 import type { Clock } from '../../domain/ports.js';
 import { normaliseSmscId } from '../../domain/messages/upstream-ids.js';
 import { RateLimiter } from '../../rate-limit/rate-limiter.js';
+import type { Pdu } from '../../smpp-wire/codec.js';
 import type { BindStatus, SubmitResult } from '../channel.js';
 import {
   ESME_ROK,
@@ -19,7 +19,6 @@ import {
   type DeliveryReceipt,
 } from './delivery-receipt.js';
 import type { MoFields } from './mo-message.js';
-import './raw-deliver.js';
 import { NoAnswer, SmppBind, type BindRole } from './smpp-bind.js';
 import { submitPdusFor, type SubmitFields } from './submit-pdus.js';
 
@@ -109,7 +108,7 @@ export class SmscLink {
       const bind = this.pickBind();
       if (!bind)
         return { kind: 'retry', code: 'BINDLOST', desc: `no bind to ${this.config.name} is up` };
-      let resp: PDU;
+      let resp: Pdu;
       try {
         resp = await bind.request('submit_sm', fields);
       } catch (e) {
@@ -122,7 +121,7 @@ export class SmscLink {
   }
 
   /** The part's answer, or undefined when a throttling answer means: pause, then send it again. */
-  private answerOf(resp: PDU, attempt: number): PartAnswer | undefined {
+  private answerOf(resp: Pdu, attempt: number): PartAnswer | undefined {
     const status = resp.command_status;
     const name = commandStatusName(status);
     switch (submitStatusKind(status)) {
@@ -170,10 +169,10 @@ export class SmscLink {
     return this.binds.filter((b) => b.role !== 'receiver');
   }
 
-  private readonly deliver = async (pdu: PDU): Promise<number> => {
+  private readonly deliver = async (pdu: Pdu): Promise<number> => {
     const receipt = readDeliveryReceipt(pdu as DeliverFields);
     try {
-      // The PDU as the smpp package read it: its fields are what MoFields names.
+      // The PDU as the codec read it: its fields are what MoFields names.
       if (receipt) await this.on.receipt(receipt);
       else await this.on.reply(pdu as MoFields);
       return ESME_ROK;
