@@ -6,10 +6,11 @@
  * generic_nack ESME_RINVCMDID.
  */
 import type { Logger } from 'pino';
-import smpp, { type PDU, type PduFields, type Session } from 'smpp';
 import type { SmppServerConfig } from '../config/smpp-server-config.js';
 import type { BindMode, SmppCredential } from '../domain/smpp-server/credential.js';
 import { RateLimiter } from '../rate-limit/rate-limiter.js';
+import type { Pdu, PduFields } from '../smpp-wire/codec.js';
+import type { PduSocket } from '../smpp-wire/pdu-socket.js';
 import type { BindAuth } from './bind-auth.js';
 import { STATUS } from './command-status.js';
 import type { QueryAnswer } from './query.js';
@@ -51,20 +52,25 @@ export class EsmeSession {
   } = {};
 
   constructor(
-    readonly session: Session,
+    readonly session: PduSocket,
     private readonly ctx: SessionContext,
   ) {
     this.timers.bind = setTimeout(() => this.close('no bind in time'), ctx.config.bindTimeoutMs);
-    this.heard();
-    session.on('pdu', (pdu: PDU) => this.received(pdu));
+    this.idle();
+    this.enquire();
+    session.on('request', (pdu: Pdu) => this.received(pdu));
     // A PDU the codec cannot read (a bad length, too large): answered and the connection closed.
-    session.on('error', (err: Error) => this.broken(err));
+    session.on('malformed', (err: Error) => this.broken(err));
+    session.on('error', (err: Error) => {
+      ctx.log.info({ err: err.message, address: this.address }, 'SMPP connection error');
+      session.destroy();
+    });
     session.on('close', () => this.closed());
   }
 
   /** The remote address as the socket reports it. */
   get address(): string {
-    return (this.session.socket as { remoteAddress?: string }).remoteAddress ?? '';
+    return this.session.socket.remoteAddress ?? '';
   }
 
   get receives(): boolean {
@@ -82,16 +88,20 @@ export class EsmeSession {
    */
   deliver(fields: PduFields, timeoutMs: number): Promise<number | undefined> {
     return new Promise((resolve) => {
-      const pdu = new smpp.PDU('deliver_sm', fields);
       const finish = (status: number | undefined) => {
         if (!this.answers.delete(finish)) return;
         clearTimeout(timer);
         resolve(status);
       };
       this.answers.add(finish);
-      const timer = setTimeout(() => finish(undefined), timeoutMs);
-      const sent = this.session.send(pdu, (resp) => finish(Number(resp.command_status)));
-      if (!sent) finish(undefined);
+      const timer = setTimeout(() => {
+        if (sequence !== undefined) this.session.forget(sequence);
+        finish(undefined);
+      }, timeoutMs);
+      const sequence = this.session.request('deliver_sm', fields, (resp) =>
+        finish(resp.command_status),
+      );
+      if (sequence === undefined) finish(undefined);
     });
   }
 
@@ -108,51 +118,41 @@ export class EsmeSession {
       closed = true;
       this.close(why);
     };
-    const sent = this.session.send(new smpp.PDU('unbind', {}), done);
-    if (!sent) return done();
+    const sent = this.session.request('unbind', {}, done);
+    if (sent === undefined) return done();
     setTimeout(done, 1000).unref();
   }
 
   close(why: string): void {
     this.ctx.log.info({ systemId: this.credential?.systemId, why }, 'SMPP connection closed');
-    this.session.close();
+    this.session.end();
     // A peer that never reads its socket must not keep it open.
     setTimeout(() => this.session.destroy(), 1000).unref();
   }
 
-  private received(pdu: PDU): void {
-    this.heard();
-    if (pdu.isResponse()) return;
-    const command = String(pdu.command);
+  private received(pdu: Pdu): void {
+    const command = pdu.command;
     if (command.startsWith('bind_')) void this.bind(pdu, command.slice(5) as BindMode);
     else if (command === 'enquire_link') this.answer(pdu);
     else if (command === 'unbind') this.unbind(pdu);
     else if (command === 'submit_sm' || command === 'submit_multi') void this.submitted(pdu);
     else if (command === 'query_sm') void this.managed(pdu, this.ctx.query);
     else if (command === 'cancel_sm') void this.managed(pdu, this.ctx.cancel);
-    else if (command === 'generic_nack') return;
     else if (command === 'unknown' || NOT_TAKEN.includes(command)) this.nack(pdu);
     else this.answer(pdu, STATUS.ESME_RINVBNDSTS);
   }
 
-  private answer(pdu: PDU, status: number = STATUS.ESME_ROK, fields: object = {}): void {
-    this.session.send(pdu.response({ ...fields, command_status: status }));
-    this.ctx.onAnswer?.(String(pdu.command), status);
+  private answer(pdu: Pdu, status: number = STATUS.ESME_ROK, fields: PduFields = {}): void {
+    this.session.respond(pdu, status, fields);
+    this.ctx.onAnswer?.(pdu.command, status);
   }
 
-  private nack(pdu: PDU): void {
-    const known = pdu.command !== 'unknown';
-    this.session.send(
-      known
-        ? pdu.response({ command_status: STATUS.ESME_RINVCMDID })
-        : new smpp.PDU('generic_nack', {
-            sequence_number: pdu.sequence_number,
-            command_status: STATUS.ESME_RINVCMDID,
-          }),
-    );
+  /** A command the server does not take: its own resp, or generic_nack for an unknown id. */
+  private nack(pdu: Pdu): void {
+    this.session.respond(pdu, STATUS.ESME_RINVCMDID);
   }
 
-  private async bind(pdu: PDU, mode: BindMode): Promise<void> {
+  private async bind(pdu: Pdu, mode: BindMode): Promise<void> {
     if (this.mode || this.binding) return this.answer(pdu, STATUS.ESME_RALYBND);
     this.binding = true;
     const systemId = String(pdu.system_id ?? '');
@@ -177,19 +177,18 @@ export class EsmeSession {
     this.ctx.log.info({ systemId, mode, address: this.address }, 'ESME bound');
   }
 
-  private unbind(pdu: PDU): void {
+  private unbind(pdu: Pdu): void {
     this.answer(pdu);
     this.close('unbind');
   }
 
-  private async submitted(pdu: PDU): Promise<void> {
+  private async submitted(pdu: Pdu): Promise<void> {
     const credential = this.credential;
     if (!credential || this.mode === 'receiver') return this.answer(pdu, STATUS.ESME_RINVBNDSTS);
     if (!this.limiter?.tryTake()) return this.answer(pdu, STATUS.ESME_RTHROTTLED);
     let outcome: SubmitOutcome;
     try {
-      const fields = pdu as unknown as Record<string, unknown>;
-      outcome = await this.ctx.submit(credential, fields, pdu.command === 'submit_multi');
+      outcome = await this.ctx.submit(credential, pdu, pdu.command === 'submit_multi');
     } catch (err) {
       // Not stored: the ESME is told to try again, never given an id for a lost message.
       this.ctx.log.error({ err, systemId: credential.systemId }, 'submit_sm not stored');
@@ -208,12 +207,11 @@ export class EsmeSession {
   }
 
   /** query_sm and cancel_sm: a transmitter's or transceiver's, about its own account. */
-  private async managed(pdu: PDU, run: SessionContext['query']): Promise<void> {
+  private async managed(pdu: Pdu, run: SessionContext['query']): Promise<void> {
     const credential = this.credential;
     if (!credential || this.mode === 'receiver') return this.answer(pdu, STATUS.ESME_RINVBNDSTS);
     try {
-      const fields = pdu as unknown as Record<string, unknown>;
-      const answer = await run(credential.accountId, fields);
+      const answer = await run(credential.accountId, pdu);
       if (answer.reason) {
         this.ctx.log.info(
           { systemId: credential.systemId, why: answer.reason },
@@ -227,25 +225,29 @@ export class EsmeSession {
     }
   }
 
-  /** Something came: the inactivity clock starts again, and the next enquire_link waits. */
-  private heard(): void {
-    const { inactivityMs, enquireLinkMs } = this.ctx.config;
-    clearTimeout(this.timers.idle);
-    clearTimeout(this.timers.enquire);
-    this.timers.idle = setTimeout(() => this.close('inactive'), inactivityMs);
-    this.timers.enquire = setTimeout(() => this.enquire(), enquireLinkMs);
+  /**
+   * Closes a connection that has sent nothing for inactivityMs. The socket notes when it last
+   * read, so a busy bind costs no timer work per PDU: the timer wakes and looks.
+   */
+  private idle(): void {
+    const { inactivityMs } = this.ctx.config;
+    const quietFor = performance.now() - this.session.lastReadAt;
+    if (quietFor >= inactivityMs) return this.close('inactive');
+    this.timers.idle = setTimeout(() => this.idle(), inactivityMs - quietFor);
   }
 
+  /** An enquire_link once the ESME has been quiet for enquireLinkMs. */
   private enquire(): void {
-    if (this.mode) this.session.send(new smpp.PDU('enquire_link'));
-    this.timers.enquire = setTimeout(() => this.enquire(), this.ctx.config.enquireLinkMs);
+    const { enquireLinkMs } = this.ctx.config;
+    const quietFor = performance.now() - this.session.lastReadAt;
+    if (this.mode && quietFor >= enquireLinkMs) this.session.request('enquire_link');
+    const wait = quietFor >= enquireLinkMs ? enquireLinkMs : enquireLinkMs - quietFor;
+    this.timers.enquire = setTimeout(() => this.enquire(), wait);
   }
 
   private broken(err: Error): void {
     this.ctx.log.warn({ err: err.message, address: this.address }, 'SMPP protocol error');
-    this.session.send(
-      new smpp.PDU('generic_nack', { sequence_number: 0, command_status: STATUS.ESME_RINVCMDLEN }),
-    );
+    this.session.nack(0, STATUS.ESME_RINVCMDLEN);
     this.close('protocol error');
   }
 

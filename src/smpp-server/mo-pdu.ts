@@ -3,7 +3,7 @@
  * the handset to the number, esm_class 0, GSM 03.38 (data_coding 0, unpacked) when the text fits
  * the alphabet, else UCS-2 (8); text past 254 octets whole in message_payload.
  */
-import type { PduFields } from 'smpp';
+import type { PduFields } from '../smpp-wire/codec.js';
 import { encodeGsm7, encodeUcs2, gsm7Length } from '../domain/segments/segments.js';
 import { destinationAddress, sourceAddress, type SmppAddress } from '../domain/smpp/addresses.js';
 

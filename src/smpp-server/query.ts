@@ -3,9 +3,10 @@
  * SessionNo; a session of several messages (submit_multi) answers for all of them together
  * (docs/smpp-server.md).
  */
-import type { PduFields } from 'smpp';
+import type { PduFields } from '../smpp-wire/codec.js';
 import type { Store } from '../domain/ports.js';
 import type { SessionResults } from '../domain/views/views.js';
+import { smppTime } from '../domain/smpp/receipt-text.js';
 import { STATUS } from './command-status.js';
 
 /** message_state values (SMPP 3.4 §5.2.28). */
@@ -36,7 +37,8 @@ export async function querySubmit(
     status: STATUS.ESME_ROK,
     fields: {
       message_id: messageId,
-      final_date: state !== STATE.ENROUTE && done !== undefined ? new Date(done * 1000) : '',
+      final_date:
+        state !== STATE.ENROUTE && done !== undefined ? smppTime(new Date(done * 1000)) : '',
       message_state: state,
       error_code: 0,
     },

@@ -4,7 +4,7 @@
  * err:… text:`), and the receipted_message_id and message_state TLVs. The id is the message_id
  * the ESME was given (the SessionNo).
  */
-import type { PduFields } from 'smpp';
+import type { PduFields } from '../smpp-wire/codec.js';
 import { destinationAddress } from '../domain/smpp/addresses.js';
 import { MESSAGE_STATE, receiptPduFields } from '../domain/smpp/receipt-text.js';
 

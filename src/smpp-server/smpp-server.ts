@@ -4,9 +4,9 @@
  * channels as the HTTP API.
  */
 import { readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { createServer as createTlsServer } from 'node:tls';
 import type { Logger } from 'pino';
-import smpp, { type Server } from 'smpp';
 import { listenAddress, type SmppServerConfig } from '../config/smpp-server-config.js';
 import type {
   ApiKeyStore,
@@ -16,6 +16,7 @@ import type {
   WebhookStore,
 } from '../domain/ports.js';
 import { credentialHash, keyState } from '../domain/keys/api-key.js';
+import { PduSocket } from '../smpp-wire/pdu-socket.js';
 import { querySubmit } from './query.js';
 import { cancelSubmit } from './cancel.js';
 import { ReceiptDeliverer } from './receipt-deliverer.js';
@@ -53,9 +54,6 @@ export const CREDENTIAL_RECHECK_MS = 1000;
 /** How often receipts waiting for this node's binds are looked for (a bind or a resp nudges). */
 const RECEIPT_POLL_MS = 500;
 
-/** The largest PDU read (the package's default is 16 KiB; message_payload may carry 64 KiB). */
-const MAX_PDU_BYTES = 64 * 1024 + 512;
-
 export class SmppServer {
   private server: Server | undefined;
   /** Open binds per system_id on this node. */
@@ -92,10 +90,9 @@ export class SmppServer {
 
   /** Listens; answers the address it listens on (`host:port`, the port chosen when 0). */
   async start(): Promise<string> {
-    smpp.PDU.maxLength = MAX_PDU_BYTES;
     const tls = this.tlsFiles();
-    const accept = (session: smpp.Session) => this.accept(session);
-    const server = tls ? smpp.createServer(tls, accept) : smpp.createServer(accept);
+    const accept = (socket: Socket) => this.accept(new PduSocket(socket));
+    const server = tls ? createTlsServer(tls, accept) : createServer(accept);
     server.maxConnections = this.o.config.maxConnections;
     this.server = server;
     const { host, port } = listenAddress(this.o.config.listen);
@@ -176,7 +173,7 @@ export class SmppServer {
     return out;
   }
 
-  private accept(session: smpp.Session): void {
+  private accept(session: PduSocket): void {
     const esme = new EsmeSession(session, {
       config: this.o.config,
       auth: this.auth,

@@ -1,12 +1,12 @@
 /**
- * The text of a submit_sm as the smpp package hands it over: short_message (or message_payload)
- * decoded by data_coding into `{ udh?, message }`. The package reads data_coding 1 (IA5) as
- * GSM 03.38, so that one is turned back into its septets and read as ASCII; 0 (GSM 03.38,
- * unpacked), 3 (Latin-1) and 8 (UCS-2) are taken as decoded. Any other data_coding is refused.
- * A part of a message the ESME split itself (UDH IEI 00 or 08, or the SAR TLVs) says which.
+ * The text of a submit_sm as the codec hands it over: short_message (or message_payload) as the
+ * octets sent, read by data_coding: 0 GSM 03.38 (one septet an octet), 1 IA5 (ASCII), 3
+ * Latin-1, 8 UCS-2. Any other data_coding is refused. With esm_class UDHI the octets start with
+ * a user data header; a part of a message the ESME split itself (UDH IEI 00 or 08, or the SAR
+ * TLVs) says which.
  */
 import { isConcatPart, type ConcatPart } from '../domain/messages/concat.js';
-import { encodeGsm7 } from '../domain/segments/segments.js';
+import { decodeGsm7, decodeUcs2 } from '../domain/segments/segments.js';
 
 export type SubmittedText =
   | { ok: true; text: string; concat: ConcatPart | undefined }
@@ -17,38 +17,59 @@ const DC_IA5 = 1;
 const DC_LATIN1 = 3;
 const DC_UCS2 = 8;
 const TAKEN = [DC_GSM, DC_IA5, DC_LATIN1, DC_UCS2];
+const ESM_UDHI = 0x40;
 
-interface Decoded {
-  udh?: unknown[];
-  message?: unknown;
-}
+const octets = (v: unknown): Buffer | undefined => (Buffer.isBuffer(v) ? v : undefined);
 
 export function submittedText(pdu: Record<string, unknown>): SubmittedText {
-  const dcs = (Number(pdu.data_coding) || 0) & 0x0f;
+  const dcs = Number(pdu.data_coding) || 0;
   // The upper nibble's message classes and coding groups are not taken: only the plain values.
-  if ((Number(pdu.data_coding) || 0) > 0x0f || !TAKEN.includes(dcs)) {
+  if (!TAKEN.includes(dcs)) {
     return {
       ok: false,
       reason: `data_coding ${String(pdu.data_coding)} is not taken (0, 1, 3, 8)`,
     };
   }
-  const payload = pdu.message_payload as Decoded | undefined;
-  const short = pdu.short_message as Decoded | Buffer | undefined;
-  const body = payload?.message ?? (Buffer.isBuffer(short) ? short : short?.message);
-  const concat = concatOf(pdu, Buffer.isBuffer(short) ? undefined : short?.udh);
+  const payload = octets(pdu.message_payload);
+  const bytes =
+    payload && payload.length > 0 ? payload : (octets(pdu.short_message) ?? Buffer.alloc(0));
+  const udh = (Number(pdu.esm_class) || 0) & ESM_UDHI ? headerOf(bytes) : undefined;
+  if (udh === 'bad')
+    return { ok: false, concatenation: true, reason: 'a UDH longer than the message' };
+  const concat = concatOf(pdu, udh?.elements);
   if (concat === 'bad') {
     return { ok: false, concatenation: true, reason: 'a UDH or SAR TLVs that make no valid part' };
   }
-  if (body === undefined || (Buffer.isBuffer(body) && body.length === 0)) {
-    return { ok: true, text: '', concat };
-  }
-  if (typeof body !== 'string') return { ok: false, reason: 'the text could not be read' };
-  if (dcs !== DC_IA5) return { ok: true, text: body, concat };
+  const text = textOf(bytes.subarray(udh?.length ?? 0), dcs);
+  return text === undefined
+    ? { ok: false, reason: `the text is not valid for data_coding ${dcs}` }
+    : { ok: true, text, concat };
+}
+
+/** The text by data_coding, or undefined for octets that coding cannot hold. */
+function textOf(body: Buffer, dcs: number): string | undefined {
   try {
-    return { ok: true, text: Buffer.from(encodeGsm7(body)).toString('latin1'), concat };
+    if (dcs === DC_UCS2) return decodeUcs2(body);
+    if (dcs === DC_LATIN1) return body.toString('latin1');
+    if (dcs === DC_IA5) return body.some((b) => b > 0x7f) ? undefined : body.toString('latin1');
+    return decodeGsm7(body);
   } catch {
-    return { ok: false, reason: 'data_coding 1 text holds bytes that are not ASCII' };
+    return undefined;
   }
+}
+
+/** The user data header (TS 23.040 9.2.3.24): its length and its information elements. */
+function headerOf(bytes: Buffer): { length: number; elements: Buffer[] } | 'bad' | undefined {
+  const udhl = bytes[0];
+  if (udhl === undefined) return undefined;
+  if (udhl + 1 > bytes.length) return 'bad';
+  const elements: Buffer[] = [];
+  for (let i = 1; i + 1 <= udhl;) {
+    const length = bytes[i + 1] ?? 0;
+    elements.push(bytes.subarray(i, i + 2 + length));
+    i += 2 + length;
+  }
+  return { length: udhl + 1, elements };
 }
 
 /**

@@ -29,6 +29,9 @@ export interface Pdu {
   [field: string]: unknown;
 }
 
+/** A PDU's fields by their SMPP names, as a sender fills them in. */
+export type PduFields = Record<string, unknown>;
+
 /** What a sender fills in: the command by name; the header's numbers default to 0. */
 export interface OutPdu {
   command: CommandName;

@@ -33,6 +33,8 @@ export interface PduSocketEvents {
 }
 
 export class PduSocket extends EventEmitter<PduSocketEvents> {
+  /** When the peer last sent anything (performance.now()): inactivity is measured from it. */
+  lastReadAt = performance.now();
   private rest: Buffer | undefined;
   private broken = false;
   private sequence = 0;
@@ -127,6 +129,7 @@ export class PduSocket extends EventEmitter<PduSocketEvents> {
   }
 
   private read(chunk: Buffer): void {
+    this.lastReadAt = performance.now();
     if (this.broken) return;
     const bytes = this.rest ? Buffer.concat([this.rest, chunk]) : chunk;
     let at = 0;

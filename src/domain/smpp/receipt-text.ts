@@ -16,6 +16,13 @@ export function receiptText(r: {
   );
 }
 
+/** An absolute time (SMPP 3.4 §7.1.1): YYMMDDhhmmsstnnp in UTC, as query_sm_resp's final_date. */
+export function smppTime(d: Date): string {
+  const two = (n: number) => String(n).padStart(2, '0');
+  const seconds = two(d.getUTCSeconds());
+  return `${smppDate(d)}${seconds}${Math.floor(d.getUTCMilliseconds() / 100)}00+`;
+}
+
 /** YYMMDDhhmm in UTC. */
 function smppDate(d: Date): string {
   const two = (n: number) => String(n).padStart(2, '0');
