@@ -114,8 +114,11 @@ function cstring(r: Reader): string {
   return value;
 }
 
+/** An octet, or 0 past the end of the PDU (the reader still moves on, so the loops end). */
 function int8(r: Reader): number {
-  return r.at < r.end ? (r.bytes[r.at++] ?? 0) : (r.at++, 0);
+  const value = r.at < r.end ? (r.bytes[r.at] ?? 0) : 0;
+  r.at++;
+  return value;
 }
 
 function dests(r: Reader): DestAddress[] {

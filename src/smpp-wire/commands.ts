@@ -154,7 +154,7 @@ export interface CommandDef {
   tlvs: readonly TlvName[];
 }
 
-export const GENERIC_NACK_ID = RESP;
+const GENERIC_NACK_ID = RESP;
 
 function define(name: CommandName, id: number, fields: FieldList): CommandDef {
   const named = new Set(fields.map(([field]) => field));

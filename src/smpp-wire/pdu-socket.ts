@@ -54,10 +54,6 @@ export class PduSocket extends EventEmitter<PduSocketEvents> {
     });
   }
 
-  get writable(): boolean {
-    return this.socket.writable;
-  }
-
   /**
    * Sends a request; `onResponse` gets its response (or a generic_nack with its sequence number).
    * Answers the sequence number, or undefined when the socket cannot be written to.
