@@ -5,7 +5,13 @@
  */
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { request } from 'undici';
+import { Agent, request } from 'undici';
+
+/**
+ * Statuses go out over a bounded set of keep-alive connections: a burst of thousands would
+ * otherwise open a connection each and meet the gateway's per-address cap (answered 429).
+ */
+const WEBHOOK_CONNECTIONS = 32;
 
 export interface GraphSimOptions {
   host: string;
@@ -55,6 +61,7 @@ export class GraphSim {
   private readonly files = new Map<string, HeldFile>();
   private app: FastifyInstance | undefined;
   private readonly timers = new Set<NodeJS.Timeout>();
+  private readonly webhooks = new Agent({ connections: WEBHOOK_CONNECTIONS });
   url = '';
   /** May be set after start: a gateway started after the simulator learns its port late. */
   webhookUrl: string | undefined;
@@ -92,6 +99,7 @@ export class GraphSim {
   async stop(): Promise<void> {
     for (const t of this.timers) clearTimeout(t);
     await this.app?.close();
+    await this.webhooks.close();
   }
 
   private message(body: unknown, reply: { code(n: number): unknown }) {
@@ -200,6 +208,7 @@ export class GraphSim {
       .digest('hex');
     try {
       const res = await request(webhookUrl, {
+        dispatcher: this.webhooks,
         method: 'POST',
         headers: {
           'content-type': 'application/json',
