@@ -4,6 +4,7 @@ import type { Options } from './options.js';
 import { CpuWindow, type CpuSplit } from './proc.js';
 import type { ProfileSummary } from './profile.js';
 import { gatewayFigures, makeBodies, withBench } from './session.js';
+import { ceilingRows, type CeilingFigures } from './sqlite-ceiling.js';
 import { fmt, quantile, table } from './stats.js';
 
 export interface AcceptanceFigures {
@@ -78,7 +79,7 @@ export async function measureAcceptance(
   return { ...value, ...gatewayFigures(ended) };
 }
 
-export function acceptanceTable(f: AcceptanceFigures): string {
+export function acceptanceTable(f: AcceptanceFigures, ceiling?: CeilingFigures): string {
   return table([
     ['requests measured (1000 numbers each)', fmt.int(f.requests)],
     ['messages accepted', fmt.int(f.accepted)],
@@ -102,5 +103,6 @@ export function acceptanceTable(f: AcceptanceFigures): string {
       '**gateway peak RSS** (VmRSS sampled / VmHWM)',
       `**${fmt.mb(f.peakRssMb)}** / ${fmt.mb(f.hwmMb)} (target < 300 MB)`,
     ],
+    ...(ceiling ? ceilingRows(ceiling, f.acceptedPerS) : []),
   ]);
 }

@@ -8,6 +8,7 @@ import { runLoad, type LoadResult } from './load.js';
 import type { PhoneSequence } from './numbers.js';
 import type { Options } from './options.js';
 import { waitForReceipts } from './receipts.js';
+import { applyHotFinalExperiment, pgWorkTable, pgWorkWindow, type PgWork } from './pg-work.js';
 import { fmt, quantile } from './stats.js';
 
 export interface ClusterFigures {
@@ -22,7 +23,14 @@ export interface ClusterFigures {
   cpu: ClusterCpu;
   wallS: number;
   dispatch:
-    | { messages: number; finals: number; endToEndS: number; perS: number; cpu: ClusterCpu }
+    | {
+        messages: number;
+        finals: number;
+        endToEndS: number;
+        perS: number;
+        cpu: ClusterCpu;
+        pgWork: PgWork;
+      }
     | undefined;
 }
 
@@ -79,6 +87,7 @@ async function measureNodes(
 ): Promise<ClusterFigures> {
   const scratch = await createScratchSchema(url, 'wb_bench');
   const gws = await startNodes(o, scratch.url, n);
+  if (o.pgHotFinal) await applyHotFinalExperiment(scratch.url);
   const apis = gws.map((gw) => new Api(gw, Math.ceil(o.clients / n)));
   try {
     const templateId = await approvedTemplate(apis[0] as Api);
@@ -96,14 +105,14 @@ async function measureNodes(
     const figures = acceptanceFigures(n, load, cpu);
     const dispatch = o.isolate
       ? undefined
-      : await endToEnd(
-          o,
-          apis[0] as Api,
+      : await endToEnd(o, {
+          api: apis[0] as Api,
           rr,
-          load,
-          () => bodies(Math.ceil(o.messages / o.batch)),
-          nodePids,
-        );
+          backlog: load,
+          make: () => bodies(Math.ceil(o.messages / o.batch)),
+          pids: nodePids,
+          pgWindow: () => pgWorkWindow(url, scratch.schema),
+        });
     return { ...figures, dispatch };
   } finally {
     for (const api of apis) await api.close();
@@ -112,21 +121,27 @@ async function measureNodes(
   }
 }
 
+interface EndToEndRun {
+  /** The node whose GetUSMSSendReceipt follows the messages. */
+  api: Api;
+  rr: RoundRobin;
+  backlog: LoadResult;
+  make: () => string[];
+  pids: readonly number[];
+  pgWindow: () => Promise<() => Promise<PgWork>>;
+}
+
 /** Waits out the acceptance backlog, then sends `messages` and follows them to final receipts. */
-async function endToEnd(
-  o: Options,
-  api: Api,
-  rr: RoundRobin,
-  backlog: LoadResult,
-  make: () => string[],
-  pids: readonly number[],
-) {
-  await waitForReceipts(api, backlog.sessions, performance.now() + o.drainLimitS * 1000);
-  const bodies = make();
+async function endToEnd(o: Options, run: EndToEndRun) {
+  const { api, rr, pids } = run;
+  await waitForReceipts(api, run.backlog.sessions, performance.now() + o.drainLimitS * 1000);
+  const bodies = run.make();
+  const pgEnd = await run.pgWindow();
   const window = clusterCpuWindow(pids);
   const load = await runLoad(rr, bodies, o.clients, o.timeLimitS * 1000);
   const drain = await waitForReceipts(api, load.sessions, performance.now() + o.drainLimitS * 1000);
   const cpu = window();
+  const pgWork = await pgEnd();
   const endToEndS = (drain.doneMs - load.startMs) / 1000;
   return {
     messages: load.accepted,
@@ -134,6 +149,7 @@ async function endToEnd(
     endToEndS,
     perS: drain.finals / endToEndS,
     cpu,
+    pgWork,
   };
 }
 
@@ -170,6 +186,11 @@ export function clusterTable(list: readonly ClusterFigures[]): string {
       d ? fmt.s(d.cpu.othersS) : '—',
     ];
     lines.push(`| ${cells.join(' | ')} |`);
+  }
+  for (const f of list) {
+    if (!f.dispatch) continue;
+    lines.push('', `PostgreSQL's work end to end, ${f.nodes} node(s):`, '');
+    lines.push(pgWorkTable(f.dispatch.pgWork, f.dispatch.finals));
   }
   return lines.join('\n');
 }

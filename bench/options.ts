@@ -12,7 +12,8 @@ export type Scenario =
   | 'cluster'
   | 'ucloud'
   | 'events'
-  | 'smpp-server';
+  | 'smpp-server'
+  | 'whatsapp';
 const SCENARIOS: readonly Scenario[] = [
   'acceptance',
   'dispatch',
@@ -23,6 +24,7 @@ const SCENARIOS: readonly Scenario[] = [
   'ucloud',
   'events',
   'smpp-server',
+  'whatsapp',
 ];
 
 export interface Options {
@@ -67,16 +69,22 @@ export interface Options {
   nodes: number[];
   /** Events: receipts made while the receiver is down, then drained (0 skips that part). */
   backlog: number;
+  /**
+   * Cluster: before the load, re-index the scratch schema so that a message's final update and
+   * the simulator's `reported` update can be HOT (issue 19, target 4's experiment).
+   */
+  pgHotFinal: boolean;
 }
 
 const HELP = `npm run bench -- [options]
-  --scenario <list>     acceptance,dispatch,flat,prefill,smpp,cluster,ucloud,events,smpp-server
+  --scenario <list>     acceptance,dispatch,flat,prefill,smpp,cluster,ucloud,events,smpp-server,
+                        whatsapp
                         (default acceptance,dispatch)
   --clients <n>         concurrent clients / pool connections (8)
   --requests <n>        acceptance requests of --batch numbers each (300)
   --warmup <n>          requests sent before measuring, not counted (16)
   --batch <n>           numbers per SendBatchUSMSMessage (1000)
-  --messages <n>        dispatch scenario: messages to send and follow (200000)
+  --messages <n>        dispatch, whatsapp…: messages to send and follow (200000)
   --time-limit <s>      bound on each load phase (120)
   --drain-limit <s>     bound on waiting for the last receipt (300)
   --prefill <n>         flat scenario: stored messages before the second run (10000000)
@@ -96,6 +104,8 @@ const HELP = `npm run bench -- [options]
   --database-url <url>  cluster: the PostgreSQL the nodes share (WIREBIRD_TEST_DATABASE_URL)
   --nodes <list>        cluster: node counts to measure, one run each (1,2,3)
   --backlog <n>         events: receipts made while the receiver is down, then drained (1000000)
+  --pg-hot-final        cluster: an experiment, not the shipped schema: indexes without a
+                        predicate on state/reported and fillfactor 70, so final updates can be HOT
   --keep                keep temporary data dirs`;
 
 function int(v: string | undefined, name: string, fallback: number): number {
@@ -150,6 +160,7 @@ export function parseOptions(argv: string[]): Options | undefined {
       'database-url': { type: 'string' },
       nodes: { type: 'string' },
       backlog: { type: 'string' },
+      'pg-hot-final': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -187,5 +198,6 @@ export function parseOptions(argv: string[]): Options | undefined {
     databaseUrl: v['database-url'] ?? process.env.WIREBIRD_TEST_DATABASE_URL,
     nodes: (v.nodes ?? '1,2,3').split(',').map((n) => Math.max(1, int(n.trim(), 'nodes', 1))),
     backlog: int(v.backlog, 'backlog', 1_000_000),
+    pgHotFinal: v['pg-hot-final'] ?? false,
   };
 }

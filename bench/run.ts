@@ -18,7 +18,9 @@ import { parseOptions, type Options, type Scenario } from './options.js';
 import { profilesMarkdown, type ProfileSummary } from './profile.js';
 import { storedMessages } from './prefill.js';
 import { measureSmpp, smppTable } from './smpp.js';
+import { measureSqliteCeiling } from './sqlite-ceiling.js';
 import { measureUcloud, ucloudTable } from './ucloud.js';
+import { measureWhatsApp, whatsappTable } from './whatsapp.js';
 import { redacted } from '../src/store/open-store.js';
 
 type Section = { markdown: string; figures: unknown };
@@ -34,8 +36,11 @@ function cleanup(o: Options, dir: string): void {
 async function acceptance(o: Options, phones: PhoneSequence): Promise<Section> {
   const dir = freshDataDir(o.workDir, 'acceptance');
   const f = await measureAcceptance(o, dir, phones);
+  // The ceiling runs after the gateway has stopped, so the two never share the cores.
+  const ceiling = measureSqliteCeiling(join(dir, 'wirebird.db'), dir, o.synchronous);
   cleanup(o, dir);
-  return { figures: f, markdown: withProfile(acceptanceTable(f), f.profile) };
+  const markdown = acceptanceTable(f, ceiling);
+  return { figures: { ...f, ceiling }, markdown: withProfile(markdown, f.profile) };
 }
 
 async function dispatch(o: Options, phones: PhoneSequence): Promise<Section> {
@@ -87,6 +92,10 @@ const RUNNERS: Record<Scenario, (o: Options, phones: PhoneSequence) => Promise<S
   'smpp-server': async (o, phones) => {
     const f = await measureSmppServer(o, phones);
     return { figures: f, markdown: smppServerTable(f) };
+  },
+  whatsapp: async (o, phones) => {
+    const f = await measureWhatsApp(o, phones);
+    return { figures: f, markdown: whatsappTable(f) };
   },
   cluster: async (o, phones) => {
     const f = await measureCluster(o, phones);
