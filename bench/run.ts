@@ -5,6 +5,7 @@
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { measureSmppServer, smppServerTable } from './smpp-server.js';
+import { measureSmppServerE2e, smppServerE2eTable } from './smpp-server-e2e.js';
 import { join } from 'node:path';
 import { acceptanceTable, measureAcceptance } from './acceptance.js';
 import { clusterTable, measureCluster } from './cluster.js';
@@ -91,7 +92,9 @@ const RUNNERS: Record<Scenario, (o: Options, phones: PhoneSequence) => Promise<S
   },
   'smpp-server': async (o, phones) => {
     const f = await measureSmppServer(o, phones);
-    return { figures: f, markdown: smppServerTable(f) };
+    const e2e = await measureSmppServerE2e(o, phones);
+    const markdown = `${smppServerTable(f)}\n\n${smppServerE2eTable(e2e)}`;
+    return { figures: { ...f, e2e }, markdown };
   },
   whatsapp: async (o, phones) => {
     const f = await measureWhatsApp(o, phones);

@@ -33,7 +33,7 @@ export interface SmppServerFigures {
 }
 
 /** One ESME: binds, submits `n` with `window` outstanding, answers and counts receipts. */
-async function runEsme(
+export async function runEsme(
   o: { port: number; systemId: string; password: string; n: number; window: number },
   phones: PhoneSequence,
   receiptsLimitMs: number,
