@@ -28,8 +28,7 @@ import type { InboundMediaFetcher } from './channels/whatsapp/media-fetch.js';
 import { onOneNode } from './dispatch/one-node.js';
 import { startPipeline, type Pipeline } from './pipeline.js';
 import type { AutoReviewer } from './review/auto-reviewer.js';
-import { openStore } from './store/open-store.js';
-import { WriteLock } from './store/sqlite/write-lock.js';
+import { openStore, storeShare } from './store/open-store.js';
 import type { AcceptPool } from './api/offload/accept-pool.js';
 import { KeyUsage } from './api/api-keys.js';
 import {
@@ -68,9 +67,9 @@ export async function startGateway(
 ): Promise<Gateway> {
   // SQLite written from other threads (acceptance, the outbox thread) takes a shared write lock.
   const threads = config.acceptThreads > 0 || config.webhooks.thread;
-  const lock = threads && !config.database.url ? new WriteLock() : undefined;
-  const store = await openStore(config, lock);
-  const runtime = { config, store, clock: systemClock, scheduler: systemScheduler, logger, lock };
+  const share = threads ? storeShare(config) : undefined;
+  const store = await openStore(config, share);
+  const runtime = { config, store, clock: systemClock, scheduler: systemScheduler, logger, share };
   try {
     return await startOnStore(runtime);
   } catch (err) {

@@ -9,7 +9,8 @@ import { InboundMediaFetcher, type MediaFetchOptions } from './channels/whatsapp
 import { resolveGatewaySecret } from './bootstrap/first-start.js';
 import type { SecretBox } from './crypto/secret-box.js';
 import type { Config } from './config/config.js';
-import type { Clock, Routing, Scheduler, Store } from './domain/ports.js';
+import type { Clock, Routing, Scheduler, Store, StoreShare } from './domain/ports.js';
+import { releaseShareOf } from './store/open-store.js';
 import { SmppServer } from './smpp-server/smpp-server.js';
 import { commandStatusName } from './channels/smpp/command-status.js';
 import type { Metrics } from './metrics/metrics.js';
@@ -18,8 +19,6 @@ import { createEvents } from './events/start-events.js';
 import { onOneNode } from './dispatch/one-node.js';
 import type { Pipeline } from './pipeline.js';
 import { AutoReviewer } from './review/auto-reviewer.js';
-import { sqlitePath } from './store/open-store.js';
-import type { WriteLock } from './store/sqlite/write-lock.js';
 import { AcceptPool } from './api/offload/accept-pool.js';
 import type { KeyUsage } from './api/api-keys.js';
 
@@ -29,8 +28,8 @@ export interface Runtime {
   clock: Clock;
   scheduler: Scheduler;
   logger: Logger;
-  /** The SQLite write lock shared with the acceptance threads, when there are any. */
-  lock: WriteLock | undefined;
+  /** What the acceptance and outbox threads open their own store connections with, if any. */
+  share: StoreShare | undefined;
 }
 
 /** The SMPP server ESMEs bind to, when smppServer.listen is set (docs/smpp-server.md). */
@@ -91,7 +90,8 @@ export function eventsOf(rt: Runtime, box: SecretBox, metrics: Metrics) {
     store: rt.store,
     box,
     secret: resolveGatewaySecret(rt.config),
-    lockBuffer: rt.lock?.buffer,
+    share: rt.share,
+    onThreadEnded: (threadId) => rt.share && releaseShareOf(rt.share, threadId),
     clock: rt.clock,
     log: rt.logger.child({ worker: 'events' }),
     onAttempt: (a) => metrics.webhookAttempted(a),
@@ -151,14 +151,13 @@ export async function startAcceptPool(
   metrics: Metrics,
   pipeline: Pipeline,
 ): Promise<AcceptPool | undefined> {
-  const { lock, config, logger } = rt;
-  // The lock may be there for the outbox thread alone.
-  if (!lock || config.acceptThreads === 0) return undefined;
+  const { share, config, logger } = rt;
+  // Acceptance threads are SQLite's answer to its one writer; the share may be the outbox's alone.
+  if (!share || rt.store.dialect !== 'sqlite' || config.acceptThreads === 0) return undefined;
   return AcceptPool.start({
     threads: config.acceptThreads,
     config,
-    path: sqlitePath(config),
-    lock,
+    share,
     log: logger.child({ worker: 'accept' }),
     onAccepted(counts) {
       for (const [kind, channel, n] of counts) metrics.acceptedOn(kind, channel, n);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Worker } from 'node:worker_threads';
-import type { WriteLock } from '../src/store/sqlite/write-lock.js';
+import type { StoreShare } from '../src/domain/ports.js';
 import { eventually, sqliteOnly, startTestGateway, type TestGateway } from './helpers/gateway.js';
 import {
   approvedTemplate,
@@ -175,8 +175,8 @@ describe('an acceptance thread that dies with a batch in hand', sqliteOnly, () =
     };
     // The batch cannot be written while both the threads' write lock and SQLite's are held
     // elsewhere: the thread is caught with it in hand, before or inside its transaction.
-    const lock = (pool as unknown as { options: { lock: WriteLock } }).options.lock;
-    const cell = new Int32Array(lock.buffer);
+    const { share } = (pool as unknown as { options: { share: StoreShare } }).options;
+    const cell = new Int32Array(share.lockBuffer as SharedArrayBuffer);
     const blocker = new Database(join(gw.dataDir, 'wirebird.db'));
     blocker.exec('BEGIN IMMEDIATE');
     Atomics.store(cell, 0, 1_000_000);

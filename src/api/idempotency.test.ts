@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { IDEMPOTENCY_WINDOW_MS } from '../domain/messages/idempotency-window.js';
 import { batch, idempotency, NOW } from '../store/contract/fixtures.js';
-import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
+import { openMemoryStore } from '../store/open-store.js';
 import type { ActionContext } from './context.js';
 import { findReplay } from './idempotency.js';
 
 /** The API's own reading of the window, on a real store with the clock set by the test. */
 test('a replay is answered to the window edge (24 h) and not a millisecond past it', async () => {
-  const store = openSqliteStore({ path: ':memory:' });
+  const store = openMemoryStore();
   try {
     const record = idempotency({ response: '{"SessionNo":"first"}' });
     await store.acceptBatch(batch(), record);

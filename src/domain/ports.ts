@@ -304,6 +304,16 @@ export interface ClusterCoordination {
   takeRouteTokens(route: string, wanted: number, ratePerSecond: number): Promise<number>;
 }
 
+/**
+ * What a thread of this process needs to open a store connection of its own beside the main
+ * thread's: store/open-store.ts makes it and opens connections with it; everyone else passes it
+ * along (it crosses to a worker in its workerData). For SQLite it carries the write lock every
+ * connection to the file takes in turn; PostgreSQL needs nothing.
+ */
+export interface StoreShare {
+  readonly lockBuffer: SharedArrayBuffer | undefined;
+}
+
 export interface Store
   extends
     AccountStore,

@@ -1,3 +1,4 @@
+import type { StoreShare } from '../domain/ports.js';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
@@ -15,9 +16,11 @@ const RESTART_AFTER_MS = 1000;
 export interface OutboxThreadOptions {
   config: Config;
   secret: string;
-  lockBuffer: SharedArrayBuffer | undefined;
+  share: StoreShare | undefined;
   log: Logger;
   onAttempts(list: readonly AttemptSummary[]): void;
+  /** Told of a thread that ended, so that what it held of the store share is freed. */
+  onThreadEnded?(threadId: number): void;
 }
 
 /**
@@ -65,8 +68,8 @@ export class OutboxThreadHost {
   }
 
   private spawn(): Worker {
-    const { config, secret, lockBuffer } = this.o;
-    const workerData: OutboxThreadData = { config, secret, lockBuffer };
+    const { config, secret, share } = this.o;
+    const workerData: OutboxThreadData = { config, secret, share };
     const worker = new Worker(new URL('./outbox-thread.js', import.meta.url), {
       workerData,
       resourceLimits: RESOURCE_LIMITS,
@@ -75,8 +78,13 @@ export class OutboxThreadHost {
       if (m.kind === 'attempts') this.o.onAttempts(m.list);
     });
     worker.on('error', (err) => this.o.log.error({ err }, 'the outbox thread failed'));
+    // Kept apart: a Worker's own threadId reads -1 once the thread has gone.
+    const threadId = worker.threadId;
     worker.on('exit', (code) => {
+      this.o.onThreadEnded?.(threadId);
       if (this.stopping || this.worker !== worker) return;
+      // Until its successor starts there is no thread to stop: stop() must not wait on this one.
+      this.worker = undefined;
       this.o.log.error({ code }, 'the outbox thread ended; starting another');
       this.restart = setTimeout(() => {
         this.worker = this.spawn();

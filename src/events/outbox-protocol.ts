@@ -1,3 +1,4 @@
+import type { StoreShare } from '../domain/ports.js';
 import type { Config } from '../config/config.js';
 
 /** What the outbox thread is started with. */
@@ -5,8 +6,8 @@ export interface OutboxThreadData {
   config: Config;
   /** The gateway secret the endpoints' signing secrets are sealed under. */
   secret: string;
-  /** The SQLite write lock shared with the main thread (absent on PostgreSQL). */
-  lockBuffer: SharedArrayBuffer | undefined;
+  /** What the thread opens its own store connection with (from the main thread). */
+  share: StoreShare | undefined;
 }
 
 export type ToOutboxThread = { kind: 'nudge' } | { kind: 'stop' };

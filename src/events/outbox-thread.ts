@@ -2,7 +2,6 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { secretBox } from '../crypto/secret-box.js';
 import { createLogger } from '../logger.js';
 import { openStore } from '../store/open-store.js';
-import { WriteLock } from '../store/sqlite/write-lock.js';
 import type {
   AttemptSummary,
   FromOutboxThread,
@@ -19,17 +18,14 @@ import { buildOutbox } from './start-events.js';
 const OUTBOX_POOL = 3;
 const port = parentPort;
 if (!port) throw new Error('outbox-thread runs as a worker thread');
-const { config, secret, lockBuffer } = workerData as OutboxThreadData;
+const { config, secret, share } = workerData as OutboxThreadData;
 const log = createLogger(config.logLevel).child({ worker: 'events' });
 // A claim and a record at a time need few connections: the main thread's pool keeps the rest.
 const database = { ...config.database, poolSize: Math.min(OUTBOX_POOL, config.database.poolSize) };
 // This connection writes only claims and attempt records. After a power loss the worst such a
 // write lost can do is deliver an event again, which at-least-once allows: it commits without
 // waiting for the disk, and so holds the write lock the main thread waits for far less.
-const store = await openStore(
-  { ...config, database, sqliteSynchronous: 'NORMAL' },
-  lockBuffer ? new WriteLock(lockBuffer) : undefined,
-);
+const store = await openStore({ ...config, database, sqliteSynchronous: 'NORMAL' }, share);
 let attempts: AttemptSummary[] = [];
 const { worker, sender } = buildOutbox({
   config,

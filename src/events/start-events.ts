@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { parseRetrySchedule } from '../domain/events/retry.js';
-import type { Clock, WebhookStore } from '../domain/ports.js';
+import type { Clock, StoreShare, WebhookStore } from '../domain/ports.js';
 import { urlProblem } from './address-guard.js';
 import { OutboxThreadHost } from './outbox-host.js';
 import type { AttemptSummary } from './outbox-protocol.js';
@@ -69,8 +69,10 @@ export function createEvents(o: {
   box: SecretBox;
   /** The gateway secret the thread opens the signing secrets with. */
   secret: string;
-  /** The SQLite write lock the thread shares (SQLite only). */
-  lockBuffer: SharedArrayBuffer | undefined;
+  /** What the outbox thread opens its own store connection with. */
+  share: StoreShare | undefined;
+  /** Frees what a dead outbox thread held of the share (its write lock on SQLite). */
+  onThreadEnded?(threadId: number): void;
   clock: Clock;
   log: Logger;
   onAttempt: (a: AttemptSummary) => void;

@@ -4,7 +4,7 @@ import { pino } from 'pino';
 import { ManualTime } from '../../test/helpers/manual-time.js';
 import { TemplateStatus } from '../domain/templates/template.js';
 import { template } from '../store/contract/fixtures.js';
-import { openSqliteStore } from '../store/sqlite/sqlite-store.js';
+import { openMemoryStore } from '../store/open-store.js';
 import { AutoReviewer } from './auto-reviewer.js';
 
 const log = pino({ level: 'silent' });
@@ -15,7 +15,7 @@ const log = pino({ level: 'silent' });
  */
 test('the timed pass reviews a template nobody nudged for, at its interval', async () => {
   const time = new ManualTime();
-  const store = openSqliteStore({ path: ':memory:' });
+  const store = openMemoryStore();
   const reviewer = new AutoReviewer({
     store,
     clock: time,

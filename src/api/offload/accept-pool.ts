@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import { Worker } from 'node:worker_threads';
 import type { Config } from '../../config/config.js';
-import type { WriteLock } from '../../store/sqlite/write-lock.js';
+import type { StoreShare } from '../../domain/ports.js';
+import { releaseShareOf } from '../../store/open-store.js';
 import { successAnswer } from '../answer.js';
 import type { ActionOffload, ApiOutcome, OffloadedRequest } from '../context.js';
 import {
@@ -42,8 +43,8 @@ interface Thread {
 export interface AcceptPoolOptions {
   threads: number;
   config: Config;
-  path: string;
-  lock: WriteLock;
+  /** What each thread opens its own store connection with (the main thread's store is SQLite). */
+  share: StoreShare;
   log: Logger;
   /** Told the counts of what each offloaded request stored (metrics, the dispatcher's nudge). */
   onAccepted(counts: AcceptedCounts): void;
@@ -112,8 +113,8 @@ export class AcceptPool implements ActionOffload {
   }
 
   private spawn(): Promise<Thread> {
-    const { config, path, lock } = this.options;
-    const workerData: AcceptWorkerData = { config, path, lockBuffer: lock.buffer };
+    const { config, share } = this.options;
+    const workerData: AcceptWorkerData = { config, share };
     const worker = new Worker(new URL('./accept-worker.js', import.meta.url), {
       workerData,
       resourceLimits: RESOURCE_LIMITS,
@@ -138,7 +139,7 @@ export class AcceptPool implements ActionOffload {
 
   /** Frees what a thread that exited held, and puts a new one in its place. */
   private died(thread: Thread, code: number): void {
-    this.options.lock.releaseIfHeldBy(thread.threadId);
+    releaseShareOf(this.options.share, thread.threadId);
     const lost = new Error(`the acceptance thread exited (code ${code}) with the request in hand`);
     for (const p of thread.pending.values()) p.reject(lost);
     thread.pending.clear();

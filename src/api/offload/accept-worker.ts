@@ -2,9 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { smsRouting } from '../../channels/sms-routing.js';
 import { countRoutes } from '../../domain/messages/route-counts.js';
 import { createLogger } from '../../logger.js';
-import { openDatabase } from '../../store/sqlite/database.js';
-import { sqliteStoreOn } from '../../store/sqlite/sqlite-store.js';
-import { lockWrites, WriteLock } from '../../store/sqlite/write-lock.js';
+import { openStore } from '../../store/open-store.js';
 import { KeyUsage } from '../api-keys.js';
 import type { ActionDeps } from '../context.js';
 import { runEnvelope } from '../run-envelope.js';
@@ -21,18 +19,16 @@ import {
 
 /**
  * An acceptance thread: it reads, checks and stores the requests the main thread hands it, on a
- * connection of its own to the same SQLite file, and answers with the fields of the answer.
+ * store connection of its own, and answers with the fields of the answer. This file is the
+ * thread's composition root: the one place under api/ that opens a store, and it does so through
+ * the store's own entry (store/open-store.ts) with the share the main thread made.
  */
 // Appending rows touches only the right edges of the indexes; the main connection has the rest.
 const CACHE_KIB = 4096;
 const port = parentPort;
 if (!port) throw new Error('accept-worker runs as a worker thread');
-const { config, path, lockBuffer } = workerData as AcceptWorkerData;
-const db = lockWrites(
-  openDatabase({ path, synchronous: config.sqliteSynchronous, cacheKib: CACHE_KIB }),
-  new WriteLock(lockBuffer),
-);
-const store = sqliteStoreOn(db);
+const { config, share } = workerData as AcceptWorkerData;
+const store = await openStore(config, share, { cacheKib: CACHE_KIB });
 const log = createLogger(config.logLevel).child({ worker: 'accept' });
 const shared: Omit<ActionDeps, 'metrics'> = {
   store,
@@ -120,9 +116,10 @@ port.on('message', (message: ToWorker) => {
       ?.close()
       .catch((err: unknown) => log.warn({ err }, 'key use times not written'))
       .finally(() => {
-        db.close();
-        port.postMessage({ stopped: true });
-        port.close();
+        void store.close().finally(() => {
+          port.postMessage({ stopped: true });
+          port.close();
+        });
       });
     return;
   }

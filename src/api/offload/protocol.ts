@@ -1,6 +1,7 @@
 import type { Config } from '../../config/config.js';
 import { RetCode, WirebirdError, type RetCodeName } from '../../domain/errors.js';
 import type { MessageKind } from '../../domain/messages/message.js';
+import type { StoreShare } from '../../domain/ports.js';
 import type { OffloadedRequest } from '../context.js';
 
 /**
@@ -12,10 +13,8 @@ export const OFFLOADED_ACTIONS: ReadonlySet<string> = new Set(['SendBatchUSMSMes
 /** What an acceptance thread is started with. */
 export interface AcceptWorkerData {
   config: Config;
-  /** The SQLite file, already migrated by the main thread. */
-  path: string;
-  /** The write lock the main thread's connection takes too (WriteLock.buffer). */
-  lockBuffer: SharedArrayBuffer;
+  /** What the thread opens its store connection with, beside the main thread's. */
+  share: StoreShare;
 }
 
 export interface AcceptJob extends OffloadedRequest {

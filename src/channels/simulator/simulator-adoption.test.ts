@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
 import type { InboxEntry, Report } from '../../domain/messages/message.js';
 import { ORDINARY, sms } from '../../../test/helpers/simulator.js';
-import { openSqliteStore } from '../../store/sqlite/sqlite-store.js';
+import { openMemoryStore } from '../../store/open-store.js';
 import { ADOPT_AFTER_MS, SIMULATOR, SimulatorChannel } from './simulator-channel.js';
 
 const log = pino({ level: 'silent' });
@@ -39,7 +39,7 @@ async function until(cond: () => boolean, what: string): Promise<void> {
 }
 
 test('reports another node left pending are taken over once overdue, and only then', async () => {
-  const store = openSqliteStore({ path: ':memory:' });
+  const store = openMemoryStore();
   const reports: Report[] = [];
   const ch = new SimulatorChannel({ inbox: store, clock, delayMs: 60_000, log });
   try {
@@ -70,7 +70,7 @@ test('reports another node left pending are taken over once overdue, and only th
 });
 
 test('a report this node holds itself is never adopted a second time', async () => {
-  const store = openSqliteStore({ path: ':memory:' });
+  const store = openMemoryStore();
   let later = NOW;
   const ch = new SimulatorChannel({
     inbox: store,
@@ -92,7 +92,7 @@ test('a report this node holds itself is never adopted a second time', async () 
 });
 
 test('a delivery whose submit was never recorded here is reported once overdue', async () => {
-  const store = openSqliteStore({ path: ':memory:' });
+  const store = openMemoryStore();
   let later = NOW;
   const reports: Report[] = [];
   const ch = new SimulatorChannel({ inbox: store, clock: { now: () => later }, delayMs: 0, log });
