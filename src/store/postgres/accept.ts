@@ -1,5 +1,4 @@
 import { idempotencyWindowStart } from '../../domain/messages/idempotency-window.js';
-import { concatText } from '../../domain/messages/concat.js';
 import type { IdempotencyRecord } from '../../domain/messages/message.js';
 import type { MessageStore } from '../../domain/ports.js';
 import { INSERT_COLUMNS, fromIdemRow, type IdemRow } from '../rows/messages.js';
@@ -18,14 +17,6 @@ export function postgresAcceptance(
           [batch.sessionNo, batch.accountId, batch.messages.length, batch.acceptedAt],
         );
         await insertSms(c, batch);
-        // Only SMPP submits name a bind for their receipts: the common INSERT stays as it is.
-        if (batch.receiptTo !== undefined || batch.concat !== undefined) {
-          await c.query('UPDATE messages SET receipt_to = $1, concat = $2 WHERE session_no = $3', [
-            batch.receiptTo ?? null,
-            batch.concat ? concatText(batch.concat) : null,
-            batch.sessionNo,
-          ]);
-        }
       });
     },
     async acceptBusinessMessage(m, idem) {

@@ -1,3 +1,4 @@
+import { concatText } from '../../domain/messages/concat.js';
 import type { AcceptedBatch } from '../../domain/messages/message.js';
 import { INSERT_COLUMNS } from '../rows/messages.js';
 import type { Queryable } from './database.js';
@@ -8,9 +9,11 @@ import type { Queryable } from './database.js';
  * one plan. JSON rather than one array per column: JSON.stringify is native, while the driver
  * escapes array elements one by one in JavaScript (a tenth of the node's acceptance CPU).
  */
-const INSERT = `INSERT INTO messages (${INSERT_COLUMNS})
+// An SMPP submit's bind for its receipts and its part of an ESME-split message ($5, $6) are
+// written with the rows, not by an UPDATE after them.
+const INSERT = `INSERT INTO messages (${INSERT_COLUMNS}, receipt_to, concat)
   SELECT 'sms', $1, $2, NULL, t.p, t.e, t.r, t.t, t.a, t.s, t.x, t.u, t.b, 'sms', '', t.c,
-    'queued', 'accepted', $3, $3
+    'queued', 'accepted', $3, $3, $5, $6
   FROM json_to_recordset($4::json)
     AS t(p text, e text, r text, t text, a text, s text, x text, u text, b text, c int)`;
 
@@ -33,5 +36,7 @@ export async function insertSms(db: Queryable, batch: AcceptedBatch): Promise<vo
     batch.sessionNo,
     batch.acceptedAt,
     JSON.stringify(rows),
+    batch.receiptTo ?? null,
+    batch.concat ? concatText(batch.concat) : null,
   ]);
 }

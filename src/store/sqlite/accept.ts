@@ -1,6 +1,5 @@
 import { idempotencyWindowStart } from '../../domain/messages/idempotency-window.js';
-import { concatText } from '../../domain/messages/concat.js';
-import type { AcceptedBatch, AcceptedBusinessMessage } from '../../domain/messages/message.js';
+import type { AcceptedBusinessMessage } from '../../domain/messages/message.js';
 import type { IdempotencyRecord } from '../../domain/messages/message.js';
 import type { MessageStore } from '../../domain/ports.js';
 import { INSERT_COLUMNS, fromIdemRow, type IdemRow } from '../rows/messages.js';
@@ -20,10 +19,6 @@ export function sqliteAcceptance(
 ): Pick<MessageStore, 'acceptBatch' | 'acceptBusinessMessage' | 'findIdempotency'> {
   const insertSms = smsInserter(db);
   const insertBusiness = businessInserter(db);
-  // Only SMPP submits name a bind for their receipts: the common INSERT stays as it is.
-  const smppFields = db.prepare(
-    'UPDATE messages SET receipt_to = ?, concat = ? WHERE session_no = ?',
-  );
   const insertSession = db.prepare(
     'INSERT INTO sessions (session_no, account_id, accepted_count, created_at) VALUES (?,?,?,?)',
   );
@@ -39,9 +34,6 @@ export function sqliteAcceptance(
           batch.acceptedAt,
         );
         insertSms(batch);
-        if (batch.receiptTo !== undefined || batch.concat !== undefined) {
-          smppFields.run(batch.receiptTo ?? null, concatOrNull(batch), batch.sessionNo);
-        }
       });
     },
     async acceptBusinessMessage(m, idem) {
@@ -104,11 +96,6 @@ function businessInserter(db: Db): (m: AcceptedBusinessMessage) => void {
     );
     insertEvent.run(lastInsertRowid, 'accepted', m.acceptedAt, '', '');
   };
-}
-
-/** An ESME's own part, as the row keeps it. */
-function concatOrNull(batch: AcceptedBatch): string | null {
-  return batch.concat ? concatText(batch.concat) : null;
 }
 
 /** The window is carried on the record: it was created at `now`. */

@@ -1,16 +1,21 @@
+import { concatText } from '../../domain/messages/concat.js';
 import type { AcceptedBatch } from '../../domain/messages/message.js';
 import { INSERT_COLUMNS } from '../rows/messages.js';
 import type { Db } from './database.js';
 import { multiRowInsert, ROWS_PER_INSERT as CHUNK } from './multi-row.js';
 
-const COLUMNS = `INSERT INTO messages (${INSERT_COLUMNS}) VALUES `;
-const ROW = `('sms',?,?,NULL,?,?,?,?,?,?,?,?,?,'sms','',?,'queued','accepted',?,?)`;
+// An SMPP submit names the bind its receipt goes back to and, for a part the ESME split itself,
+// its place in the whole: written with the row, not by an UPDATE after it.
+const COLUMNS = `INSERT INTO messages (${INSERT_COLUMNS}, receipt_to, concat) VALUES `;
+const ROW = `('sms',?,?,NULL,?,?,?,?,?,?,?,?,?,'sms','',?,'queued','accepted',?,?,?,?)`;
 
 /** Inserts a batch's SMS rows; the caller holds the transaction. */
 export function smsInserter(db: Db): (batch: AcceptedBatch) => void {
   const statementFor = multiRowInsert(db, COLUMNS, ROW);
   return (batch) => {
     const { messages, accountId, sessionNo, acceptedAt } = batch;
+    const receiptTo = batch.receiptTo ?? null;
+    const concat = batch.concat ? concatText(batch.concat) : null;
     for (let i = 0; i < messages.length; i += CHUNK) {
       const chunk = messages.slice(i, i + CHUNK);
       const values: unknown[] = [];
@@ -30,6 +35,8 @@ export function smsInserter(db: Db): (batch: AcceptedBatch) => void {
           m.costCount,
           acceptedAt,
           acceptedAt,
+          receiptTo,
+          concat,
         );
       }
       statementFor(chunk.length).run(values);
