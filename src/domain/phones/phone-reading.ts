@@ -10,7 +10,6 @@ import {
 import metadata from 'libphonenumber-js/max/metadata';
 import { isMobilePhone, isValidPhone } from './mobile-check.js';
 import { accepted, notMobileIn, Reason, refused, type PhoneResult } from './phone-result.js';
-import { readPlainE164 } from './plain-e164.js';
 
 // ITU-T E.164: a country code plus subscriber number is at most 15 digits.
 const MAX_E164_DIGITS = 15;
@@ -26,14 +25,10 @@ export function isCallingCode(code: string): boolean {
 }
 
 /**
- * Reads `text` as one phone number and accepts it only if the metadata calls it valid.
- * `region` applies to national numbers; text starting with '+' carries its own country code.
+ * Reads `text` as one phone number with libphonenumber's parser and accepts it only if the
+ * metadata calls it valid. `region` applies to national numbers; text starting with '+' carries
+ * its own country code.
  */
-export function readPhone(text: string, region: CountryCode | undefined): PhoneResult {
-  return (region === undefined ? readPlainE164(text) : undefined) ?? parsePhone(text, region);
-}
-
-/** readPhone by libphonenumber's parser alone. */
 export function parsePhone(text: string, region: CountryCode | undefined): PhoneResult {
   // extract: false so that a number buried in other text is not fished out of it.
   const phone = parsePhoneNumberFromString(text, { defaultCountry: region, extract: false });

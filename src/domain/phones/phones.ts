@@ -1,15 +1,20 @@
 /**
  * Recipient phone numbers: parsed as API callers write them and normalised to E.164, the one
  * form the rest of Wirebird stores, deduplicates and hands to channels.
+ *
+ * The one entry (callers import this module only), read in one direction: the plain-E.164 fast
+ * path (plain-e164.ts), else the cache, else the checks below and libphonenumber's parser
+ * (phone-reading.ts), which asks mobile-check.ts, which reads numbering-plan.ts. No module of
+ * domain/phones/ calls back up this chain.
  */
 import { getCountryCallingCode, isSupportedCountry, type CountryCode } from 'libphonenumber-js/max';
 import { invalid } from '../errors.js';
 import { BoundedCache } from './bounded-cache.js';
 import {
   isCallingCode,
+  parsePhone,
   readAsBracketedAreaCode,
   readNationalMobile,
-  readPhone,
 } from './phone-reading.js';
 import { Reason, refused, type PhoneResult } from './phone-result.js';
 import { readPlainE164 } from './plain-e164.js';
@@ -82,10 +87,10 @@ function interpret(raw: string, region: CountryCode | undefined): PhoneResult {
   if (raw.trim() === '') return refused(Reason.Empty);
   if (!ALLOWED_CHARACTERS.test(raw)) return refused(Reason.BadCharacters);
   if (raw.replace(NON_DIGITS, '').length > MAX_INPUT_DIGITS) return refused(Reason.TooLong);
-  if (LEADING_PLUS.test(raw)) return readPhone(raw.trim(), undefined);
+  if (LEADING_PLUS.test(raw)) return readInternational(raw.trim());
   // '00' is the international prefix nearly everywhere, but libphonenumber only honours it
   // where it is the default region's own (CN, not US).
-  if (LEADING_00.test(raw)) return readPhone(raw.replace(LEADING_00, '+'), undefined);
+  if (LEADING_00.test(raw)) return readInternational(raw.replace(LEADING_00, '+'));
   const bracketed = BRACKETED_CODE.exec(raw);
   if (bracketed?.[1] !== undefined) {
     return readBracketed(bracketed[1], bracketed[2] ?? '', raw, region);
@@ -107,7 +112,7 @@ function readBracketed(
   region: CountryCode | undefined,
 ): PhoneResult {
   if (!isCallingCode(code)) return readNational(raw, region);
-  const asCode = readPhone(`+${code}${rest}`, undefined);
+  const asCode = readInternational(`+${code}${rest}`);
   if (!asCode.ok) {
     const asNational = readNational(raw, region);
     return asNational.ok ? asNational : asCode;
@@ -118,6 +123,11 @@ function readBracketed(
   return asAreaCode !== undefined && asAreaCode !== asCode.e164
     ? refused(Reason.Ambiguous)
     : asCode;
+}
+
+/** Text with its own country code: a plain E.164 form is read without the parser. */
+function readInternational(text: string): PhoneResult {
+  return readPlainE164(text) ?? parsePhone(text, undefined);
 }
 
 function readNational(raw: string, region: CountryCode | undefined): PhoneResult {
