@@ -16,7 +16,8 @@ import {
   type KeyKind,
 } from '../domain/keys/api-key.js';
 import { accountOf, consoleAudit, sessionOf, type ConsoleContext } from './console-deps.js';
-import { guardedRoute, param, sendPage, type PageRequest, type Query } from './console-routes.js';
+import { guardedRoute, sendPage, type PageRequest } from './console-routes.js';
+import { formReader, text } from './forms.js';
 import type { KeyTerms } from '../keys/key-records.js';
 import { html, type Html } from './html.js';
 import { csrfField, dangerButton, utc } from './layout.js';
@@ -46,7 +47,7 @@ export function registerApiKeyRoutes(
     guardedRoute(async (request, reply) => {
       adminOnly(request);
       const accountId = accountOf(request, request.body);
-      const terms = termsOfForm(request.body ?? {});
+      const terms = termsOfForm(request.body);
       const made = await createApiKey(ctx.store, { accountId, ...terms }, ctx.clock.now());
       const fact = { action: 'key.created', target: made.record.keyId, accountId };
       const detail = { Name: made.record.name, Scopes: made.record.scopes };
@@ -63,7 +64,7 @@ export function registerApiKeyRoutes(
     '/console/keys/api/revoke',
     guardedRoute(async (request, reply) => {
       const accountId = accountOf(request, request.body);
-      const at = { accountId, keyId: param(request.body ?? {}, 'keyId', 64) };
+      const at = { accountId, keyId: KeyForm(request.body).keyId };
       await revokeApiKey(ctx.store, at, ctx.clock.now(), 'revoked in the console');
       await consoleAudit(ctx, request, { action: 'key.revoked', target: at.keyId, accountId });
       return reply.redirect(`/console/keys?account=${accountId}`, 303);
@@ -73,7 +74,7 @@ export function registerApiKeyRoutes(
     '/console/keys/sessions/end',
     guardedRoute(async (request, reply) => {
       adminOnly(request);
-      const label = param(request.body ?? {}, 'session', 64);
+      const label = SessionForm(request.body).session;
       const which = label === 'all' ? ('all' as const) : { label };
       const ended = await ctx.store.endConsoleSessions(
         which,
@@ -170,10 +171,18 @@ export function termsFields(): Html {
     ${KEY_SCOPES.map((s) => html`<label><input type="checkbox" name="scope_${s}" /> ${s}</label>`)}`;
 }
 
+const TermsForm = formReader({
+  name: text(64),
+  ...Object.fromEntries(KEY_SCOPES.map((s) => [`scope_${s}`, text(2)])),
+});
+const KeyForm = formReader({ keyId: text(64) });
+const SessionForm = formReader({ session: text(64) });
+
 /** A credential's record terms from its form (no scope ticked: every Action). */
-export function termsOfForm(body: Query): KeyTerms {
-  const scopes = KEY_SCOPES.filter((s) => body[`scope_${s}`] === 'on');
-  return { name: checkKeyName(param(body, 'name', 64)), scopes, source: 'console' };
+export function termsOfForm(body: unknown): KeyTerms {
+  const form: Record<string, string> = TermsForm(body);
+  const scopes = KEY_SCOPES.filter((s) => form[`scope_${s}`] === 'on');
+  return { name: checkKeyName(form.name ?? ''), scopes, source: 'console' };
 }
 
 export function consoleSessionsSection(

@@ -2,11 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import type { AuditEntry } from '../domain/audit/audit.js';
 import { problemPage } from './console-auth.js';
 import { pageContext, sessionOf, type ConsoleContext } from './console-deps.js';
-import { guardedRoute, param, sendPage } from './console-routes.js';
+import { guardedRoute, sendPage } from './console-routes.js';
+import { formReader, text } from './forms.js';
 import { html, type Html } from './html.js';
 import { page, utc, type PageContext } from './layout.js';
 
 const SHOWN = 100;
+
+const AuditQuery = formReader({ before: text(15) });
 
 /** The admin's Audit page: who changed what and when, newest first, 100 at a time. */
 export function registerAuditPage(app: FastifyInstance, ctx: ConsoleContext): void {
@@ -15,7 +18,7 @@ export function registerAuditPage(app: FastifyInstance, ctx: ConsoleContext): vo
     guardedRoute(async (request, reply) => {
       if (sessionOf(request).viewer.role !== 'admin')
         return problemPage(reply, 403, 'Refused', 'The audit log is for the admin.');
-      const before = param(request.query, 'before', 15);
+      const { before } = AuditQuery(request.query);
       const entries = await ctx.store.listAudit({
         ...(/^[0-9]+$/.test(before) ? { before: Number(before) } : {}),
         limit: SHOWN,

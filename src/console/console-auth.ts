@@ -6,6 +6,8 @@ import { attachSession } from './console-deps.js';
 import { SESSION_COOKIE, type Viewer } from './console-session.js';
 import { html } from './html.js';
 import { document, loginPage } from './layout.js';
+import { WirebirdError } from '../domain/errors.js';
+import { formReader, text } from './forms.js';
 
 const OPEN_PATHS = new Set(['/console/login']);
 
@@ -92,9 +94,8 @@ function registerLogin(app: FastifyInstance, ctx: ConsoleContext): void {
     async (request, reply) => {
       if (!sameOrigin(request))
         return problemPage(reply, 403, 'Refused', 'Log in from the console page.');
-      const key = request.body?.key;
-      const viewer =
-        typeof key === 'string' && key.length > 0 ? await viewerOf(ctx, key) : undefined;
+      const key = loginKey(request.body);
+      const viewer = key ? await viewerOf(ctx, key) : undefined;
       if (!viewer)
         return reply
           .code(401)
@@ -114,6 +115,18 @@ function registerLogin(app: FastifyInstance, ctx: ConsoleContext): void {
     await request.session.destroy();
     return reply.clearCookie(SESSION_COOKIE, { path: '/console' }).redirect('/console/login', 303);
   });
+}
+
+const LoginForm = formReader({ key: text(256) });
+
+/** The key typed in, or '' for a form that is not one (its refusal is the login page's). */
+function loginKey(body: unknown): string {
+  try {
+    return LoginForm(body).key;
+  } catch (err) {
+    if (err instanceof WirebirdError) return '';
+    throw err;
+  }
 }
 
 async function viewerOf(ctx: ConsoleContext, key: string): Promise<Viewer | undefined> {

@@ -4,16 +4,22 @@ import { WirebirdError } from '../domain/errors.js';
 import { testPhoneReply } from '../domain/inbound/test-phone.js';
 import { normalizePhone } from '../domain/phones/phones.js';
 import { accountScope, pageContext, type ConsoleContext } from './console-deps.js';
-import {
-  guardedRoute as guarded,
-  param,
-  sendPage as send,
-  type PageRequest,
-} from './console-routes.js';
+import { guardedRoute as guarded, sendPage as send, type PageRequest } from './console-routes.js';
+import { formReader, text } from './forms.js';
 import { CONVERSATIONS_PER_PAGE, inboxPage } from './inbox-page.js';
 import { sendMediaFile } from '../api/media-download-route.js';
 
 const ENTRIES_SHOWN = 200;
+
+const InboxQuery = formReader({
+  q: text(200),
+  before: text(16),
+  phone: text(64),
+  cleared: text(12),
+  replied: text(40),
+});
+const MediaParams = formReader({ accountId: text(12), mediaId: text(64) });
+const ReplyForm = formReader({ text: text(4096), channel: text(8), phone: text(32), to: text(32) });
 
 /** The simulator's Inbox: conversations a page at a time, the open one's entries, and Clear. */
 export function registerInboxRoutes(app: FastifyInstance, ctx: ConsoleContext): void {
@@ -21,9 +27,10 @@ export function registerInboxRoutes(app: FastifyInstance, ctx: ConsoleContext): 
   app.get(
     '/console/inbox',
     guarded(async (request, reply) => {
-      const query = param(request.query, 'q');
+      const asked = InboxQuery(request.query);
+      const query = asked.q;
       const accountId = accountScope(request);
-      const before = cursorOf(param(request.query, 'before', 16));
+      const before = cursorOf(asked.before);
       const found = await store.inboxConversations({
         accountId,
         query,
@@ -32,34 +39,21 @@ export function registerInboxRoutes(app: FastifyInstance, ctx: ConsoleContext): 
       });
       const conversations = found.slice(0, CONVERSATIONS_PER_PAGE);
       const older = found.length > conversations.length ? conversations.at(-1)?.lastId : undefined;
-      const phone = (await openPhone(ctx, request, accountId)) ?? conversations[0]?.phone;
+      const phone = (await openPhone(ctx, asked.phone, accountId)) ?? conversations[0]?.phone;
       const entries = phone
         ? await store.searchInbox({ accountId, phone, query, limit: ENTRIES_SHOWN })
         : [];
       const replies = phone
         ? (await store.listInbound({ accountId, phone, limit: ENTRIES_SHOWN })).messages
         : [];
-      const cleared =
-        request.query.cleared === undefined ? undefined : Number(request.query.cleared) || 0;
-      const replied = param(request.query, 'replied', 40) || undefined;
+      const cleared = asked.cleared === '' ? undefined : Number(asked.cleared) || 0;
+      const replied = asked.replied || undefined;
       const view = { query, phone, conversations, entries: entries.reverse(), cleared, replied };
       const page = { ...view, replies: replies.reverse(), before, older };
       return send(reply, inboxPage(pageContext(ctx, request), page));
     }),
   );
-  app.get(
-    '/console/media/:accountId/:mediaId',
-    guarded(async (request, reply) => {
-      // The admin reads any account's files; an account's viewer only its own.
-      const accountId = Number(param(request.params, 'accountId', 12));
-      const scope = accountScope(request);
-      const mine = Number.isInteger(accountId) && (scope === undefined || scope === accountId);
-      const mediaId = param(request.params, 'mediaId', 64);
-      const file = mine ? await store.getMediaFile(accountId, mediaId) : undefined;
-      if (!file) throw new WirebirdError('NotFound', `no file ${mediaId} in this account's media`);
-      return sendMediaFile(reply, file);
-    }),
-  );
+  registerInboxMedia(app, ctx);
   app.post(
     '/console/inbox/reply',
     guarded(async (request, reply) => {
@@ -77,13 +71,30 @@ export function registerInboxRoutes(app: FastifyInstance, ctx: ConsoleContext): 
   );
 }
 
+/** Files of inbound messages shown in the Inbox: the admin reads any account's, a viewer its own. */
+function registerInboxMedia(app: FastifyInstance, ctx: ConsoleContext): void {
+  const { store } = ctx;
+  app.get(
+    '/console/media/:accountId/:mediaId',
+    guarded(async (request, reply) => {
+      const params = MediaParams(request.params);
+      const accountId = Number(params.accountId);
+      const scope = accountScope(request);
+      const mine = Number.isInteger(accountId) && (scope === undefined || scope === accountId);
+      const { mediaId } = params;
+      const file = mine ? await store.getMediaFile(accountId, mediaId) : undefined;
+      if (!file) throw new WirebirdError('NotFound', `no file ${mediaId} in this account's media`);
+      return sendMediaFile(reply, file);
+    }),
+  );
+}
+
 /** The conversation asked for, read in the viewer's region as the API reads the account's. */
 async function openPhone(
   ctx: ConsoleContext,
-  request: PageRequest,
+  raw: string,
   accountId: number | undefined,
 ): Promise<string | undefined> {
-  const raw = param(request.query, 'phone', 64);
   if (!raw) return undefined;
   const own = accountId === undefined ? undefined : await ctx.store.accountRegion(accountId);
   const parsed = normalizePhone(raw, own ?? ctx.defaultRegion);
@@ -95,14 +106,13 @@ async function openPhone(
  * account may only answer to its own numbers, so it can never put a message in another's.
  */
 async function replyFromTestPhone(ctx: ConsoleContext, request: PageRequest) {
-  const body = request.body ?? {};
-  const text = param(body, 'text', 4096);
-  if (!text) throw new WirebirdError('MissingParameter', 'text is required: type the reply');
+  const form = ReplyForm(request.body);
+  if (!form.text) throw new WirebirdError('MissingParameter', 'text is required: type the reply');
   const said = {
-    channel: param(body, 'channel', 8) === 'whatsapp' ? ('whatsapp' as const) : ('sms' as const),
-    from: param(body, 'phone', 32),
-    to: param(body, 'to', 32),
-    text,
+    channel: form.channel === 'whatsapp' ? ('whatsapp' as const) : ('sms' as const),
+    from: form.phone,
+    to: form.to,
+    text: form.text,
   };
   const at = { region: ctx.defaultRegion, now: ctx.clock.now(), nonce: randomUUID() };
   const arrived = testPhoneReply(said, at, { from: 'phone', to: 'to' });

@@ -18,6 +18,9 @@ import {
   smppSection,
   type CreatedSmpp,
 } from './smpp-credentials-section.js';
+import { formReader, text } from './forms.js';
+
+const KeyPairForm = formReader({ publicKey: text(128) });
 
 /** UCloud SDK key pairs (docs/ucloud-sdk.md): listed, created (private key shown once), deleted. */
 export function registerKeysPage(app: FastifyInstance, ctx: ConsoleContext): void {
@@ -67,7 +70,7 @@ export function registerKeysPage(app: FastifyInstance, ctx: ConsoleContext): voi
     '/console/keys/delete',
     guardedRoute(async (request, reply) => {
       const accountId = accountOf(request, request.body);
-      const publicKey = (request.body?.publicKey ?? '').trim();
+      const { publicKey } = KeyPairForm(request.body);
       await deleteKeyPair(ctx.store, accountId, publicKey);
       await consoleAudit(ctx, request, {
         action: 'ucloud_key.deleted',

@@ -3,11 +3,17 @@ import { invalid } from '../domain/errors.js';
 import { changedSettings } from '../domain/opt-out/opt-out.js';
 import { normalizePhone } from '../domain/phones/phones.js';
 import { accountOf, consoleAudit, pageContext, type ConsoleContext } from './console-deps.js';
-import { guardedRoute, param, sendPage, type Query } from './console-routes.js';
+import { guardedRoute, sendPage } from './console-routes.js';
+import { formReader, text } from './forms.js';
 import { optOutsPage } from './opt-outs-page.js';
 
 const SHOWN = 100;
 const MAX_PASTED = 1000;
+
+const ListQuery = formReader({ after: text(20), done: text(200) });
+const AddForm = formReader({ phones: text(40_000) });
+const RemoveForm = formReader({ phone: text(20) });
+const SettingsForm = formReader({ out: text(2000), in: text(2000), exempt: text(5) });
 
 /** The Opt-outs page (docs/opt-out.md): list, add, remove, and the account's keywords. */
 export function registerOptOutsRoutes(app: FastifyInstance, ctx: ConsoleContext): void {
@@ -16,14 +22,14 @@ export function registerOptOutsRoutes(app: FastifyInstance, ctx: ConsoleContext)
     '/console/opt-outs',
     guardedRoute(async (request, reply) => {
       const accountId = accountOf(request, request.query);
-      const after = param(request.query, 'after', 20);
+      const { after, done } = ListQuery(request.query);
       const page = await store.listOptOuts({
         accountId,
         limit: SHOWN,
         ...(after ? { after } : {}),
       });
       const settings = await store.optOutSettings(accountId);
-      const view = { accountId, page, settings, notice: param(request.query, 'done', 200) };
+      const view = { accountId, page, settings, notice: done };
       return sendPage(reply, optOutsPage(pageContext(ctx, request), view));
     }),
   );
@@ -42,10 +48,7 @@ function registerOptOutChanges(app: FastifyInstance, ctx: ConsoleContext): void 
     '/console/opt-outs',
     guardedRoute(async (request, reply) => {
       const accountId = accountOf(request, request.body);
-      const phones = phonesOf(
-        param(request.body ?? {}, 'phones', 40_000),
-        await regionOf(accountId),
-      );
+      const phones = phonesOf(AddForm(request.body).phones, await regionOf(accountId));
       const now = ctx.clock.now();
       const list = phones.map((phone) => ({
         accountId,
@@ -65,7 +68,7 @@ function registerOptOutChanges(app: FastifyInstance, ctx: ConsoleContext): void 
     '/console/opt-outs/remove',
     guardedRoute(async (request, reply) => {
       const accountId = accountOf(request, request.body);
-      const phone = param(request.body ?? {}, 'phone', 20);
+      const { phone } = RemoveForm(request.body);
       const removed = await store.removeOptOuts(accountId, [phone], 'console', ctx.clock.now());
       await consoleAudit(ctx, request, { action: 'opt_out.removed', target: phone, accountId });
       return reply.redirect(
@@ -81,11 +84,11 @@ function registerOptOutChanges(app: FastifyInstance, ctx: ConsoleContext): void 
     '/console/opt-outs/settings',
     guardedRoute(async (request, reply) => {
       const accountId = accountOf(request, request.body);
-      const body = request.body ?? {};
+      const form = SettingsForm(request.body);
       const next = changedSettings(await store.optOutSettings(accountId), {
-        optOutKeywords: words(body, 'out'),
-        optInKeywords: words(body, 'in'),
-        exemptVerification: param(body, 'exempt', 5) === 'on',
+        optOutKeywords: words(form.out),
+        optInKeywords: words(form.in),
+        exemptVerification: form.exempt === 'on',
       });
       await store.setOptOutSettings(accountId, next);
       const fact = { action: 'opt_out.settings_changed', target: 'settings', accountId };
@@ -115,8 +118,8 @@ function phonesOf(text: string, region: string): string[] {
   ];
 }
 
-function words(body: Query, name: string): string[] {
-  return param(body, name, 2000)
+function words(list: string): string[] {
+  return list
     .split(',')
     .map((w) => w.trim())
     .filter(Boolean);

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { accountScope, pageContext, type ConsoleContext } from './console-deps.js';
-import { guardedRoute as guarded, param, sendPage as send } from './console-routes.js';
+import { guardedRoute as guarded, sendPage as send } from './console-routes.js';
+import { formReader, text } from './forms.js';
 import {
   RECENT_SESSIONS_SHOWN,
   SESSION_MESSAGES_SHOWN,
@@ -8,12 +9,14 @@ import {
   type Lookup,
 } from './sessions-page.js';
 
+const SessionQuery = formReader({ id: text(100) });
+
 /** The Sessions page: recent sessions, or the session (or business message) asked for. */
 export function registerSessionsRoutes(app: FastifyInstance, ctx: ConsoleContext): void {
   app.get(
     '/console/sessions',
     guarded(async (request, reply) => {
-      const id = param(request.query, 'id', 100);
+      const { id } = SessionQuery(request.query);
       return send(
         reply,
         sessionsPage(pageContext(ctx, request), id, await lookup(ctx, id, accountScope(request))),

@@ -6,12 +6,16 @@ import type { FastifyInstance } from 'fastify';
 import type { SmppCredential } from '../domain/smpp-server/credential.js';
 import { deleteCredential, saveCredential } from '../smpp-server/credentials-service.js';
 import { accountOf, consoleAudit, type ConsoleContext } from './console-deps.js';
-import { guardedRoute, param, sendPage, type PageRequest } from './console-routes.js';
+import { guardedRoute, sendPage, type PageRequest } from './console-routes.js';
+import { formReader, text } from './forms.js';
 import { html, type Html } from './html.js';
 import { csrfField, dangerButton, utc } from './layout.js';
 import { termsFields, termsOfForm } from './api-keys-section.js';
 
 export type CreatedSmpp = { systemId: string; password: string };
+
+const CredentialForm = formReader({ systemId: text(64), password: text(64), networks: text(1000) });
+const DeleteForm = formReader({ systemId: text(64) });
 
 /** Posts of the section; `show` renders the Keys page with what was just created. */
 export function registerSmppCredentialRoutes(
@@ -23,20 +27,19 @@ export function registerSmppCredentialRoutes(
     '/console/keys/smpp',
     guardedRoute(async (request, reply) => {
       const accountId = accountOf(request, request.body);
-      const body = request.body ?? {};
-      const networks = param(body, 'networks', 1000)
+      const form = CredentialForm(request.body);
+      const networks = form.networks
         .split(',')
         .map((n) => n.trim())
         .filter(Boolean);
-      const password = param(body, 'password', 64);
       const made = await saveCredential(
         ctx.store,
         accountId,
         {
-          systemId: param(body, 'systemId', 64),
-          password: password === '' ? undefined : password,
+          systemId: form.systemId,
+          password: form.password === '' ? undefined : form.password,
           allowedNetworks: networks,
-          terms: termsOfForm(body),
+          terms: termsOfForm(request.body),
         },
         ctx.clock.now(),
       );
@@ -56,7 +59,7 @@ export function registerSmppCredentialRoutes(
     '/console/keys/smpp/delete',
     guardedRoute(async (request, reply) => {
       const accountId = accountOf(request, request.body);
-      const systemId = param(request.body ?? {}, 'systemId', 64);
+      const { systemId } = DeleteForm(request.body);
       await deleteCredential(ctx.store, accountId, systemId);
       await consoleAudit(ctx, request, {
         action: 'smpp_credential.deleted',

@@ -11,8 +11,12 @@ import {
   sessionOf,
   type ConsoleContext,
 } from './console-deps.js';
-import { guardedRoute as guarded, param, sendPage as send } from './console-routes.js';
+import { guardedRoute as guarded, sendPage as send } from './console-routes.js';
+import { formReader, text } from './forms.js';
 import { templatesPage } from './templates-page.js';
+
+const ListQuery = formReader({ status: text(1), done: text(20), id: text(64) });
+const RejectForm = formReader({ reason: text(500) });
 
 const VERBS: Record<string, ReviewAction> = {
   approve: 'approve',
@@ -33,13 +37,12 @@ export function registerTemplatesRoutes(app: FastifyInstance, ctx: ConsoleContex
   app.get(
     '/console/templates',
     guarded(async (request, reply) => {
-      const raw = param(request.query, 'status', 1);
-      const status = raw === '' ? undefined : parseStatus(raw);
+      const query = ListQuery(request.query);
+      const status = query.status === '' ? undefined : parseStatus(query.status);
       const filter = { status, accountId: accountScope(request) };
       const list = await store.listTemplates(filter);
       const signatures = await store.listSignatures(filter);
-      const done = param(request.query, 'done', 20);
-      const id = param(request.query, 'id', 64);
+      const { done, id } = query;
       const notice = done && id ? `${id}: ${done}` : undefined;
       const view = { list, signatures, status, notice };
       return send(reply, templatesPage(pageContext(ctx, request), view));
@@ -72,7 +75,7 @@ function registerReview(
         return problemPage(reply, 403, 'Refused', `Only the admin reviews ${path}.`);
       const verb = VERBS[request.params.verb ?? ''];
       if (!verb) throw new WirebirdError('NotFound', `no review operation ${request.params.verb}`);
-      const reason = verb === 'reject' ? param(request.body ?? {}, 'reason', 500) : undefined;
+      const reason = verb === 'reject' ? RejectForm(request.body).reason : undefined;
       if (verb === 'reject' && !reason)
         throw new WirebirdError(
           'MissingParameter',

@@ -10,10 +10,15 @@ import {
   type WebhookScope,
 } from '../api/webhooks-service.js';
 import { accountOf, consoleAudit, pageContext, type ConsoleContext } from './console-deps.js';
-import { guardedRoute, param, sendPage, type PageRequest, type Query } from './console-routes.js';
+import { guardedRoute, sendPage, type PageRequest } from './console-routes.js';
+import { checkedValues, formReader, text } from './forms.js';
 import { deliveryPage, webhooksPage, type Shown } from './webhooks-page.js';
 
 const DELIVERIES_SHOWN = 50;
+
+const ListQuery = formReader({ done: text(100) });
+const EndpointForm = formReader({ url: text(2048), description: text(256) });
+const ReplayForm = formReader({ eventId: text(20) });
 
 /**
  * The Webhooks page (docs/console.md): an account's endpoints, their latest deliveries, a
@@ -24,7 +29,7 @@ export function registerWebhooksRoutes(app: FastifyInstance, ctx: ConsoleContext
     '/console/webhooks',
     guardedRoute(async (request, reply) => {
       const accountId = accountOf(request, request.query);
-      const done = param(request.query, 'done', 100);
+      const { done } = ListQuery(request.query);
       const shown = done ? { notice: done } : undefined;
       return sendPage(reply, await show(ctx, request, accountId, shown));
     }),
@@ -72,11 +77,11 @@ function registerEndpointForms(app: FastifyInstance, ctx: ConsoleContext): void 
     '/console/webhooks',
     guardedRoute(async (request, reply) => {
       const accountId = accountOf(request, request.body);
-      const body = request.body ?? {};
+      const form = EndpointForm(request.body);
       const { endpoint, secret } = await createEndpoint(scopeOf(ctx, accountId), {
-        url: param(body, 'url', 2048),
-        eventTypes: checked(body, 'types'),
-        description: param(body, 'description', 256),
+        url: form.url,
+        eventTypes: checkedValues(request.body, 'types'),
+        description: form.description,
       });
       const fact = { action: 'webhook.created', target: endpoint.endpointId, accountId };
       await consoleAudit(ctx, request, { ...fact, detail: { Url: endpoint.url } });
@@ -99,7 +104,7 @@ function registerEndpointForms(app: FastifyInstance, ctx: ConsoleContext): void 
         const page = await show(ctx, request, accountId, { secret: { endpointId, value: secret } });
         return sendPage(reply.header('cache-control', 'no-store'), page);
       }
-      const done = await endpointVerb(s, endpointId, verb, request.body ?? {});
+      const done = await endpointVerb(s, endpointId, verb, request.body);
       const past = {
         disable: 'disabled',
         enable: 'enabled',
@@ -119,7 +124,7 @@ function registerEndpointForms(app: FastifyInstance, ctx: ConsoleContext): void 
 }
 
 /** The buttons besides rotate; answers what to say once done. */
-async function endpointVerb(s: WebhookScope, endpointId: string, verb: string, body: Query) {
+async function endpointVerb(s: WebhookScope, endpointId: string, verb: string, body: unknown) {
   switch (verb) {
     case 'test':
       return `test event evt_${await sendTestEvent(s, endpointId)} queued for ${endpointId}`;
@@ -131,7 +136,7 @@ async function endpointVerb(s: WebhookScope, endpointId: string, verb: string, b
       await deleteEndpoint(s, endpointId);
       return `${endpointId} deleted`;
     case 'replay': {
-      const eventId = Number(param(body, 'eventId', 20));
+      const eventId = Number(ReplayForm(body).eventId);
       if (!Number.isSafeInteger(eventId) || eventId < 1)
         throw invalid('eventId', 'is not an event');
       await replay(s, { eventId }, endpointId);
@@ -143,11 +148,4 @@ async function endpointVerb(s: WebhookScope, endpointId: string, verb: string, b
         `${verb} is not one of test, disable, enable, delete, replay, rotate`,
       );
   }
-}
-
-/** The values of a group of checkboxes (none, one or several). */
-function checked(body: Query, name: string): string[] {
-  const raw: unknown = (body as Record<string, unknown>)[name];
-  if (raw === undefined) return [];
-  return (Array.isArray(raw) ? raw : [raw]).map(String);
 }
