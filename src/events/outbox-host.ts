@@ -1,7 +1,7 @@
-import type { StoreShare } from '../domain/ports.js';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
+import type { StoreShare } from '../domain/ports.js';
 import type {
   AttemptSummary,
   FromOutboxThread,

@@ -1,5 +1,5 @@
-import type { StoreShare } from '../domain/ports.js';
 import type { Config } from '../config/config.js';
+import type { StoreShare } from '../domain/ports.js';
 
 /** What the outbox thread is started with. */
 export interface OutboxThreadData {
