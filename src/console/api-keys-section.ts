@@ -22,6 +22,9 @@ import type { KeyTerms } from '../keys/key-records.js';
 import { html, type Html } from './html.js';
 import { csrfField, dangerButton, utc } from './layout.js';
 
+const KeyForm = formReader({ keyId: text(64) });
+const SessionForm = formReader({ session: text(64) });
+
 /** What revoking a key of each kind does, as the confirmation says it. */
 const REVOKED_MEANS: Record<KeyKind, string> = {
   api: 'It is refused from the next request on.',
@@ -175,8 +178,6 @@ const TermsForm = formReader({
   name: text(64),
   ...Object.fromEntries(KEY_SCOPES.map((s) => [`scope_${s}`, text(2)])),
 });
-const KeyForm = formReader({ keyId: text(64) });
-const SessionForm = formReader({ session: text(64) });
 
 /** A credential's record terms from its form (no scope ticked: every Action). */
 export function termsOfForm(body: unknown): KeyTerms {
