@@ -4,6 +4,7 @@ import type { Config } from './config/config.js';
 import { Dispatcher } from './dispatch/dispatcher.js';
 import { onOneNode } from './dispatch/one-node.js';
 import { ReceiptSweeper } from './dispatch/receipt-sweeper.js';
+import { RecordGate } from './dispatch/record-gate.js';
 import { ReportSink } from './dispatch/report-sink.js';
 import type { Clock, Scheduler, Store } from './domain/ports.js';
 import type { Metrics } from './metrics/metrics.js';
@@ -30,7 +31,9 @@ export interface PipelineOptions {
 
 export async function startPipeline(options: PipelineOptions): Promise<Pipeline> {
   const { config, store, clock, scheduler, logger, metrics, channels } = options;
-  const reports = new ReportSink(store, clock, logger.child({ worker: 'reports' }), metrics);
+  const gate = new RecordGate();
+  const reportsLog = logger.child({ worker: 'reports' });
+  const reports = new ReportSink(store, clock, reportsLog, { observer: metrics, gate });
   for (const channel of channels.byName.values()) await channel.start(reports.push);
   const dispatcher = new Dispatcher({
     storage: {
@@ -43,6 +46,7 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
     clock,
     options: { ...config.dispatch, observer: metrics },
     log: logger.child({ worker: 'dispatch' }),
+    gate,
   });
   dispatcher.start();
   const sweeping = onOneNode(store, 'receipt-sweeper');

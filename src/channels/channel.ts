@@ -1,4 +1,4 @@
-import type { ClaimedMessage, Report, SubmitOutcome } from '../domain/messages/message.js';
+import type { ClaimedMessage, Report } from '../domain/messages/message.js';
 import type { WirebirdError } from '../domain/errors.js';
 import type { ArrivedMessage, ArrivedPart } from '../domain/inbound/inbound.js';
 
@@ -83,11 +83,6 @@ export interface Channel {
   start(onReports: ReportListener): Promise<void>;
   /** Submits messages; answers one result per message, in order. */
   submit(messages: readonly ClaimedMessage[]): Promise<SubmitResult[]>;
-  /**
-   * Told once the outcomes of its submits are durably recorded: a report the channel makes itself
-   * (the simulator's) then always finds its message submitted.
-   */
-  recorded?(outcomes: readonly SubmitOutcome[]): void;
   stop(): Promise<void>;
   /** A snapshot for operators; cheap enough to call on every scrape. */
   status(): ChannelStatus;

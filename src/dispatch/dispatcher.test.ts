@@ -2,6 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { retryDelayMs } from './backoff.js';
 import type { SubmitResult } from '../channels/channel.js';
+import type { Report } from '../domain/messages/message.js';
+import { RecordGate } from './record-gate.js';
 import {
   FakeChannel,
   T0,
@@ -158,30 +160,49 @@ test('messages of two routes go to their own channels', async () => {
   assert.deepEqual(storage.sorted(), expected);
 });
 
-test('each channel is told of its own outcomes, and only once they are recorded', async () => {
-  const told: { channel: string; ids: number[]; storedBefore: number }[] = [];
-  const stored = { count: () => -1 };
-  const telling = (name: string) =>
-    Object.assign(new FakeChannel(name), {
-      recorded(outcomes: readonly { id: number }[]) {
-        told.push({
-          channel: name,
-          ids: outcomes.map((o) => o.id),
-          storedBefore: stored.count(),
-        });
-      },
-    });
-  const msgs = [1, 2, 3, 4, 5].map((id) => message(id, { route: id % 2 ? 'a' : 'b' }));
-  const s = setup(msgs, [telling('a'), telling('b')]);
-  stored.count = () => s.storage.recorded.length;
-  await running(s, () => until(() => told.length === 2, 'both channels told'));
-  assert.deepEqual(
-    told.map((t) => [t.channel, [...t.ids].sort(), t.storedBefore]),
-    [
-      ['a', [1, 3, 5], 5],
-      ['b', [2, 4], 5],
-    ],
-  );
+test('a submit is held at the record gate from its answer until its outcome is recorded', async () => {
+  const gate = new RecordGate();
+  const reportOf = (id: number): Report => ({
+    route: 'a',
+    upstreamId: `up-${id}`,
+    status: 'delivered',
+    code: 'DELIVRD',
+    desc: '',
+    at: T0,
+  });
+  const msgs = [1, 2, 3].map((id) => message(id, { route: 'a' }));
+  const s = setup(msgs, [new FakeChannel('a')], {}, gate);
+  const heldWhileRecording: boolean[] = [];
+  const record = s.storage.record.bind(s.storage);
+  s.storage.record = async (outcomes, now) => {
+    heldWhileRecording.push(
+      ...outcomes.map((o) => gate.whenRecorded([reportOf(o.id)]) !== undefined),
+    );
+    await record(outcomes, now);
+  };
+  await running(s, () => until(() => s.storage.recorded.length === 3, 'every outcome'));
+  assert.deepEqual(heldWhileRecording, [true, true, true], 'held until the record');
+  assert.equal(gate.whenRecorded(msgs.map((m) => reportOf(m.id))), undefined, 'let go after it');
+});
+
+test('a pass whose record fails lets its submits go at the gate all the same', async () => {
+  const gate = new RecordGate();
+  const s = setup([message(9, { route: 'a' })], [new FakeChannel('a')], {}, gate);
+  let failures = 0;
+  s.storage.record = async () => {
+    failures++;
+    throw new Error('disk full');
+  };
+  await running(s, () => until(() => failures >= 1, 'the failed record'));
+  const report: Report = {
+    route: 'a',
+    upstreamId: 'up-9',
+    status: 'delivered',
+    code: 'DELIVRD',
+    desc: '',
+    at: T0,
+  };
+  assert.equal(gate.whenRecorded([report]), undefined, 'a report would never be let through');
 });
 
 test('every claimed message gets exactly one outcome recorded', async () => {

@@ -5,6 +5,7 @@ import type { Clock } from '../domain/ports.js';
 import { retryDelayMs } from './backoff.js';
 import { RateLimiter } from '../rate-limit/rate-limiter.js';
 import { SharedRateLimiter, type TakeTokens } from '../rate-limit/shared-rate-limiter.js';
+import type { RecordGate } from './record-gate.js';
 
 /** The storage calls the worker loop is given; it knows no more of the store than these. */
 export interface DispatchStorage {
@@ -49,6 +50,8 @@ export interface DispatcherParts {
   log: Logger;
   /** The backoff's jitter: Math.random unless a test fixes it. */
   random?: () => number;
+  /** Told of each submit from the channel's answer until its outcome is recorded. */
+  gate?: RecordGate;
 }
 
 /**
@@ -67,8 +70,7 @@ export class Dispatcher {
   private wakeup: Promise<void> | undefined;
   /** Set by a nudge that found no loop idle: the next idle() returns at once instead. */
   private nudged = false;
-  /** Whether any channel listens for recorded outcomes (the simulator); most do not. */
-  private readonly anyRecordedListener: boolean;
+  private readonly gate: RecordGate | undefined;
 
   private readonly storage: DispatchStorage;
   private readonly channels: ReadonlyMap<string, Channel>;
@@ -81,7 +83,7 @@ export class Dispatcher {
     ({ storage: this.storage, channels: this.channels, clock: this.clock } = parts);
     ({ options: this.options, log: this.log } = parts);
     this.random = parts.random ?? Math.random;
-    this.anyRecordedListener = [...this.channels.values()].some((c) => c.recorded);
+    this.gate = parts.gate;
   }
 
   start(): void {
@@ -119,11 +121,14 @@ export class Dispatcher {
         }
         this.counters.claimed += claimed.length;
         this.inHand += claimed.length;
+        // Every outcome held at the gate, recorded or not, is let go: a report never waits on
+        // a pass that failed.
+        const held: SubmitOutcome[] = [];
         try {
-          const outcomes = await this.whileLeased(claimed, () => this.submitAll(claimed));
+          const outcomes = await this.whileLeased(claimed, () => this.submitAll(claimed, held));
           await this.storage.record(outcomes, this.clock.now());
-          this.tellRecorded(claimed, outcomes);
         } finally {
+          this.gate?.release(held);
           this.inHand -= claimed.length;
         }
       } catch (err) {
@@ -158,20 +163,6 @@ export class Dispatcher {
     }
   }
 
-  private tellRecorded(claimed: readonly ClaimedMessage[], outcomes: readonly SubmitOutcome[]) {
-    if (!this.anyRecordedListener) return;
-    const routeOf = new Map(claimed.map((m) => [m.id, m.route]));
-    const byChannel = new Map<Channel, SubmitOutcome[]>();
-    for (const o of outcomes) {
-      const channel = this.channels.get(routeOf.get(o.id) ?? '');
-      if (!channel?.recorded) continue;
-      const list = byChannel.get(channel);
-      if (list) list.push(o);
-      else byChannel.set(channel, [o]);
-    }
-    for (const [channel, list] of byChannel) channel.recorded?.(list);
-  }
-
   private idle(): Promise<void> {
     if (!this.running || this.nudged) {
       this.nudged = false;
@@ -190,7 +181,10 @@ export class Dispatcher {
     return this.wakeup;
   }
 
-  private async submitAll(claimed: ClaimedMessage[]): Promise<SubmitOutcome[]> {
+  private async submitAll(
+    claimed: ClaimedMessage[],
+    held: SubmitOutcome[],
+  ): Promise<SubmitOutcome[]> {
     const abandoned: SubmitOutcome[] = [];
     const byRoute = new Map<string, ClaimedMessage[]>();
     for (const m of claimed) {
@@ -203,7 +197,7 @@ export class Dispatcher {
       else byRoute.set(m.route, [m]);
     }
     const groups = await Promise.all(
-      [...byRoute].map(([route, list]) => this.submitRoute(route, list)),
+      [...byRoute].map(([route, list]) => this.submitRoute(route, list, held)),
     );
     return [...abandoned, ...groups.flat()];
   }
@@ -221,7 +215,11 @@ export class Dispatcher {
     return { id: m.id, attempt: m.attempts, kind: 'failed', code: 'ABANDONED', desc };
   }
 
-  private async submitRoute(route: string, messages: ClaimedMessage[]): Promise<SubmitOutcome[]> {
+  private async submitRoute(
+    route: string,
+    messages: ClaimedMessage[],
+    held: SubmitOutcome[],
+  ): Promise<SubmitOutcome[]> {
     const channel = this.channels.get(route);
     if (!channel) {
       const none: SubmitResult = {
@@ -248,6 +246,9 @@ export class Dispatcher {
           }));
         });
       const done = chunk.map((m, j) => this.outcomeOf(m, results[j]));
+      // Before anything else runs: a report the channel already has in flight must find these.
+      this.gate?.hold(done);
+      held.push(...done);
       this.options.observer?.submittedWindow(route, (performance.now() - started) / 1000, done);
       outcomes.push(...done);
     }

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Report } from '../domain/messages/message.js';
 import type { Clock, MessageStore } from '../domain/ports.js';
+import type { RecordGate } from './record-gate.js';
 
 /** Told of every batch of reports once it is durably applied (metrics). */
 export interface ReportObserver {
@@ -11,6 +12,12 @@ interface Waiting {
   reports: Report[];
   resolve: () => void;
   reject: (err: unknown) => void;
+}
+
+export interface ReportSinkExtras {
+  observer?: ReportObserver;
+  /** Holds back a report whose submit is answered and not yet recorded (dispatch/record-gate). */
+  gate?: RecordGate;
 }
 
 /**
@@ -27,17 +34,24 @@ export class ReportSink {
     private readonly store: Pick<MessageStore, 'applyReports'>,
     private readonly clock: Clock,
     private readonly log: Logger,
-    private readonly observer?: ReportObserver,
+    private readonly extras: ReportSinkExtras = {},
   ) {}
 
-  readonly push = (reports: Report[]): Promise<void> =>
-    new Promise((resolve, reject) => {
+  readonly push = (reports: Report[]): Promise<void> => {
+    // A report for a submit still being recorded goes on once it is, not to the early reports.
+    const recorded = this.extras.gate?.whenRecorded(reports);
+    return recorded ? recorded.then(() => this.enqueue(reports)) : this.enqueue(reports);
+  };
+
+  private enqueue(reports: Report[]): Promise<void> {
+    return new Promise((resolve, reject) => {
       this.waiting.push({ reports, resolve, reject });
       if (!this.scheduled) {
         this.scheduled = true;
         setImmediate(() => void this.flush());
       }
     });
+  }
 
   private async flush(): Promise<void> {
     const batch = this.waiting;
@@ -48,7 +62,7 @@ export class ReportSink {
       const { unmatched } = await this.store.applyReports(reports, this.clock.now());
       this.applied += reports.length - unmatched;
       this.unmatched += unmatched;
-      this.observer?.reportsApplied(reports);
+      this.extras.observer?.reportsApplied(reports);
       if (unmatched > 0)
         this.log.warn({ unmatched }, 'reports for unknown upstream ids kept for a late match');
       for (const w of batch) w.resolve();

@@ -9,6 +9,7 @@ import {
   type DispatchOptions,
   type DispatchStorage,
 } from '../../src/dispatch/dispatcher.js';
+import type { RecordGate } from '../../src/dispatch/record-gate.js';
 
 export const log = pino({ level: 'silent' });
 export const random = () => 0.5;
@@ -121,12 +122,14 @@ export function setup(
   msgs: ClaimedMessage[],
   channels: Channel[],
   opts: Partial<DispatchOptions> = {},
+  gate?: RecordGate,
 ) {
   const storage = new FakeStorage([...msgs]);
   const clock: { t: number; now(): number } = { t: T0, now: () => clock.t };
   const byName = new Map(channels.map((c) => [c.name, c]));
   const options = { ...OPTIONS, ...opts };
-  const dispatcher = new Dispatcher({ storage, channels: byName, clock, options, log, random });
+  const parts = { storage, channels: byName, clock, options, log, random };
+  const dispatcher = new Dispatcher(gate ? { ...parts, gate } : parts);
   return { storage, clock, dispatcher };
 }
 

@@ -1,19 +1,10 @@
 import assert from 'node:assert/strict';
 import { setImmediate as tick, setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
-import type {
-  ClaimedMessage,
-  InboxEntry,
-  Report,
-  SubmitOutcome,
-} from '../../src/domain/messages/message.js';
-import type { SubmitResult } from '../../src/channels/channel.js';
+import type { ClaimedMessage, InboxEntry, Report } from '../../src/domain/messages/message.js';
 import type { Store } from '../../src/domain/ports.js';
 import { openSqliteStore } from '../../src/store/sqlite/sqlite-store.js';
-import {
-  SIMULATOR,
-  type SimulatorChannel,
-} from '../../src/channels/simulator/simulator-channel.js';
+import { SIMULATOR } from '../../src/channels/simulator/simulator-channel.js';
 
 /** Messages, clocks and waits for the simulator channel's unit tests. */
 export const log = pino({ level: 'silent' });
@@ -91,31 +82,6 @@ export function collector() {
     calls.push(reports);
   };
   return { calls, listener, all: () => calls.flat() };
-}
-
-/** Submits as the dispatcher does: the results, then word that they are recorded. */
-export async function submitRecorded(
-  ch: SimulatorChannel,
-  messages: ClaimedMessage[],
-): Promise<SubmitResult[]> {
-  const results = await ch.submit(messages);
-  ch.recorded(
-    messages.flatMap((m, i): SubmitOutcome[] => {
-      const r = results[i];
-      return r?.kind === 'accepted'
-        ? [
-            {
-              id: m.id,
-              attempt: m.attempts,
-              kind: 'submitted',
-              route: SIMULATOR,
-              upstreamId: r.upstreamId,
-            },
-          ]
-        : [];
-    }),
-  );
-  return results;
 }
 
 export async function inbox(store: Store): Promise<InboxEntry[]> {

@@ -16,7 +16,6 @@ import {
   until,
   settle,
   collector,
-  submitRecorded,
   inbox,
   withStore,
 } from '../../../test/helpers/simulator.js';
@@ -140,7 +139,7 @@ test('delay 0: delivered (DELIVRD) for ordinary numbers, failed (UNDELIV) for 00
     const ch = new SimulatorChannel({ inbox: store, clock, delayMs: 0, log });
     await ch.start(reports.listener);
     try {
-      await submitRecorded(ch, [sms(1, ORDINARY), sms(2, FAIL), sms(3, SILENT), sms(4, REFUSE)]);
+      await ch.submit([sms(1, ORDINARY), sms(2, FAIL), sms(3, SILENT), sms(4, REFUSE)]);
       await until(() => reports.all().length >= 2, 'two reports');
       await settle();
       const byId = new Map(reports.all().map((r) => [r.upstreamId, r]));
@@ -165,23 +164,20 @@ test('delay 0: delivered (DELIVRD) for ordinary numbers, failed (UNDELIV) for 00
     }
   }));
 
-test('a report waits until the dispatcher has recorded its submit, even with delay 0', () =>
+test('with delay 0 a report goes out right after its submit (the sink waits for the record)', () =>
   withStore(async (store) => {
     const reports = collector();
     const ch = new SimulatorChannel({ inbox: store, clock: new ManualClock(), delayMs: 0, log });
     await ch.start(reports.listener);
     try {
       await ch.submit([sms(1, ORDINARY), sms(2, ORDINARY)]);
-      await settle();
-      assert.deepEqual(reports.all(), [], 'reported before the submit was recorded');
-      ch.recorded([
-        { id: 2, attempt: 1, kind: 'submitted', route: SIMULATOR, upstreamId: 'sim-2' },
-      ]);
-      await until(() => reports.all().length === 1, 'the recorded one reported');
-      await settle();
+      await until(() => reports.all().length === 2, 'both reported');
       assert.deepEqual(
-        reports.all().map((r) => r.upstreamId),
-        ['sim-2'],
+        reports
+          .all()
+          .map((r) => r.upstreamId)
+          .sort(),
+        ['sim-1', 'sim-2'],
       );
     } finally {
       await ch.stop();
@@ -194,7 +190,7 @@ test('business messages report "sent" and then the final status', () =>
     const ch = new SimulatorChannel({ inbox: store, clock: new ManualClock(), delayMs: 0, log });
     await ch.start(reports.listener);
     try {
-      await submitRecorded(ch, [business(1, ORDINARY), business(2, FAIL), business(3, SILENT)]);
+      await ch.submit([business(1, ORDINARY), business(2, FAIL), business(3, SILENT)]);
       await until(() => reports.all().length >= 4, 'four reports');
       await settle();
       const of = (id: string) =>
@@ -223,9 +219,9 @@ test('a resubmission of the same message is recognised: counted, not delivered o
     const ch = new SimulatorChannel({ inbox: store, clock: new ManualClock(), delayMs: 0, log });
     await ch.start(reports.listener);
     try {
-      const first = await submitRecorded(ch, [sms(42, ORDINARY)]);
+      const first = await ch.submit([sms(42, ORDINARY)]);
       await until(() => reports.all().length === 1, 'the first report');
-      const again = await submitRecorded(ch, [sms(42, ORDINARY)]);
+      const again = await ch.submit([sms(42, ORDINARY)]);
       assert.deepEqual(again, first, 'the same answer and upstream id');
       assert.equal(ch.duplicates, 1);
       await settle();
@@ -233,7 +229,7 @@ test('a resubmission of the same message is recognised: counted, not delivered o
       assert.equal((await inbox(store)).length, 1);
 
       // Also when the first delivery has not been reported yet, and within one chunk.
-      await submitRecorded(ch, [sms(43, FAIL), sms(43, FAIL)]);
+      await ch.submit([sms(43, FAIL), sms(43, FAIL)]);
       assert.equal(ch.duplicates, 2);
       await until(() => reports.all().length === 2, 'the report for 43');
       await settle();
@@ -250,12 +246,7 @@ test('restart safety: a new channel on the same store reports what was not yet r
     const before = collector();
     const first = new SimulatorChannel({ inbox: store, clock, delayMs: 60_000, log });
     await first.start(before.listener);
-    await submitRecorded(first, [
-      sms(1, ORDINARY),
-      sms(2, FAIL),
-      sms(3, SILENT),
-      business(4, ORDINARY),
-    ]);
+    await first.submit([sms(1, ORDINARY), sms(2, FAIL), sms(3, SILENT), business(4, ORDINARY)]);
     await first.stop(); // the process dies before any report was due
     assert.equal(before.all().length, 0);
 
@@ -273,7 +264,7 @@ test('restart safety: a new channel on the same store reports what was not yet r
       assert.deepEqual(got, ['sim-1:delivered', 'sim-2:failed', 'sim-4:delivered', 'sim-4:sent']);
       assert.deepEqual(await store.pendingInboxReports(), []);
       // A resubmission after the restart (the dispatcher's lease ran out) is still one delivery.
-      await submitRecorded(second, [sms(1, ORDINARY)]);
+      await second.submit([sms(1, ORDINARY)]);
       assert.equal(second.duplicates, 1);
     } finally {
       await second.stop();
@@ -298,7 +289,7 @@ test('a listener that throws leaves the entries unreported, for the next start',
     };
     const first = new SimulatorChannel({ inbox: store, clock, delayMs: 0, log });
     await first.start(failing);
-    await submitRecorded(first, [sms(1, ORDINARY), sms(2, FAIL)]);
+    await first.submit([sms(1, ORDINARY), sms(2, FAIL)]);
     await until(() => calls >= 1, 'the failing listener');
     await settle();
     await first.stop();
@@ -334,7 +325,7 @@ test('stop() drops pending reports', () =>
     const clock = new ManualClock();
     const ch = new SimulatorChannel({ inbox: store, clock, delayMs: 5, log });
     await ch.start(reports.listener);
-    await submitRecorded(ch, [sms(1, ORDINARY)]);
+    await ch.submit([sms(1, ORDINARY)]);
     await ch.stop();
     clock.t += 1000;
     await settle();

@@ -4,7 +4,6 @@ import type {
   InboxEntry,
   Report,
   ReportStatus,
-  SubmitOutcome,
 } from '../../domain/messages/message.js';
 import type { Clock, InboxStore } from '../../domain/ports.js';
 import { costCount, encodingOf } from '../../domain/segments/segments.js';
@@ -40,8 +39,6 @@ export class SimulatorChannel implements Channel {
   private readonly queue: DueQueue<InboxEntry>;
   /** Inbox ids whose report this node holds, so that adopting never schedules one twice. */
   private readonly held = new Set<number>();
-  /** Deliveries whose submit the dispatcher has not yet recorded, by message id. */
-  private readonly unrecorded = new Map<number, InboxEntry>();
   private adopter: NodeJS.Timeout | undefined;
   duplicates = 0;
   private readonly inbox: InboxStore;
@@ -82,7 +79,6 @@ export class SimulatorChannel implements Channel {
     try {
       for (const entry of await this.inbox.pendingInboxReports()) {
         if (entry.reportDueAt > cutoff || this.held.has(entry.id as number)) continue;
-        this.unrecorded.delete(entry.messageRef);
         this.schedule(entry);
         adopted++;
       }
@@ -123,30 +119,19 @@ export class SimulatorChannel implements Channel {
           { messageRef: entry.messageRef },
           'resubmission recognised; not delivered twice',
         );
-      } else if (entry.reportStatus !== 'none') {
-        // Reported only once recorded, as a handset's report comes after the SMSC's answer: never
-        // an early report racing its own submit. Not held: should the record fail and another
-        // node resubmit, the overdue report is adopted.
-        this.unrecorded.set(entry.messageRef, entry);
+      } else {
+        // Due at once with a zero delay: the report sink holds it until the dispatcher has
+        // recorded this submit (dispatch/record-gate.ts), as for any channel's early report.
+        this.schedule(entry);
       }
     }
     return results;
-  }
-
-  recorded(outcomes: readonly SubmitOutcome[]): void {
-    for (const o of outcomes) {
-      const entry = this.unrecorded.get(o.id);
-      if (!entry) continue;
-      this.unrecorded.delete(o.id);
-      this.schedule(entry);
-    }
   }
 
   async stop(): Promise<void> {
     clearInterval(this.adopter);
     this.queue.clear();
     this.held.clear();
-    this.unrecorded.clear();
   }
 
   status(): ChannelStatus {
