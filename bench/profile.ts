@@ -46,7 +46,7 @@ export function placeOf(url: string): string {
   if (!url) return '(native/VM)';
   const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(url);
   if (pkg) return pkg[1] as string;
-  if (url.startsWith('node:')) return 'node:' + url.slice(5).split('/')[0];
+  if (url.startsWith('node:')) return `node:${url.slice(5).split('/')[0] ?? ''}`;
   const src = /\/(src|bench)\/(.*)$/.exec(url);
   return src ? `${src[1]}/${src[2]}` : url;
 }
@@ -99,7 +99,7 @@ export function summariseProfile(p: CpuProfile, file = ''): ProfileSummary {
 function places(functions: readonly FunctionTime[]) {
   const m = new Map<string, number>();
   for (const f of functions) {
-    const place = f.where.startsWith('src/') ? 'src/' + f.where.split('/')[1] : f.where;
+    const place = f.where.startsWith('src/') ? `src/${f.where.split('/')[1] ?? ''}` : f.where;
     m.set(place, (m.get(place) ?? 0) + f.selfMs);
   }
   return [...m].map(([place, selfMs]) => ({ place, selfMs })).sort((a, b) => b.selfMs - a.selfMs);

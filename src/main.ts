@@ -148,10 +148,12 @@ async function serveParts(
   const { media, smppServer, offload } = parts;
   const app = httpServer(rt, parts);
   const stopWork = await startBackground(rt, { ...parts, app });
-  const url = await app.listen({ port: config.port, host: config.host }).catch(async (err) => {
-    await stopWork();
-    throw err;
-  });
+  const url = await app
+    .listen({ port: config.port, host: config.host })
+    .catch(async (err: unknown) => {
+      await stopWork();
+      throw err;
+    });
   // Files are served where the gateway listens unless the operator says where it is reached.
   media.start(config.publicUrl ?? url);
   const smppAddress = await smppServer?.start().catch(async (err: unknown) => {

@@ -91,7 +91,7 @@ describe('types generated from the document by openapi-typescript', () => {
       join(dir, 'main.ts'),
     ]).then(
       () => 'ok',
-      (err: { stdout?: string }) => err.stdout ?? String(err),
+      (err: unknown) => (err as { stdout?: string }).stdout ?? String(err),
     );
   };
   const header = `import type { components } from './api.js';

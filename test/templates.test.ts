@@ -138,8 +138,7 @@ describe('CreateUSMSTemplate', () => {
 
   it('refuses a missing TemplateName, Template or Purpose with 18001 naming it', async () => {
     for (const field of ['TemplateName', 'Template', 'Purpose']) {
-      const body = createBody();
-      delete body[field];
+      const { [field]: _left, ...body } = createBody();
       const before = await countTemplates(gw);
       const { json } = await gw.api(body);
       assert.equal(json.RetCode, RetCode.MissingParameter, field);

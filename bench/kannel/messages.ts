@@ -20,7 +20,7 @@ const FILLER =
 
 /** GSM-7 text rendered to exactly 300 characters when the validity has two digits. */
 function longTemplate(): string {
-  const head = `${BENCH_TEMPLATE}`;
+  const head = BENCH_TEMPLATE;
   const rendered = render(head, ['123456', '10']).length;
   return head + FILLER.slice(0, 300 - rendered);
 }

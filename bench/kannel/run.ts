@@ -43,7 +43,7 @@ function summary(f: RunFigures): string {
   return (
     `${f.contender} ${f.kind} w${f.window}: accepted ${n(f.acceptedPerS)}/s, end to end ` +
     `${n(f.endToEndPerS)}/s, receipts ${n(f.receiptsPerS)}/s, CPU ${f.cpuPer10kS.toFixed(2)} s/10k` +
-    `${f.complete ? '' : ' INCOMPLETE'}`
+    (f.complete ? '' : ' INCOMPLETE')
   );
 }
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hashKey, isAdminKey } from '../api/auth.js';
 import { keyState } from '../domain/keys/api-key.js';
 import type { ConsoleContext } from './console-deps.js';
@@ -69,8 +69,9 @@ export function registerConsoleAuth(app: FastifyInstance, ctx: ConsoleContext): 
     if (!sameOrigin(request)) return void refuseStale(reply);
     app.csrfProtection(request, reply, done);
   });
-  app.setErrorHandler((err: { code?: string }, _request, reply) => {
-    if (err.code?.startsWith('FST_CSRF_')) return refuseStale(reply);
+  app.setErrorHandler((err: FastifyError, _request, reply) => {
+    // Errors thrown by handlers reach here too, and not every one has a code.
+    if ((err.code as string | undefined)?.startsWith('FST_CSRF_')) return refuseStale(reply);
     throw err;
   });
   registerLogin(app, ctx);

@@ -123,7 +123,8 @@ export function guardedLookup(resolve: Resolve = systemResolve): LookupFunction 
           callback(null, first, isIP(first));
         }
       },
-      (err: NodeJS.ErrnoException) => callback(err, '', 0),
+      // The resolver rejects with the ErrnoException a lookup callback expects.
+      (err: unknown) => callback(err as NodeJS.ErrnoException, '', 0),
     );
   };
 }

@@ -71,7 +71,7 @@ function adminOperations(doc: Json): AdminOp[] {
   return out;
 }
 
-const lowerFirst = (name: string) => name[0]?.toLowerCase() + name.slice(1);
+const lowerFirst = (name: string) => (name[0]?.toLowerCase() ?? '') + name.slice(1);
 const comment = (text: unknown) => `  /** ${String(text ?? '').replace(/\*\//g, '* /')} */`;
 
 function actionMethod(action: string, summary: unknown): string {

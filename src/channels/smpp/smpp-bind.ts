@@ -147,7 +147,10 @@ export class SmppBind {
       password: this.smsc.password,
       system_type: this.smsc.systemType,
       interface_version: 0x34,
-    }).catch((err: NoAnswer) => err);
+    }).catch((err: unknown) =>
+      // send() rejects with NoAnswer alone; anything else is read as a lost bind all the same.
+      err instanceof NoAnswer ? err : new NoAnswer('BINDLOST', String(err)),
+    );
     if (resp instanceof NoAnswer || resp.command_status !== 0) {
       const why = resp instanceof NoAnswer ? resp.message : commandStatusName(resp.command_status);
       this.log.error({ bind: this.label, why }, 'SMPP bind refused');

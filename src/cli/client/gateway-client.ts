@@ -28,7 +28,7 @@ export function gatewayClient(credentials: Credentials): WirebirdClient {
  * A refusal or an unreachable gateway as the line the CLI prints; `what` says which call failed.
  * An unknown key or account gets the hint that fixes it.
  */
-export function cliErrorOf(err: unknown, what: string): unknown {
+export function cliErrorOf(err: unknown, what: string): Error {
   if (err instanceof WirebirdApiError) {
     const message = err.answer.Message as string;
     if (err.code === 'Unauthenticated' || err.code === 'PermissionDenied') {
@@ -39,5 +39,5 @@ export function cliErrorOf(err: unknown, what: string): unknown {
   if (err instanceof WirebirdTransportError) {
     return new CliError(`${what}: ${err.message} after ${RETRIES + 1} attempts`);
   }
-  return err;
+  return err instanceof Error ? err : new Error(String(err));
 }

@@ -276,7 +276,7 @@ describe('costCount agrees with splitSegments', () => {
       // Most texts draw only GSM chars, so both encodings get exercised.
       const pool = next() % 3 === 0 ? alphabet.length : 8;
       let text = '';
-      for (let i = 0; i < length; i++) text += alphabet[next() % pool];
+      for (let i = 0; i < length; i++) text += alphabet[next() % pool] ?? '';
       const split = splitSegments(text);
       assert.equal(costCount(text), split.parts.length, JSON.stringify(text));
       assert.equal(split.parts.join(''), text);

@@ -111,5 +111,5 @@ export function signingText(params: Readonly<Record<string, string>>, privateKey
   const names = Object.keys(params)
     .filter((k) => k !== SIGNATURE_PARAM)
     .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  return names.map((k) => k + params[k]).join('') + privateKey;
+  return names.map((k) => k + (params[k] ?? '')).join('') + privateKey;
 }

@@ -72,7 +72,7 @@ export class WriteLock {
   }
 }
 
-type Statement = Database.Statement<unknown[], unknown>;
+type Statement = Database.Statement;
 
 /**
  * Makes every write on `db` take `lock`: transactions and statements that write, when they run
