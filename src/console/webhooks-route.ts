@@ -11,7 +11,7 @@ import {
 } from '../api/webhooks-service.js';
 import { accountOf, consoleAudit, pageContext, type ConsoleContext } from './console-deps.js';
 import { guardedRoute, sendPage, type PageRequest } from './console-routes.js';
-import { checkedValues, formReader, text } from './forms.js';
+import { checkboxReader, formReader, text } from './forms.js';
 import { deliveryPage, webhooksPage, type Shown } from './webhooks-page.js';
 
 const DELIVERIES_SHOWN = 50;
@@ -19,6 +19,7 @@ const DELIVERIES_SHOWN = 50;
 const ListQuery = formReader({ done: text(100) });
 const EndpointForm = formReader({ url: text(2048), description: text(256) });
 const ReplayForm = formReader({ eventId: text(20) });
+const EventTypes = checkboxReader('types');
 
 /**
  * The Webhooks page (docs/console.md): an account's endpoints, their latest deliveries, a
@@ -80,7 +81,7 @@ function registerEndpointForms(app: FastifyInstance, ctx: ConsoleContext): void 
       const form = EndpointForm(request.body);
       const { endpoint, secret } = await createEndpoint(scopeOf(ctx, accountId), {
         url: form.url,
-        eventTypes: checkedValues(request.body, 'types'),
+        eventTypes: EventTypes(request.body),
         description: form.description,
       });
       const fact = { action: 'webhook.created', target: endpoint.endpointId, accountId };

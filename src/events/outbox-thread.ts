@@ -25,7 +25,9 @@ const database = { ...config.database, poolSize: Math.min(OUTBOX_POOL, config.da
 // This connection writes only claims and attempt records. After a power loss the worst such a
 // write lost can do is deliver an event again, which at-least-once allows: it commits without
 // waiting for the disk, and so holds the write lock the main thread waits for far less.
-const store = await openStore({ ...config, database, sqliteSynchronous: 'NORMAL' }, share);
+const store = await openStore({ ...config, database, sqliteSynchronous: 'NORMAL' }, share, {
+  migrated: true,
+});
 let attempts: AttemptSummary[] = [];
 const { worker, sender } = buildOutbox({
   config,

@@ -29,6 +29,8 @@ export function releaseShareOf(share: StoreShare, deadThreadId: number): boolean
 export interface ConnectionTuning {
   /** SQLite's page cache in KiB: a thread that only appends needs less than the main one. */
   cacheKib?: number;
+  /** SQLite: the main thread migrated the file before starting this thread; skip the pass. */
+  migrated?: boolean;
 }
 
 /**

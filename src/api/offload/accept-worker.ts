@@ -28,7 +28,7 @@ const CACHE_KIB = 4096;
 const port = parentPort;
 if (!port) throw new Error('accept-worker runs as a worker thread');
 const { config, share } = workerData as AcceptWorkerData;
-const store = await openStore(config, share, { cacheKib: CACHE_KIB });
+const store = await openStore(config, share, { cacheKib: CACHE_KIB, migrated: true });
 const log = createLogger(config.logLevel).child({ worker: 'accept' });
 const shared: Omit<ActionDeps, 'metrics'> = {
   store,

@@ -25,10 +25,12 @@ import { lockWrites, type WriteLock } from './write-lock.js';
  * The embedded store on one better-sqlite3 connection. With a write lock, other threads of the
  * process (the acceptance threads) write to the same file through connections of their own.
  */
-export function openSqliteStore(options: SqliteOptions & { writeLock?: WriteLock }): Store {
+export function openSqliteStore(
+  options: SqliteOptions & { writeLock?: WriteLock; migrated?: boolean },
+): Store {
   const opened = openDatabase(options);
   const db = options.writeLock ? lockWrites(opened, options.writeLock) : opened;
-  migrate(db);
+  if (!options.migrated) migrate(db);
   return sqliteStoreOn(db);
 }
 
