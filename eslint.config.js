@@ -1,6 +1,7 @@
 // @ts-check
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { castReason } from './tools/eslint/cast-reason.js';
 
 // domain/ holds the spec's rules and must stay pure: no frameworks, no I/O, no hidden clock or
 // randomness. This is enforced here rather than remembered.
@@ -243,6 +244,14 @@ const typeAware = {
   },
 };
 
+// A cast turns the type checker off for one value: in the code that runs, each says why it may.
+const castsExplained = {
+  files: ['src/**/*.ts'],
+  ignores: ['src/**/*.test.ts', 'src/store/contract/**'],
+  plugins: { wirebird: { rules: { 'cast-reason': castReason } } },
+  rules: { 'wirebird/cast-reason': 'error' },
+};
+
 // The console's hand-written browser script.
 const consoleScript = {
   files: ['src/console/assets/**/*.js'],
@@ -305,5 +314,6 @@ export default tseslint.config(
   smppServerInward,
   smallFunctions,
   typeAware,
+  castsExplained,
   consoleScript,
 );

@@ -55,6 +55,7 @@ export async function renameApiKey(
   name: string,
 ): Promise<ApiKey> {
   await ownKey(store, at.accountId, at.keyId);
+  // ownKey just found the key in this account, so the update finds it too.
   return (await store.updateApiKey(at.accountId, at.keyId, { name })) as ApiKey;
 }
 
@@ -67,6 +68,7 @@ export async function revokeApiKey(
 ): Promise<ApiKey> {
   await ownKey(store, at.accountId, at.keyId);
   const change = { revokedAt: now, revokedReason: reason || 'revoked' };
+  // ownKey just found the key in this account, so the update finds it too.
   return (await store.updateApiKey(at.accountId, at.keyId, change)) as ApiKey;
 }
 
@@ -101,6 +103,7 @@ export async function rotateApiKey(
     now,
   );
   const until = Math.min(old.expiresAt ?? Infinity, now + graceMs);
+  // ownKey found the key above, so the update finds it too.
   const previous = (await store.updateApiKey(at.accountId, at.keyId, {
     expiresAt: until,
   })) as ApiKey;

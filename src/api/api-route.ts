@@ -21,6 +21,7 @@ import {
 import { FORM_TYPE, FormParams, parseForm } from './ucloud/form-body.js';
 import { logRequest, noteOutcome } from './request-log.js';
 import { answerPayload } from './streamed.js';
+import { errorCode, fieldsOf } from '../util/unknown-values.js';
 
 /** The ids an answer gives the client, so that its log line can be found from them. */
 function answerIds(answer: Record<string, unknown>): Record<string, unknown> {
@@ -94,16 +95,20 @@ function registerBodyParsers(
   const parse = jsonParserWithPosition(app);
   app.addContentTypeParser(FORM_TYPE, { parseAs: 'string' }, (_request, body, done) => {
     try {
+      // parseAs: 'string' hands the body over as a string.
       done(null, parseForm(body as string));
     } catch (err) {
+      // parseForm throws only WirebirdErrors.
       done(err as Error, undefined);
     }
   });
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, bytes, done) => {
     let text: string;
     try {
+      // parseAs: 'buffer' hands the body over as a Buffer.
       text = utf8Text(bytes as Buffer);
     } catch (err) {
+      // utf8Text throws only WirebirdErrors.
       return done(Object.assign(err as Error, { statusCode: 400 }), undefined);
     }
     const signed = text.includes(`"${PUBLIC_KEY_PARAM}"`);
@@ -124,12 +129,13 @@ function jsonParserWithPosition(app: FastifyInstance): JsonParser {
   const parseSafely = app.getDefaultJsonParser('error', 'error');
   return (request, text, done) =>
     parseSafely(request, text, (err, value) => {
-      if ((err as { code?: string } | null)?.code !== 'FST_ERR_CTP_INVALID_JSON_BODY') {
+      if (errorCode(err) !== 'FST_ERR_CTP_INVALID_JSON_BODY') {
         return done(err, value);
       }
       try {
         JSON.parse(text);
       } catch (e) {
+        // JSON.parse throws only SyntaxErrors.
         return done(Object.assign(e as SyntaxError, { statusCode: 400 }), undefined);
       }
       done(err, value);
@@ -147,7 +153,7 @@ function runOffloaded(offload: ActionOffload, job: OffloadedRequest, action: str
 /** The Action a body names, for the answer's echo, whatever reading the body gets. */
 function actionNamed(body: unknown): unknown {
   if (body instanceof FormParams) return body.params.Action;
-  return (body as { Action?: unknown } | null)?.Action;
+  return fieldsOf(body).Action;
 }
 
 /**
@@ -159,6 +165,7 @@ async function runUcloud(
   request: FastifyRequest,
   headers: ApiHeaders,
 ): Promise<Record<string, unknown>> {
+  // Only called once isUcloudBody said the body is in the dialect.
   const call = ucloudCallOf(request.body) as UcloudCall;
   // Unsigned, a dialect request may still carry an API key; with neither, the key pair's
   // parameter is what is missing.

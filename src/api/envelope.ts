@@ -17,6 +17,7 @@ export function asBody(body: unknown): Body {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new WirebirdError('MalformedRequest', 'the request body must be a JSON object');
   }
+  // Checked just above to be a non-array object: a field bag.
   return body as Body;
 }
 
@@ -43,6 +44,7 @@ export function accountIdOf(body: Body): number {
   if (a !== undefined && b !== undefined && a !== b) {
     throw invalid('accountId', 'does not match AccountId');
   }
+  // parseAccountId answers a number, and one of the two was given (checked by the caller).
   return (a ?? b) as number;
 }
 

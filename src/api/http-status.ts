@@ -29,6 +29,7 @@ const REST: Partial<Record<RetCodeName, number>> = {
 };
 
 const NAMES = new Map<RetCodeValue, RetCodeName>(
+  // Object.entries widens a const object's keys to string; these are RetCode's own.
   (Object.entries(RetCode) as [RetCodeName, RetCodeValue][]).map(([name, code]) => [code, name]),
 );
 

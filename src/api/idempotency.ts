@@ -3,6 +3,7 @@ import { WirebirdError, invalid } from '../domain/errors.js';
 import { idempotencyWindowStart } from '../domain/messages/idempotency-window.js';
 import type { IdempotencyRecord, MessageKind } from '../domain/messages/message.js';
 import type { ActionContext } from './context.js';
+import { fieldsOf } from '../util/unknown-values.js';
 
 /** The header a client names a send with, so that a retry is answered, not sent twice. */
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
@@ -28,7 +29,7 @@ export function idempotencyOf(ctx: ActionContext, input: unknown): Idempotency |
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
+    const entries = Object.entries(fieldsOf(value))
       .filter(([, v]) => v !== undefined)
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
@@ -44,6 +45,7 @@ export function replay(idem: Idempotency, seen: IdempotencyRecord): Record<strin
       'Idempotency-Key was already used within 24 hours for a different request',
     );
   }
+  // The stored answer is the JSON object this node wrote for the first request.
   return JSON.parse(seen.response) as Record<string, unknown>;
 }
 

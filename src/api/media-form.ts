@@ -9,6 +9,7 @@ import { WirebirdError, invalid, missing } from '../domain/errors.js';
 import { FILENAME_MAX } from '../domain/business-messages/media.js';
 import { MEDIA_MAX_BYTES, normaliseMimeType } from '../domain/media/media-kinds.js';
 import { fileTooLarge, readLimitOf } from '../domain/media/upload-rules.js';
+import { fieldsOf } from '../util/unknown-values.js';
 
 export interface MediaForm {
   bytes: Buffer;
@@ -60,7 +61,9 @@ async function readFile(part: MultipartFile, limit: number): Promise<Buffer | un
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of part.file) {
+    // A file part's stream yields Buffers (no encoding is set on it).
     size += (chunk as Buffer).length;
+    // (the same stream: Buffers)
     if (size <= limit) chunks.push(chunk as Buffer);
   }
   return size > limit || part.file.truncated ? undefined : Buffer.concat(chunks);
@@ -125,7 +128,7 @@ export const NOT_MULTIPART = 'Content-Type must be multipart/form-data';
 
 /** Multipart's and busboy's errors in the envelope's terms; anything else is a fault of ours. */
 export function fromMultipartError(err: unknown): unknown {
-  const code = (err as { code?: unknown }).code;
+  const code = fieldsOf(err).code;
   if (code === 'FST_FILES_LIMIT') return invalid('file', 'must be sent once');
   if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE' || code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
     return new WirebirdError('MalformedRequest', NOT_MULTIPART);

@@ -71,6 +71,7 @@ export function registerMediaRoute(app: FastifyInstance, deps: ApiDeps): void {
       return sendError({ request, reply }, { action: undefined, err: known, status });
     });
     scope.post('/media', async (request, reply) => {
+      // The preHandler above authenticated the request and stored its account.
       const accountId = accounts.get(request) as number;
       const file = storedFile(await readMediaForm(request), accountId, deps);
       await deps.store.insertMedia(file);

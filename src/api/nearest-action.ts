@@ -9,6 +9,7 @@ function distance(a: string, b: string): number {
     const next = [i];
     for (let j = 1; j <= y.length; j++) {
       const cost = x[i - 1] === y[j - 1] ? 0 : 1;
+      // Indexes 0 … y.length of both rows are filled before they are read.
       next[j] = Math.min(
         (row[j] as number) + 1,
         (next[j - 1] as number) + 1,
@@ -17,6 +18,7 @@ function distance(a: string, b: string): number {
     }
     row = next;
   }
+  // Filled by the last pass.
   return row[y.length] as number;
 }
 

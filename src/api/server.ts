@@ -20,6 +20,7 @@ import type { ApiDeps } from './context.js';
 import { UCLOUD_PATHS } from './ucloud/dialect.js';
 import { isFormRequest } from './ucloud/form-body.js';
 import { answerClientError, limitConnections, serverOptions } from './http-limits.js';
+import { fieldsOf } from '../util/unknown-values.js';
 
 /** Failed authentications per address, on every face that takes a credential. */
 function authGuardOf(deps: ApiDeps, logger: Logger): AuthGuard {
@@ -49,7 +50,7 @@ export function buildServer(deps: ApiDeps, logger: Logger): FastifyInstance {
   app.removeContentTypeParser('text/plain');
   app.addHook('onResponse', async (request, reply) => logRequest(deps, request, reply));
   app.setErrorHandler((err: FastifyError, request, reply) => {
-    const action = (request.body as { Action?: unknown } | null | undefined)?.Action;
+    const action = fieldsOf(request.body).Action;
     // Problems with the request as a whole keep Fastify's 4xx (400, 413, 415), but for the UCloud
     // dialect, whose SDKs read the RetCode only from an HTTP 200 answer.
     const status = isFormRequest(request, UCLOUD_PATHS)

@@ -19,6 +19,7 @@ export function answerPayload(answer: Record<string, unknown>): Record<string, u
   const plain = Object.fromEntries(
     Object.entries(answer).filter(([, v]) => !(v instanceof StreamedArray)),
   );
+  // Filtered to the StreamedArray entries where `streamed` is made, above.
   return Readable.from(jsonChunks(plain, streamed as [string, StreamedArray][]), {
     objectMode: false,
   });

@@ -9,6 +9,7 @@ import { fieldPath } from './validate.js';
 export function checkText(body: unknown): void {
   const pending: [unknown, string][] = [[body, '']];
   while (pending.length > 0) {
+    // The loop runs while the stack is not empty.
     const [value, path] = pending.pop() as [unknown, string];
     if (typeof value === 'string') {
       const problem = textProblem(value);

@@ -29,6 +29,7 @@ export function fieldPath(pointer: string): string {
 function toError(e: ValueError): WirebirdError {
   const field = fieldPath(e.path) || 'request';
   if (e.type === ValueErrorType.ObjectRequiredProperty) return missing(field);
+  // TypeBox's schemas are JSON Schema objects; read here for their limits.
   const s = e.schema as Record<string, unknown>;
   return invalid(field, describe(e, s));
 }

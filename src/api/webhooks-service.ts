@@ -8,6 +8,7 @@ import {
 import { EVENT_TYPES, TEST_EVENT, type EventType } from '../domain/events/event.js';
 import type { Clock, Store } from '../domain/ports.js';
 import type { EventsDeps } from '../events/start-events.js';
+import { isOneOf } from '../util/unknown-values.js';
 
 /** Endpoints an account may have: enough for every environment, not a fan-out amplifier. */
 export const MAX_ENDPOINTS = 20;
@@ -28,11 +29,12 @@ export interface WebhookScope {
 
 export function eventTypesOf(raw: readonly string[] | undefined): EventType[] | undefined {
   if (raw === undefined) return undefined;
-  const unknown = raw.filter((t) => !(EVENT_TYPES as readonly string[]).includes(t));
+  const unknown = raw.filter((t) => !isOneOf(EVENT_TYPES, t));
   if (unknown.length > 0) {
     const known = EVENT_TYPES.join(', ');
     throw invalid('EventTypes', `has unknown types ${unknown.join(', ')}; known: ${known}`);
   }
+  // Every one was checked above to be an event type.
   return raw as EventType[];
 }
 

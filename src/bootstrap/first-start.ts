@@ -11,6 +11,7 @@ import { normalizePhone } from '../domain/phones/phones.js';
 import type { Store } from '../domain/ports.js';
 import { credentialHash, type KeyKind } from '../domain/keys/api-key.js';
 import { createKeyPair } from '../api/ucloud/key-pair.js';
+import { errorText } from '../util/unknown-values.js';
 
 export const DEV_ACCOUNT_ID = 1;
 /** The development account's SMS number: replies the simulator sends to it are the account's. */
@@ -232,7 +233,7 @@ export async function importConfiguredEsmes(store: Store, config: Config, now: n
     const terms = ENV_TERMS.smpp;
     await saveCredential(store, accountId, { ...request, terms }, now).catch((err: unknown) => {
       throw new ConfigError(
-        `WIREBIRD_SMPP_ESMES: ${systemId} for AccountId ${accountId}: ${(err as Error).message}`,
+        `WIREBIRD_SMPP_ESMES: ${systemId} for AccountId ${accountId}: ${errorText(err)}`,
       );
     });
   }

@@ -75,6 +75,7 @@ function registerList(keys: Command): void {
         const now = Date.now();
         const list = await store.listApiKeys(accountOption(opts.account));
         for (const k of list.map((x) => apiKeyView(x, now))) {
+          // apiKeyView answers Scopes as the key's list of scope names.
           const scopes = (k.Scopes as string[]).join(',') || 'all';
           console.log(
             `${String(k.KeyId)}  ${String(k.Kind)}  ${String(k.Prefix)}${k.Kind === 'api' ? '…' : ''}  ${String(k.State)}  scopes=${scopes}  ${String(k.Name)}`,

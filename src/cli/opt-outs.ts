@@ -8,6 +8,7 @@ import type { Store } from '../domain/ports.js';
 import { CliError } from './cli-error.js';
 import { rows } from './send/csv-targets.js';
 import { accountOption, cliAudit, failOnError, withStore } from './open-store.js';
+import { errorText } from '../util/unknown-values.js';
 
 const CHUNK = 1000;
 
@@ -49,6 +50,7 @@ export function registerOptOuts(program: Command): void {
         const out = opts.output ? createWriteStream(opts.output) : process.stdout;
         const n = await exportAll(store, accountOption(opts.account), out);
         if (opts.output) {
+          // --output was given, so out is the file stream opened above.
           (out as ReturnType<typeof createWriteStream>).end();
           await once(out, 'finish');
           console.error(`${n} opted-out numbers written to ${opts.output}`);
@@ -70,7 +72,8 @@ async function importFile(o: {
   region: string;
   now: number;
 }): Promise<{ added: number; already: number; refused: Refused[] }> {
-  const totals = { added: 0, already: 0, refused: [] as Refused[] };
+  const refused: Refused[] = [];
+  const totals = { added: 0, already: 0, refused };
   let chunk: OptOut[] = [];
   const flush = async () => {
     const added = await o.store.addOptOuts(chunk, o.now);
@@ -106,7 +109,7 @@ async function* phoneCells(file: string): AsyncGenerator<{ raw: string; line: nu
       yield { raw: column === undefined ? '' : (record[column] ?? ''), line: info.lines };
     }
   } catch (err) {
-    throw new CliError(`cannot read ${file}: ${(err as Error).message}`);
+    throw new CliError(`cannot read ${file}: ${errorText(err)}`);
   }
 }
 

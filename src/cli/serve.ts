@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import { loadConfig, type Config } from '../config/config.js';
 import { DOCS_PATH, OPENAPI_PATH } from '../api/openapi/paths.js';
 import { failOnError } from './open-store.js';
+import { errorCode, fieldsOf } from '../util/unknown-values.js';
 
 export function registerServe(program: Command): void {
   program
@@ -87,10 +88,10 @@ function banner(url: string, config: Config, smppAddress: string | undefined): s
 
 /** What a person can act on, rather than a stack trace. */
 function explain(err: unknown, config: Config): unknown {
-  const code = (err as { code?: string }).code;
+  const code = errorCode(err);
   if (code === 'EADDRINUSE') {
     const smpp = config.smppServer.listen;
-    const which = (err as { port?: number }).port;
+    const which = fieldsOf(err).port;
     if (smpp && which !== undefined && smpp.endsWith(`:${which}`) && which !== config.port) {
       return `${smpp} is already in use; set WIREBIRD_SMPP_LISTEN to another address`;
     }

@@ -2,6 +2,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { SubmitLog, writeStatsFile } from '../smsc-sim/bench-files.js';
 import type { SmscFaults } from '../smsc-sim/faults.js';
 import { SmscSim } from '../smsc-sim/smsc-sim.js';
+import { isOneOf } from '../util/unknown-values.js';
 
 /** The flags: the simulator's options, and its faults under their own names. */
 interface SimFlags extends SmscFaults {
@@ -26,8 +27,8 @@ function count(v: string): number {
 
 function oneOf<T extends string>(...values: T[]) {
   return (v: string): T => {
-    if (!values.includes(v as T)) throw new InvalidArgumentError(`must be ${values.join(' or ')}`);
-    return v as T;
+    if (!isOneOf(values, v)) throw new InvalidArgumentError(`must be ${values.join(' or ')}`);
+    return v;
   };
 }
 

@@ -61,6 +61,7 @@ function registerList(templates: Command): void {
           throw invalid('--status', 'must be 0 to 4');
         }
         const status =
+          // Checked above to be a digit 0 to 4, the enum's values.
           opts.status === undefined ? undefined : (Number(opts.status) as TemplateStatus);
         for (const t of await store.listTemplates({ status })) {
           console.log(

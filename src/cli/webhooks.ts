@@ -200,6 +200,7 @@ function replayed(opts: {
     if (!m) throw new CliError('--event must be an event id such as evt_123');
     return { eventId: Number(m[1]) };
   }
+  // --event or --since is required; --event was not given.
   const raw = opts.since as string;
   const ms = /^\d{1,12}$/.test(raw) ? Number(raw) * 1000 : Date.parse(raw);
   if (Number.isNaN(ms)) throw new CliError('--since must be an ISO time or Unix seconds');

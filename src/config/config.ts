@@ -7,6 +7,7 @@ import { isKnownRegion } from '../domain/phones/phones.js';
 import { SmppSchema, checkSmpp, smppFromUrl } from './smpp-config.js';
 import { SmppServerSchema, parseEsmes } from './smpp-server-config.js';
 import { WhatsAppSchema, checkWhatsApp } from './whatsapp-config.js';
+import { errorText } from '../util/unknown-values.js';
 
 /** Every setting Wirebird reads, in one schema; docs/configuration.md mirrors it. */
 export const ConfigSchema = Type.Object(
@@ -205,6 +206,7 @@ export function checkConfig(raw: Record<string, unknown>): Config {
     const lines = errors.slice(0, 5).map((e) => `  ${e.path || '/'}: ${e.message}`);
     throw new ConfigError(`invalid configuration:\n${lines.join('\n')}`);
   }
+  // Value.Check against ConfigSchema passed just above.
   const config = withDefaults as Config;
   const defaultRegion = config.defaultRegion.toUpperCase();
   if (!isKnownRegion(defaultRegion)) {
@@ -226,7 +228,7 @@ export function checkConfig(raw: Record<string, unknown>): Config {
     parseRetrySchedule(config.webhooks.retrySchedule);
   } catch (e) {
     throw new ConfigError(
-      `webhooks.retrySchedule (WIREBIRD_WEBHOOK_RETRY_SCHEDULE): ${(e as Error).message}`,
+      `webhooks.retrySchedule (WIREBIRD_WEBHOOK_RETRY_SCHEDULE): ${errorText(e)}`,
     );
   }
   // A trailing slash would double in every {apiUrl}/{phone number id}/... path.
@@ -259,8 +261,10 @@ function checkPublicUrl(url: string | undefined): string | undefined {
 
 /** `a.b` sets b inside a, keeping what the file gave a. */
 function setKey(raw: Record<string, unknown>, key: string, value: unknown): void {
+  // split answers at least one part.
   const [outer, inner] = key.split('.') as [string, string | undefined];
   if (inner === undefined) raw[outer] = value;
+  // A dotted key only extends an object the file gave, or nothing.
   else raw[outer] = { ...(raw[outer] as object | undefined), [inner]: value };
 }
 
@@ -285,11 +289,12 @@ function readConfigFile(file: string): Record<string, unknown> {
   try {
     parsed = JSON.parse(readFileSync(file, 'utf8'));
   } catch (e) {
-    throw new ConfigError(`cannot read config file ${file}: ${(e as Error).message}`);
+    throw new ConfigError(`cannot read config file ${file}: ${errorText(e)}`);
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new ConfigError(`config file ${file} must hold a JSON object`);
   }
+  // Checked just above to be a non-array object.
   return parsed as Record<string, unknown>;
 }
 

@@ -97,6 +97,7 @@ export function smppFromUrl(value: string, fail: (message: string) => Error): Sm
       throw fail(`WIREBIRD_SMSC: ${key} must be a whole number`);
     smsc[key] = kind === 'int' ? Number(v) : v;
   }
+  // Every SmscConfig field was filled from its defaults and the URL above.
   return { smscs: [smsc as SmscConfig], routes: [{ prefix: '', smscs: ['default'] }] };
 }
 

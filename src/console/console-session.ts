@@ -13,6 +13,7 @@ import type { FastifyInstance, FastifyRequest, Session } from 'fastify';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { ConsoleSessionRecord } from '../domain/access/console-session.js';
 import type { Clock, ConsoleSessionStore } from '../domain/ports.js';
+import { fieldsOf } from '../util/unknown-values.js';
 
 /** Who is logged in: the operator (admin key), or one account (its API key). */
 export type Viewer =
@@ -103,6 +104,7 @@ export class StoredSessions implements SessionStore {
       createdAt: row.createdAt,
       _csrf: secret,
     };
+    // @fastify/session's Session type holds its own methods; the store answers the data it keeps.
     return data as unknown as Session;
   }
 }
@@ -147,7 +149,7 @@ export async function registerSessions(
     sessionPlugin: '@fastify/session',
     // Forms carry the token as a field; the console's script sends the same field.
     getToken: (request: FastifyRequest) => {
-      const token = (request.body as Record<string, unknown> | undefined)?._csrf;
+      const token = fieldsOf(request.body)._csrf;
       return typeof token === 'string' ? token : undefined;
     },
   });

@@ -47,6 +47,7 @@ export function checkboxReader(name: string): (raw: unknown) => string[] {
   return (raw) => {
     const value = fieldsOf(raw)[name];
     const list: unknown[] = value === undefined ? [] : Array.isArray(value) ? value : [value];
+    // check() validated the field as an array of strings.
     return check({ [name]: list })[name] as string[];
   };
 }
@@ -55,5 +56,6 @@ const CHECKBOXES = Type.Array(Type.String({ maxLength: 64 }), { maxItems: 64 });
 
 /** Fastify's parsed body or query as fields (an absent body reads as no fields). */
 function fieldsOf(raw: unknown): Record<string, unknown> {
+  // Checked to be a non-null object: a field bag.
   return (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
 }

@@ -19,6 +19,7 @@ const ESCAPES: Record<string, string> = {
 };
 
 export function escapeHtml(value: string): string {
+  // The pattern matches only the characters ESCAPES has.
   return value.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
 }
 

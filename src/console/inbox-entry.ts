@@ -54,6 +54,7 @@ function since(from: number, to: number): string {
 function businessBody(json: string): Html {
   let content: BusinessContent;
   try {
+    // Stored by SendMessage after it validated the content.
     content = JSON.parse(json) as BusinessContent;
   } catch {
     return html`<p class="sms">${json}</p>`;

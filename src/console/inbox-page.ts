@@ -54,6 +54,7 @@ function renderReply(r: InboundMessage): Html {
 function replyText(r: InboundMessage): string {
   if (!r.media) return r.body;
   try {
+    // A media reply's body is the JSON the channel stored; caption is checked below.
     const caption = (JSON.parse(r.body) as Record<string, { caption?: unknown }>)[r.type]?.caption;
     return typeof caption === 'string' ? caption : '';
   } catch {

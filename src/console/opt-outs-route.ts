@@ -58,6 +58,7 @@ function registerOptOutChanges(app: FastifyInstance, ctx: ConsoleContext): void 
         createdAt: now,
       }));
       const added = await store.addOptOuts(list, now);
+      // Of length 1, so its first is there.
       const target = phones.length === 1 ? (phones[0] as string) : `${phones.length} numbers`;
       const fact = { action: 'opt_out.added', target, accountId, detail: { Added: added.length } };
       await consoleAudit(ctx, request, fact);

@@ -98,7 +98,9 @@ function registerReview(
 
 function parseStatus(raw: string): TemplateStatus {
   const n = Number(raw);
+  // A numeric enum: its values are the numbers, its keys the names.
   if (!(Object.values(TemplateStatus) as number[]).includes(n))
     throw new WirebirdError('InvalidParameter', 'status must be 0 to 4');
+  // Checked just above to be one of the enum's values.
   return n as TemplateStatus;
 }

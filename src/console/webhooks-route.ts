@@ -113,6 +113,7 @@ function registerEndpointForms(app: FastifyInstance, ctx: ConsoleContext): void 
         replay: 'replayed',
       };
       const fact = {
+        // The route pattern admits only the verbs `past` has.
         action: `webhook.${past[verb as keyof typeof past]}`,
         target: endpointId,
         accountId,

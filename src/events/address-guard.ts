@@ -41,6 +41,7 @@ function embeddedIpv4(address: string): string | undefined {
   if (dotted) return dotted[1];
   const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
   if (!hex) return undefined;
+  // The pattern matched, so both groups took part.
   const [hi, lo] = [parseInt(hex[1] as string, 16), parseInt(hex[2] as string, 16)];
   return [hi >> 8, hi & 255, lo >> 8, lo & 255].join('.');
 }
@@ -116,8 +117,10 @@ export function guardedLookup(resolve: Resolve = systemResolve): LookupFunction 
           callback(err, '', 0);
           return;
         }
+        // dns.lookup's options: `all` asks for every address.
         if ((options as { all?: boolean }).all) {
           const all = usable.map((address) => ({ address, family: isIP(address) }));
+          // lookup's callback has an overload for `all`; TypeScript cannot pick it from the union.
           (callback as unknown as (e: null, a: typeof all) => void)(null, all);
         } else {
           callback(null, first, isIP(first));

@@ -100,6 +100,7 @@ class Connection {
     try {
       step = this.reader.read(this.buf);
     } catch (err) {
+      // The reader throws only Errors.
       this.fail(err as Error);
       return;
     }
@@ -306,6 +307,7 @@ export class LeanHttpClient {
     const origin = url.host;
     const idle = this.idle.get(origin);
     while (idle && idle.length > 0) {
+      // The loop runs while idle is not empty.
       const c = idle.pop() as Connection;
       if (!c.closed) return Promise.resolve(c);
     }

@@ -18,6 +18,7 @@ import { buildOutbox } from './start-events.js';
 const OUTBOX_POOL = 3;
 const port = parentPort;
 if (!port) throw new Error('outbox-thread runs as a worker thread');
+// The main thread starts this worker with exactly this data.
 const { config, secret, share } = workerData as OutboxThreadData;
 const log = createLogger(config.logLevel).child({ worker: 'events' });
 // A claim and a record at a time need few connections: the main thread's pool keeps the rest.

@@ -196,6 +196,7 @@ export class OutboxWorker {
       lane.queue.length > 0 &&
       maySend(lane, this.o.concurrency, this.o.clock.now())
     ) {
+      // The condition above checked that the queue is not empty.
       this.track(this.attempt(lane, lane.queue.shift() as ClaimedDelivery));
     }
   }

@@ -2,6 +2,7 @@ import { isIP } from 'node:net';
 import { Agent, request } from 'undici';
 import { guardedLookup, isBlockedAddress, type Resolve } from './address-guard.js';
 import { LeanHttpClient } from './lean-http.js';
+import { errorCode, errorText } from '../util/unknown-values.js';
 
 /** What one POST to an endpoint came to. */
 export interface SendAnswer {
@@ -113,7 +114,7 @@ export class WebhookSender {
         retryAfter: a.retryAfter,
       };
     } catch (err) {
-      const e = err as { code?: string; message?: string };
+      const e = { code: errorCode(err), message: errorText(err) };
       const error =
         e.code === 'ETIMEDOUT'
           ? `no answer within ${this.options.timeoutMs} ms`
@@ -157,6 +158,7 @@ async function readSome(
 }
 
 function describe(err: unknown, timeoutMs: number): string {
+  // What undici and the socket throw: any field may be missing, so each is checked.
   const e = err as {
     name?: string;
     code?: string;

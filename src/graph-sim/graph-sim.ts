@@ -6,6 +6,7 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Agent, request } from 'undici';
+import { fieldsOf } from '../util/unknown-values.js';
 
 /**
  * Statuses go out over a bounded set of keep-alive connections: a burst of thousands would
@@ -103,7 +104,7 @@ export class GraphSim {
   }
 
   private message(body: unknown, reply: { code(n: number): unknown }) {
-    const to = (body as { to?: unknown } | null)?.to;
+    const to = fieldsOf(body).to;
     if (typeof to !== 'string' || to === '') {
       reply.code(400);
       return graphError(100, '(#100) The parameter to is required.');
@@ -142,7 +143,7 @@ export class GraphSim {
    * does; answers its wamid and the status the gateway answered.
    */
   private async inbound(body: unknown, reply: { code(n: number): unknown }) {
-    const { from, to, text, media } = (body ?? {}) as Record<string, unknown>;
+    const { from, to, text, media } = fieldsOf(body);
     const file = media === undefined ? undefined : heldFile(media);
     const textOk = typeof text === 'string' || (file !== undefined && text === undefined);
     if (typeof from !== 'string' || typeof to !== 'string' || !textOk || file === null) {
@@ -277,7 +278,7 @@ const MEDIA_TYPES = ['image', 'video', 'audio', 'document', 'sticker'];
 
 /** The file of a /simulate/messages body; null when it is not one. */
 function heldFile(raw: unknown): HeldFile | null {
-  const m = (raw ?? {}) as Record<string, unknown>;
+  const m = fieldsOf(raw);
   const { type, mimeType, base64, filename, lookupFailures } = m;
   if (typeof type !== 'string' || !MEDIA_TYPES.includes(type)) return null;
   if (typeof mimeType !== 'string' || typeof base64 !== 'string') return null;

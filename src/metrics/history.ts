@@ -69,7 +69,9 @@ export class MetricsHistory {
     const points = [...this.samples, await this.totals()];
     const out: RatePoint[] = [];
     for (let i = 1; i < points.length; i++) {
+      // i runs from 1 to the last index: both points are there.
       const a = points[i - 1] as Totals;
+      // (the same: i is an index of points)
       const b = points[i] as Totals;
       const s = (b.at - a.at) / 1000;
       if (s <= 0) continue;

@@ -22,6 +22,7 @@ export class FailedAttempts {
   blockedFor(address: string): number {
     const recent = this.recent(address);
     if (recent.length < this.o.allowed) return 0;
+    // recent holds at least `allowed` entries (checked above).
     const oldest = recent[recent.length - this.o.allowed] as number;
     return Math.max(1, oldest + this.o.windowMs - this.o.now());
   }

@@ -132,6 +132,7 @@ export class EsmeSession {
 
   private received(pdu: Pdu): void {
     const command = pdu.command;
+    // The codec reads only bind_transmitter, bind_receiver and bind_transceiver.
     if (command.startsWith('bind_')) void this.bind(pdu, command.slice(5) as BindMode);
     else if (command === 'enquire_link') this.answer(pdu);
     else if (command === 'unbind') this.unbind(pdu);

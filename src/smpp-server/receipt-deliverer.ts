@@ -92,6 +92,7 @@ export class ReceiptDeliverer {
 
   private async send(bind: EsmeSession, d: ClaimedDelivery): Promise<void> {
     const started = this.o.clock.now();
+    // The body is an event this gateway wrote; its fields are checked where read.
     const event = JSON.parse(d.body) as { timestamp?: string; data?: Record<string, unknown> };
     const age = started - Date.parse(event.timestamp ?? '');
     if (age > this.o.expiryMs) {

@@ -24,6 +24,7 @@ import { smppAccountEndpointId, smppEndpointId } from '../domain/smpp-server/rec
 import { BindAuth } from './bind-auth.js';
 import { EsmeSession } from './esme-session.js';
 import { acceptSubmit, type SubmitDeps } from './submit.js';
+import { errorText } from '../util/unknown-values.js';
 
 export interface SmppServerOptions {
   config: SmppServerConfig & { listen: string };
@@ -103,6 +104,7 @@ export class SmppServer {
     this.receipts.start();
     this.recheck = setInterval(() => void this.recheckCredentials(), CREDENTIAL_RECHECK_MS);
     this.recheck.unref();
+    // A TCP server that is listening has an AddressInfo (not a pipe name).
     const address = server.address() as AddressInfo;
     this.o.log.info({ host, port: address.port }, 'SMPP server listening');
     return `${host}:${address.port}`;
@@ -126,9 +128,7 @@ export class SmppServer {
     try {
       return { cert: readFileSync(tlsCertFile), key: readFileSync(tlsKeyFile) };
     } catch (err) {
-      throw new Error(
-        `smppServer.tlsCertFile / tlsKeyFile cannot be read: ${(err as Error).message}`,
-      );
+      throw new Error(`smppServer.tlsCertFile / tlsKeyFile cannot be read: ${errorText(err)}`);
     }
   }
 

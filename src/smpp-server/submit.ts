@@ -179,6 +179,7 @@ export async function acceptSubmit(
   pdu: Record<string, unknown>,
   multi = false,
 ): Promise<SubmitOutcome> {
+  // The codec reads submit_multi's dest_address as a list of destinations.
   const destinations = multi ? ((pdu.dest_address as Destination[] | undefined) ?? []) : [pdu];
   if (destinations.length === 0) return refused(STATUS.ESME_RINVNUMDESTS, 'no destination');
   const content = await contentOf(deps, esme.accountId, pdu);

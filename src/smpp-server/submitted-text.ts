@@ -86,6 +86,7 @@ function concatOf(
     const total = Number(pdu.sar_total_segments);
     part = { ref, total, seq: Number(pdu.sar_segment_seqnum), wide: ref > 0xff };
   } else if (Array.isArray(udh) && udh.length > 0) {
+    // The codec reads a UDH as a list of information elements, each a Buffer.
     const ie = (udh as Buffer[]).find((b) => b[0] === 0x00 || b[0] === 0x08);
     if (!ie) return 'bad';
     const at = (i: number) => ie[i] ?? -1;

@@ -244,6 +244,7 @@ function tlvSize(type: TlvType, value: unknown): number {
   return octets(value).length + (type === 'cstring' ? 1 : 0);
 }
 
+// The codec itself wrote these lists with elements of T.
 const listOf = <T>(value: unknown): T[] => (Array.isArray(value) ? (value as T[]) : []);
 
 function writeFields(bytes: Buffer, fields: FieldList, pdu: OutPdu): number {

@@ -37,12 +37,14 @@ export const TLVS = {
 export type TlvName = keyof typeof TLVS;
 
 export const TLVS_BY_TAG: ReadonlyMap<number, { name: TlvName; type: TlvType }> = new Map(
+  // Object.entries widens a const object's keys to string; these are TLVS's own.
   (Object.entries(TLVS) as [TlvName, (typeof TLVS)[TlvName]][]).map(([name, t]) => [
     t.tag,
     { name, type: t.type },
   ]),
 );
 
+// Object.keys widens a const object's keys to string; these are TLVS's own.
 export const TLV_NAMES: readonly TlvName[] = Object.keys(TLVS) as TlvName[];
 
 const BIND: FieldList = [
@@ -163,6 +165,7 @@ function define(name: CommandName, id: number, fields: FieldList): CommandDef {
 
 function table(): Map<number, CommandDef> {
   const byId = new Map<number, CommandDef>();
+  // (the same: REQUESTS's own keys)
   for (const [name, c] of Object.entries(REQUESTS) as [
     RequestName,
     (typeof REQUESTS)[RequestName],

@@ -121,6 +121,7 @@ export class PduSocket extends EventEmitter<PduSocketEvents> {
     if (out.length === 0) return;
     this.out = [];
     if (!this.socket.writable) return;
+    // Of length 1, so its first is there.
     this.socket.write(out.length === 1 ? (out[0] as Buffer) : Buffer.concat(out));
   }
 

@@ -116,6 +116,7 @@ export class SmscSim {
       server.once('error', reject);
       server.listen(this.opts.port, this.opts.host, () => resolve());
     });
+    // A TCP server that is listening has an AddressInfo (not a pipe name).
     return (server.address() as AddressInfo).port;
   }
 

@@ -19,7 +19,9 @@ export interface SubmitRecord {
 }
 
 export function submitRecordOf(systemId: string, pdu: PDU, messageId: string): SubmitRecord {
+  // The smpp package reads short_message and message_payload as these objects; fields checked below.
   const sm = pdu.short_message as { message?: unknown; udh?: Buffer[] } | undefined;
+  // (the same package: message_payload is such an object)
   const payload = pdu.message_payload as { message?: unknown } | undefined;
   const body = payload?.message ?? sm?.message;
   return {

@@ -23,7 +23,7 @@ export const querySignature = defineAction(
     if (!SigId && !SigContent) throw missing('SigId or SigContent');
     const found = SigId
       ? (await deps.store.getSignatures(accountId, [SigId]))[0]
-      : (await deps.store.signaturesByContent(accountId, SigContent as string))[0];
+      : (await deps.store.signaturesByContent(accountId, SigContent ?? ''))[0];
     if (!found || (SigId && SigContent && found.sigContent !== SigContent)) {
       const what = SigId ? `SigId ${SigId}` : `SigContent ${SigContent}`;
       throw new WirebirdError('NotFound', `${what} not found`);

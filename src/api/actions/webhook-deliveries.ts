@@ -41,6 +41,7 @@ const cursorText = (c: DeliveryCursor) => `${c.eventId}.${c.endpointId}`;
 function cursorOf(text: string): DeliveryCursor {
   const m = /^([0-9]{1,15})\.(.{1,64})$/.exec(text);
   if (!m) throw invalid('Cursor', 'is not a NextCursor this Action answered; start without one');
+  // The pattern matched, so its second group took part.
   return { eventId: Number(m[1]), endpointId: m[2] as string };
 }
 

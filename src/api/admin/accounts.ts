@@ -21,7 +21,7 @@ export const ACCOUNT_ROUTES = {
     audit: (_i, a) => ({
       action: 'sender_id.registered',
       target: String(a.SenderId),
-      accountId: a.AccountId as number,
+      accountId: Number(a.AccountId),
     }),
     method: 'POST',
     url: '/admin/accounts/:accountId/sender-ids',
@@ -35,7 +35,7 @@ export const ACCOUNT_ROUTES = {
     audit: (_i, a) => ({
       action: 'business_phone.registered',
       target: String(a.BusinessPhone),
-      accountId: a.AccountId as number,
+      accountId: Number(a.AccountId),
       detail: { Channel: a.Channel },
     }),
     method: 'POST',
@@ -68,7 +68,7 @@ export const ACCOUNT_ROUTES = {
     audit: (_i, a) => ({
       action: 'account.region_set',
       target: String(a.AccountId),
-      accountId: a.AccountId as number,
+      accountId: Number(a.AccountId),
       detail: { DefaultRegion: a.DefaultRegion },
     }),
     method: 'PUT',

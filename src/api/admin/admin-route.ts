@@ -50,8 +50,11 @@ export function serveAdmin(
     handler: async (request, reply) => {
       try {
         const input = {
+          // Fastify types a request's parts unknown. The URL pattern makes the params strings;
           params: (request.params ?? {}) as Record<string, string>,
+          // the query was validated by the route's query schema (or is empty);
           query: (readQuery ? readQuery(request.query ?? {}) : {}) as Record<string, unknown>,
+          // and the body by its body schema (or is empty).
           body: (readBody ? readBody(request.body ?? {}) : {}) as Record<string, unknown>,
         };
         const fields = await run(input, request);

@@ -85,6 +85,7 @@ export const API_KEY_ROUTES = {
       action: 'key.revoked',
       target: i.params.keyId ?? '',
       accountId: Number(i.params.accountId),
+      // The revoke answer's Data is an API key view, which carries RevokeReason.
       detail: { Reason: (a.Data as { RevokeReason?: unknown }).RevokeReason },
     }),
     method: 'DELETE',
@@ -99,6 +100,7 @@ export const API_KEY_ROUTES = {
       action: 'key.rotated',
       target: i.params.keyId ?? '',
       accountId: Number(i.params.accountId),
+      // The rotate answer's Data is the new key's view, which carries KeyId.
       detail: { NewKeyId: (a.Data as { KeyId?: unknown }).KeyId },
     }),
     method: 'POST',
@@ -121,6 +123,7 @@ export function registerApiKeyAdmin(app: FastifyInstance, deps: ApiDeps): void {
   });
   serveAdmin(app, deps, API_KEY_ROUTES.create, async (input) => {
     const { accountId } = at(input);
+    // Validated against NewKeyBody by serveAdmin before this runs.
     const body = input.body as Static<typeof NewKeyBody>;
     const { key, record } = await createApiKey(
       store,
@@ -135,15 +138,18 @@ export function registerApiKeyAdmin(app: FastifyInstance, deps: ApiDeps): void {
     return { AccountId: accountId, DataSet: keys.map((k) => apiKeyView(k, clock.now())) };
   });
   serveAdmin(app, deps, API_KEY_ROUTES.rename, async (input) => {
+    // The rename body's schema requires Name, a string.
     const name = checkKeyName(input.body.Name as string);
     return { Data: apiKeyView(await renameApiKey(store, at(input), name), clock.now()) };
   });
   serveAdmin(app, deps, API_KEY_ROUTES.revoke, async (input) => {
+    // The revoke query's schema declares reason an optional string.
     const reason = (input.query.reason as string | undefined) ?? 'revoked by the admin API';
     const key = await revokeApiKey(store, at(input), clock.now(), reason);
     return { Data: apiKeyView(key, clock.now()) };
   });
   serveAdmin(app, deps, API_KEY_ROUTES.rotate, async (input) => {
+    // The rotate body's schema declares GraceSeconds an optional integer.
     const grace = input.body.GraceSeconds as number | undefined;
     const now = clock.now();
     const made = await rotateApiKey(

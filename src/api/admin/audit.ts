@@ -31,6 +31,7 @@ export function registerAuditAdmin(app: FastifyInstance, deps: ApiDeps): void {
     if (limit < 1 || limit > AUDIT_PAGE_MAX)
       throw invalid('limit', `must be 1 to ${AUDIT_PAGE_MAX}`);
     const entries = await deps.store.listAudit({
+      // The audit query's schema declares accountId an optional string.
       ...(query.accountId ? { accountId: accountIdParam(query.accountId as string) } : {}),
       ...(query.before ? { before: Number(query.before) } : {}),
       limit,

@@ -44,6 +44,7 @@ export const INBOUND_ROUTES = {
  */
 export function registerInboundAdmin(app: FastifyInstance, deps: ApiDeps): void {
   serveAdmin(app, deps, INBOUND_ROUTES.simulateReply, async ({ body }) => {
+    // Validated against the simulated reply schema by serveAdmin before this runs.
     const input = body as { From: string; To: string; Text: string; Channel?: 'sms' | 'whatsapp' };
     const said = {
       channel: input.Channel ?? 'sms',

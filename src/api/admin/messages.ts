@@ -74,6 +74,7 @@ export function registerMessageAdmin(app: FastifyInstance, deps: ApiDeps): void 
   });
   serveAdmin(app, deps, MESSAGE_ROUTES.inbox, async ({ query }) => {
     const limit = Math.min(1000, Math.max(1, Number(query.limit) || 100));
+    // The inbox query's schema declares phone an optional string.
     const raw = query.phone as string | undefined;
     const parsed = raw ? normalizePhone(raw, deps.config.defaultRegion) : undefined;
     const phone = parsed?.ok ? parsed.e164 : raw;
@@ -84,6 +85,7 @@ export function registerMessageAdmin(app: FastifyInstance, deps: ApiDeps): void 
         From: e.from,
         To: e.to,
         Type: e.type,
+        // Business bodies are stored as the JSON the API validated; answered as they were sent.
         Body: e.kind === 'sms' ? e.body : (JSON.parse(e.body) as unknown),
         Segments: e.segments,
         Encoding: e.encoding,
@@ -104,6 +106,7 @@ function messageView(m: BusinessMessageView): Record<string, unknown> {
     BusinessPhone: m.businessPhone,
     To: m.to,
     Type: m.type,
+    // The content is stored as the JSON the API validated; answered as it was sent.
     Content: JSON.parse(m.content) as unknown,
     Route: m.route,
     UpstreamId: m.upstreamId ?? '',

@@ -91,6 +91,7 @@ export function registerSmppCredentialAdmin(app: FastifyInstance, deps: ApiDeps)
   const accountOf = (input: AdminInput) => accountIdParam(input.params.accountId ?? '');
   serveAdmin(app, deps, SMPP_CREDENTIAL_ROUTES.save, async (input) => {
     const accountId = accountOf(input);
+    // Validated against CredentialBody by serveAdmin before this runs.
     const body = input.body as Static<typeof CredentialBody>;
     const now = deps.clock.now();
     const { credential, password, record } = await saveCredential(

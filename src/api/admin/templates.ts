@@ -45,7 +45,7 @@ function reviewedRoutes(path: string, noun: string, view: TSchema) {
         // The run refused an unknown verb before anything is recorded.
         action: `${noun}.${REVIEWED_AS[VERBS[i.params.verb ?? ''] ?? 'approve']}`,
         target: i.params.id ?? '',
-        accountId: a.AccountId as number,
+        accountId: Number(a.AccountId),
         detail: i.body.ErrDesc === undefined ? {} : { ErrDesc: i.body.ErrDesc },
       }),
     },
@@ -89,12 +89,15 @@ function registerReviewed<T>(app: FastifyInstance, deps: ApiDeps, kind: Reviewed
   serveAdmin(app, deps, kind.routes.review, async ({ params, body }) => {
     const verb = VERBS[params.verb ?? ''];
     if (!verb) throw new WirebirdError('NotFound', `no admin operation ${params.verb}`);
+    // The review body's schema declares ErrDesc an optional string.
     const errDesc = body.ErrDesc as string | undefined;
     const item = await kind.review(params.id ?? '', verb, deps.clock.now(), errDesc);
     return { AccountId: kind.accountOf(item), Data: kind.out(item) };
   });
   serveAdmin(app, deps, kind.routes.list, async ({ query }) => {
+    // The list query's schema declares status and accountId optional strings.
     const status = parseStatus(query.status as string | undefined);
+    // (the same schema: an optional string)
     const accountId = query.accountId ? accountIdParam(query.accountId as string) : undefined;
     const list = await kind.list({ status, accountId });
     return { DataSet: list.map((i) => ({ AccountId: kind.accountOf(i), ...kind.out(i) })) };
@@ -104,7 +107,9 @@ function registerReviewed<T>(app: FastifyInstance, deps: ApiDeps, kind: Reviewed
 function parseStatus(raw: string | undefined): TemplateStatus | undefined {
   if (raw === undefined || raw === '') return undefined;
   const n = /^\d$/.test(raw) ? Number(raw) : NaN;
+  // A numeric enum: its values are the numbers, its keys the names.
   if (!(Object.values(TemplateStatus) as number[]).includes(n))
     throw invalid('status', 'must be 0 to 4');
+  // Checked just above to be one of the enum's values.
   return n as TemplateStatus;
 }

@@ -16,6 +16,7 @@ import {
   type AcceptWorkerData,
   type ToWorker,
 } from './protocol.js';
+import { fieldsOf } from '../../util/unknown-values.js';
 
 /**
  * An acceptance thread: it reads, checks and stores the requests the main thread hands it, on a
@@ -27,6 +28,7 @@ import {
 const CACHE_KIB = 4096;
 const port = parentPort;
 if (!port) throw new Error('accept-worker runs as a worker thread');
+// The main thread starts this worker with exactly this data.
 const { config, share } = workerData as AcceptWorkerData;
 const store = await openStore(config, share, { cacheKib: CACHE_KIB, migrated: true });
 const log = createLogger(config.logLevel).child({ worker: 'accept' });
@@ -77,8 +79,9 @@ function parsedIfOurs(text: string): { Action: string } | undefined {
     return undefined;
   }
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
-  const action = (body as { Action?: unknown }).Action;
+  const action = fieldsOf(body).Action;
   if (typeof action !== 'string' || !OFFLOADED_ACTIONS.has(action)) return undefined;
+  // Checked above: an object whose Action is a string.
   return hasPoisonKey(body) ? undefined : (body as { Action: string });
 }
 
@@ -94,7 +97,7 @@ function hasPoisonKey(root: unknown): boolean {
     }
     for (const key of Object.keys(value)) {
       if (key === '__proto__' || key === 'constructor') return true;
-      pending.push((value as Record<string, unknown>)[key]);
+      pending.push(fieldsOf(value)[key]);
     }
   }
   return false;

@@ -47,6 +47,7 @@ export type CarriedError =
   { retCode: number; message: string; details?: Record<string, unknown> } | { internal: string };
 
 const NAMES = new Map<number, RetCodeName>(
+  // Object.entries widens a const object's keys to string; these are RetCode's own.
   Object.entries(RetCode).map(([name, code]) => [code, name as RetCodeName]),
 );
 

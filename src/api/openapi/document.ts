@@ -62,7 +62,9 @@ export function openApiDocument(): Json {
 function properties(schema: TSchema, refs: Set<string>): { props: Json; required: string[] } {
   const s = jsonSchema(schema, refs);
   return {
+    // JSON Schema of a TypeBox object: properties is an object of schemas,
     props: (s.properties ?? {}) as Json,
+    // and required a list of property names.
     required: (s.required ?? []) as string[],
   };
 }
@@ -138,6 +140,7 @@ function envelopeSchemas(names: string[], refs: Set<string>): Record<string, Jso
 }
 
 function retCodes(): Json {
+  // Object.keys widens a const object's keys to string; these are RetCode's own.
   const names = Object.keys(RetCode) as RetCodeName[];
   return {
     type: 'integer',

@@ -9,6 +9,7 @@ export type Json = Record<string, unknown>;
  * generator makes one type of it, not one per place it appears.
  */
 export function jsonSchema(schema: TSchema, refs: Set<string>, top?: string): Json {
+  // A TypeBox schema is JSON Schema: an object once serialised.
   const plain = JSON.parse(JSON.stringify(schema)) as Json;
   return withRefs(plain, refs, top);
 }
@@ -32,6 +33,7 @@ function withRefs(node: Json, refs: Set<string>, top: string | undefined): Json 
 
 function convert(value: unknown, refs: Set<string>, top: string | undefined): unknown {
   if (Array.isArray(value)) return value.map((v) => convert(v, refs, top));
+  // A non-array object inside a JSON Schema is itself JSON.
   if (value !== null && typeof value === 'object') return withRefs(value as Json, refs, top);
   return value;
 }
@@ -41,9 +43,11 @@ export function namedComponents(refs: Set<string>): Record<string, Json> {
   const out: Record<string, Json> = {};
   const queue = [...refs];
   while (queue.length > 0) {
+    // The loop runs while the queue is not empty.
     const name = queue.pop() as string;
     if (out[name]) continue;
     const more = new Set<string>();
+    // refs holds only the names NAMED_VIEWS declares.
     out[name] = jsonSchema(NAMED_VIEWS[name] as TSchema, more, name);
     queue.push(...more);
   }

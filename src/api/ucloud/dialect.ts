@@ -8,6 +8,7 @@ import { FormParams } from './form-body.js';
 import type { SecretBox } from '../../crypto/secret-box.js';
 import { signatureMatches } from './signature.js';
 import { readingOf } from './reading.js';
+import { fieldsOf } from '../../util/unknown-values.js';
 
 /**
  * The UCloud dialect (docs/ucloud-sdk.md): a form-encoded body, or any body signed with a
@@ -29,13 +30,14 @@ export const UCLOUD_PATHS: readonly string[] = ['/api', '/'];
 export function isUcloudBody(parsed: unknown): boolean {
   if (parsed instanceof FormParams) return true;
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return false;
-  return (parsed as Record<string, unknown>)[PUBLIC_KEY_PARAM] !== undefined;
+  return fieldsOf(parsed)[PUBLIC_KEY_PARAM] !== undefined;
 }
 
 /** The call, when the body is in the dialect; undefined for a plain JSON body. */
 export function ucloudCallOf(parsed: unknown): UcloudCall | undefined {
   if (parsed instanceof FormParams) return callOf(parsed.params, unflatten(parsed.params));
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
+  // Checked just above to be a non-array object: a field bag.
   const body = parsed as Record<string, unknown>;
   if (body[PUBLIC_KEY_PARAM] === undefined) return undefined;
   return callOf(flatten(body), body);

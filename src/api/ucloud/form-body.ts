@@ -25,6 +25,7 @@ export function isFormRequest(request: FastifyRequest, paths: readonly string[])
 
 /** Reads `a=1&b.0=x` into its parameters; a name given twice is refused, not guessed at. */
 export function parseForm(text: string): FormParams {
+  // Object.create(null) answers any; a map without a prototype, so no name is inherited.
   const params: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const [name, value] of new URLSearchParams(text)) {
     if (name in params) {

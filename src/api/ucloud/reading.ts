@@ -28,6 +28,7 @@ function taskContentOf(encoded: string): unknown {
   }
   return groups.map((g: unknown) => {
     if (typeof g !== 'object' || g === null || Array.isArray(g)) return g;
+    // Checked just above to be a non-array object: a field bag.
     const { SigContent, ...rest } = g as Record<string, unknown>;
     // SigContent is the dialect's name for the group's SenderId; an explicit SenderId wins.
     return SigContent === undefined || rest.SenderId !== undefined

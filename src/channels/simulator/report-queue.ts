@@ -44,6 +44,7 @@ export class DueQueue<T> {
     this.timerAt = Infinity;
     const now = this.now();
     let n = 0;
+    // n is below the length: the item is there.
     while (n < this.items.length && (this.items[n] as { dueAt: number }).dueAt <= now) n++;
     const due = this.items.splice(0, n).map((e) => e.item);
     if (due.length > 0) this.fire(due);

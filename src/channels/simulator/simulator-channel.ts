@@ -78,6 +78,7 @@ export class SimulatorChannel implements Channel {
     let adopted = 0;
     try {
       for (const entry of await this.inbox.pendingInboxReports()) {
+        // Entries read from the inbox carry the id the store gave them.
         if (entry.reportDueAt > cutoff || this.held.has(entry.id as number)) continue;
         this.schedule(entry);
         adopted++;
@@ -110,6 +111,7 @@ export class SimulatorChannel implements Channel {
     const delivered = await this.inbox.deliverManyToInbox(entries);
     this.onInboxChange?.({
       kind: 'delivered',
+      // Entries the store answers carry the id it gave them.
       ids: delivered.flatMap((d) => (d.duplicate ? [] : [d.entry.id as number])),
     });
     for (const { entry, duplicate } of delivered) {
@@ -140,6 +142,7 @@ export class SimulatorChannel implements Channel {
 
   private schedule(entry: InboxEntry): void {
     if (entry.reportStatus === 'none') return;
+    // Scheduled only after the store wrote the entry and gave it an id.
     this.held.add(entry.id as number);
     this.queue.add(entry.reportDueAt, entry);
   }
@@ -148,6 +151,7 @@ export class SimulatorChannel implements Channel {
     if (!this.listener) return;
     try {
       await this.listener(entries.flatMap((e) => reportsFor(e, this.clock.now())));
+      // Scheduled entries were written: each has its id.
       const ids = entries.map((e) => e.id as number);
       await this.inbox.markInboxReported(ids);
       this.onInboxChange?.({ kind: 'reported', ids });
@@ -155,6 +159,7 @@ export class SimulatorChannel implements Channel {
       // Left unreported in the inbox: adopted again once overdue, or at the next start.
       this.log.error({ err }, 'simulator reports not applied');
     } finally {
+      // (the same entries: each has its id)
       for (const e of entries) this.held.delete(e.id as number);
     }
   }
@@ -199,6 +204,7 @@ const DESCRIPTIONS: Record<string, [string, string]> = {
 };
 
 function reportsFor(e: InboxEntry, now: number): Report[] {
+  // reportsFor is only called for entries whose reportStatus is not 'none'.
   const status = e.reportStatus as ReportStatus;
   const [code, desc] = DESCRIPTIONS[status] ?? ['UNKNOWN', status];
   const { route, upstreamId } = e;

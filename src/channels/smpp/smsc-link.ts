@@ -170,6 +170,7 @@ export class SmscLink {
   }
 
   private readonly deliver = async (pdu: Pdu): Promise<number> => {
+    // Only deliver_sm PDUs reach this handler; the codec read its fields.
     const receipt = readDeliveryReceipt(pdu as DeliverFields);
     try {
       // The PDU as the codec read it: its fields are what MoFields names.

@@ -49,6 +49,7 @@ export function answeredId(id: unknown, what: string): string {
 
 /** The wamid of a /messages success answer: `messages[0].id`. */
 export function wamidOf(answer: unknown): string {
+  // Graph's /messages answer; each field read is checked below.
   const messages = (answer as { messages?: { id?: unknown }[] } | undefined)?.messages;
   return answeredId(messages?.[0]?.id, 'the message');
 }
@@ -99,6 +100,7 @@ async function download(call: GraphCall, maxBytes: number) {
     });
     const chunks: Buffer[] = [];
     let size = 0;
+    // undici's body is a web ReadableStream of Uint8Arrays, which Node yields as Buffers.
     for await (const chunk of res.body as AsyncIterable<Buffer>) {
       size += chunk.length;
       if (size > maxBytes) {

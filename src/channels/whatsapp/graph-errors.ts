@@ -40,6 +40,7 @@ export function retryAfterMs(header: string | string[] | undefined): number | un
 
 /** Classifies an HTTP answer that was not a success. */
 export function graphFailure(status: number, body: unknown, retryAfter?: number): GraphFailure {
+  // Graph's error body; each field read is checked before it is used.
   const error = (body as GraphErrorBody | undefined)?.error;
   const code = typeof error?.code === 'number' ? error.code : undefined;
   const message = typeof error?.message === 'string' ? error.message : `HTTP ${status}`;

@@ -6,6 +6,7 @@
 import type { ArrivedMessage } from '../../domain/inbound/inbound.js';
 import { MEDIA_MESSAGE_TYPES, type MediaRef } from '../../domain/inbound/inbound-media.js';
 import { arrayAt, timeOf } from './status-notification.js';
+import { fieldsOf } from '../../util/unknown-values.js';
 
 interface MessageObject {
   id?: unknown;
@@ -32,11 +33,13 @@ export function inboundMessages(notification: unknown, now: number): ParsedMessa
   let skipped = 0;
   for (const entry of arrayAt(notification, 'entry')) {
     for (const change of arrayAt(entry, 'changes')) {
-      const value = (change as { value?: unknown } | null)?.value;
+      const value = fieldsOf(change).value;
+      // Meta's notification; the number read is checked by e164() below.
       const metadata = (value as { metadata?: { display_phone_number?: unknown } } | null)
         ?.metadata;
       const to = e164(metadata?.display_phone_number);
       for (const m of arrayAt(value, 'messages')) {
+        // The webhook schema validated each message object before this runs.
         const read = to === undefined ? undefined : arrivalOf(m as MessageObject, to, now);
         if (read) arrived.push(read);
         else skipped += 1;
@@ -76,6 +79,7 @@ function arrivalOf(m: MessageObject, to: string, now: number): ArrivedMessage | 
  */
 function mediaRefOf(m: MessageObject, type: string): MediaRef | undefined {
   if (!MEDIA_MESSAGE_TYPES.includes(type)) return undefined;
+  // A media message's object under its type; its fields are checked below.
   const object = (m as Record<string, { id?: unknown; filename?: unknown } | undefined>)[type];
   const id = object?.id;
   // Graph ids are digits; anything else is no id the fetcher could put in a URL path.

@@ -150,6 +150,7 @@ export class InboundMediaFetcher {
     const { apiUrl, timeoutMs } = this.options;
     const query = `phone_number_id=${encodeURIComponent(sender.phoneNumberId)}`;
     const url = `${apiUrl}/${encodeURIComponent(p.ref)}?${query}`;
+    // Graph's media metadata answer; each field is checked before it is used.
     const answer = (await getGraph({ url, accessToken: sender.accessToken, timeoutMs })) as {
       url?: unknown;
       mime_type?: unknown;

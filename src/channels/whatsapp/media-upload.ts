@@ -13,6 +13,7 @@ import type { Clock, MediaStore } from '../../domain/ports.js';
 import { answeredId, postGraph } from './graph-client.js';
 import { GraphFailure } from './graph-errors.js';
 import type { WhatsAppSender } from './sender-directory.js';
+import { fieldsOf } from '../../util/unknown-values.js';
 
 export interface MediaUploadOptions {
   /** The Graph API base, version included (whatsapp.apiUrl). */
@@ -93,6 +94,6 @@ export class WhatsAppMedia {
     const url = `${this.options.apiUrl}/${encodeURIComponent(sender.phoneNumberId)}/media`;
     const { accessToken } = sender;
     const answer = await postGraph({ url, accessToken, timeoutMs: this.options.timeoutMs }, form);
-    return answeredId((answer as { id?: unknown } | undefined)?.id, 'the media upload');
+    return answeredId(fieldsOf(answer).id, 'the media upload');
   }
 }

@@ -13,6 +13,7 @@ export type MessageRequest = {
 
 /** The content as SendMessage stored it; only ever parsed from what SendMessage wrote. */
 export function storedContent(body: string): BusinessContent {
+  // Only ever parsed from what SendMessage validated and stored.
   return JSON.parse(body) as BusinessContent;
 }
 

@@ -5,6 +5,7 @@
  */
 import type { Report, ReportStatus } from '../../domain/messages/message.js';
 import { WHATSAPP } from './whatsapp-channel.js';
+import { fieldsOf } from '../../util/unknown-values.js';
 
 interface StatusError {
   code?: unknown;
@@ -56,16 +57,16 @@ export function statusReports(notification: unknown, now: number): ParsedNotific
 function* statusObjects(notification: unknown): Generator<StatusObject> {
   for (const entry of arrayAt(notification, 'entry')) {
     for (const change of arrayAt(entry, 'changes')) {
-      const value = (change as { value?: unknown } | null)?.value;
+      const value = fieldsOf(change).value;
+      // The webhook schema validated each status object before this runs.
       for (const status of arrayAt(value, 'statuses')) yield status as StatusObject;
     }
   }
 }
 
 export function arrayAt(holder: unknown, key: string): unknown[] {
-  if (typeof holder !== 'object' || holder === null) return [];
-  const value = (holder as Record<string, unknown>)[key];
-  return Array.isArray(value) ? (value as unknown[]) : [];
+  const value = fieldsOf(holder)[key];
+  return Array.isArray(value) ? value : [];
 }
 
 function reportOf(s: StatusObject, now: number): Report | undefined {

@@ -83,6 +83,7 @@ export class WhatsAppChannel implements Channel {
     await Promise.all(
       [...byPhone.values()].map(async (indices) => {
         for (const i of indices) {
+          // indices are positions in messages, grouped by phone above.
           results[i] = (await this.whenAllowed(messages[i] as ClaimedMessage)).result;
         }
       }),

@@ -27,6 +27,7 @@ export function resolveCredentials(
   const raw = opts.key ?? env.WIREBIRD_API_KEY ?? devKey(env);
   // The dev key file holds "AccountId:key"; a key given so carries its account.
   const m = /^(\d+):(.+)$/.exec(raw.trim());
+  // The pattern matched, so its second group took part.
   const key = m ? (m[2] as string) : raw.trim();
   const accountText = opts.account ?? env.WIREBIRD_ACCOUNT_ID ?? m?.[1];
   if (accountText === undefined)

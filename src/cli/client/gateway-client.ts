@@ -30,7 +30,7 @@ export function gatewayClient(credentials: Credentials): WirebirdClient {
  */
 export function cliErrorOf(err: unknown, what: string): Error {
   if (err instanceof WirebirdApiError) {
-    const message = err.answer.Message as string;
+    const message = String(err.answer.Message);
     if (err.code === 'Unauthenticated' || err.code === 'PermissionDenied') {
       return new CliError(`${message} (RetCode ${err.retCode}); check --key and --account`);
     }

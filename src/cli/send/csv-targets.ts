@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { parse } from 'csv-parse';
 import type { TargetModal } from '../../domain/batches/batch.js';
 import { CliError } from '../cli-error.js';
+import { errorCode, errorText } from '../../util/unknown-values.js';
 
 /** Which CSV columns hold what; the header row names them. */
 export interface ColumnPlan {
@@ -34,6 +35,7 @@ export function rows(path: string) {
   });
   // pipe() does not pass on the file's errors (a missing file): the parser must end with them.
   const input = createReadStream(path).on('error', (err) => parser.destroy(err));
+  // csv-parse's parser yields records of the columns option's shape.
   return input.pipe(parser) as AsyncIterable<Row> & NodeJS.ReadableStream;
 }
 
@@ -102,7 +104,7 @@ function targetMaker(header: readonly string[], plan: ColumnPlan) {
 }
 
 function csvProblem(path: string, err: unknown): CliError {
-  const e = err as { code?: string; message?: string };
+  const e = { code: errorCode(err), message: errorText(err) };
   if (e.code === 'ENOENT') return new CliError(`--csv: ${path} does not exist`);
   if (e.code === 'EISDIR') return new CliError(`--csv: ${path} is a folder, not a CSV file`);
   return new CliError(`--csv: ${path} is not a valid CSV: ${e.message ?? String(err)}`);

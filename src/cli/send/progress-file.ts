@@ -122,6 +122,7 @@ function readLines(path: string): (RunHeader | ChunkRecord)[] {
   for (const line of readFileSync(path, 'utf8').split('\n')) {
     if (line.trim() === '') continue;
     try {
+      // The progress file holds only lines this command wrote.
       out.push(JSON.parse(line) as RunHeader | ChunkRecord);
     } catch {
       break;

@@ -102,6 +102,7 @@ async function sendChunk(
     Target: targets,
   };
   const answer = await sentBatch(client, { TaskContent: [group] }, idempotencyKey, chunk);
+  // SendBatchUSMSMessage's answer schema: FailContent is a list of BatchInfo.
   const content = answer.FailContent as BatchInfo[] | undefined;
   const whole = content?.find((g) => g.FailureDetails)?.FailureDetails;
   // A refused template or sender id would fail every chunk alike: stop at the first.

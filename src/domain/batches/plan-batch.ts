@@ -53,6 +53,7 @@ export function planBatch(groups: readonly TaskCountModal[], ctx: BatchContext):
       plan.failedCount += group.Target.length;
       continue;
     }
+    // The check above refused a group whose TemplateId is not in ctx.templates.
     const template = ctx.templates.get(group.TemplateId) as Template;
     const failed = planTargets(group, template, ctx, plan.accepted);
     if (failed.length > 0) {

@@ -52,7 +52,8 @@ function parseType(value: unknown): BusinessMessageType {
 
 function parseJson(text: string): unknown {
   try {
-    return JSON.parse(text) as unknown;
+    const parsed: unknown = JSON.parse(text);
+    return parsed;
   } catch {
     throw invalid('Content', 'is not valid JSON');
   }

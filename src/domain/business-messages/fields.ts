@@ -21,7 +21,7 @@ export function isPlainObject(value: unknown): value is JsonObject {
 }
 
 export function isOneOf<T extends string>(value: unknown, options: readonly T[]): value is T {
-  return typeof value === 'string' && (options as readonly string[]).includes(value);
+  return options.some((o) => o === value);
 }
 
 /** "must be text" or "must be one of text, image or video". */

@@ -96,6 +96,7 @@ export function withDocumentFilenames(
   nameOf: (id: string) => string | undefined,
 ): BusinessContent {
   return visitContent(content, 'Content', (ref, media) => {
+    // Only document media carry a filename; on the others the field is absent and reads undefined.
     const named = media as DocumentMedia;
     if (ref.kind !== 'document' || named.filename !== undefined) return media;
     const filename = nameOf(ref.id);

@@ -22,7 +22,7 @@ export type AnyEventType = EventType | typeof TEST_EVENT;
 export const EVENT_SCHEMA_VERSION = 1;
 
 export function isEventType(type: string): type is EventType {
-  return (EVENT_TYPES as readonly string[]).includes(type);
+  return EVENT_TYPES.some((t) => t === type);
 }
 
 /** An event about to be written: what happened to which account, and when (ms). */

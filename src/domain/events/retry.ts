@@ -18,6 +18,7 @@ const UNIT_MS: Record<string, number> = {
 export function durationMs(text: string): number | undefined {
   const m = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)\s*$/.exec(text);
   if (!m) return undefined;
+  // The pattern matched, and its unit group admits only the units UNIT_MS has.
   return Math.round(Number(m[1]) * (UNIT_MS[m[2] as string] as number));
 }
 
@@ -31,6 +32,7 @@ export function parseRetrySchedule(text: string): number[] {
         'write durations like 5s,5m,30m,2h separated by commas',
     );
   }
+  // Filtered above to the waits that parsed.
   return waits.map((w) => w.ms as number);
 }
 

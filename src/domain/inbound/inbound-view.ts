@@ -44,7 +44,8 @@ export function mediaView(media: InboundMedia): Record<string, unknown> {
 
 function parsedOrText(body: string): unknown {
   try {
-    return JSON.parse(body) as unknown;
+    const parsed: unknown = JSON.parse(body);
+    return parsed;
   } catch {
     // A type stored as received that was not JSON is answered as its text.
     return body;

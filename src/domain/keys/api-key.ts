@@ -96,10 +96,11 @@ export function checkKeyName(name: string, field = 'Name'): string {
 export function checkScopes(values: readonly string[], field = 'Scopes'): KeyScope[] {
   const scopes = [...new Set(values)];
   for (const s of scopes) {
-    if (!(KEY_SCOPES as readonly string[]).includes(s)) {
+    if (!KEY_SCOPES.some((k) => k === s)) {
       throw invalid(field, `may hold ${KEY_SCOPES.join(', ')} (none: every Action); not ${s}`);
     }
   }
+  // Each was checked above to be one of KEY_SCOPES.
   return scopes as KeyScope[];
 }
 

@@ -54,6 +54,7 @@ export function normaliseMimeType(raw: string): string {
 }
 
 export function kindOfMimeType(mimeType: string): MediaKind | undefined {
+  // Object.keys widens a const object's keys to string; these are MEDIA_KINDS's own.
   const kinds = Object.keys(MEDIA_KINDS) as MediaKind[];
   return kinds.find((kind) => MEDIA_KINDS[kind].mimeTypes.includes(mimeType));
 }

@@ -58,6 +58,7 @@ function emptyInfo(sendDate: string, brevityCode: string): StatisticsDataInfo {
       [`${o}CostCount`, 0],
     ]),
   );
+  // SuccessRate is filled in by the caller once the totals are known.
   return { ...info, ...counts, SuccessRate: 0 } as StatisticsDataInfo;
 }
 
@@ -91,6 +92,7 @@ export function aggregateStatistics(
 
 /** The sums over every group (UCloud's StatisticsData), before paging. */
 export function statisticsTotals(list: readonly StatisticsDataInfo[]): Record<string, number> {
+  // Called only with the numeric fields of StatisticsDataInfo.
   const sum = (f: keyof StatisticsDataInfo) => list.reduce((n, i) => n + (i[f] as number), 0);
   return {
     SendCount: sum('Count'),

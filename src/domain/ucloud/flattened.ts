@@ -88,6 +88,7 @@ export function flatten(body: Readonly<Record<string, unknown>>): Record<string,
     if (value === undefined || value === null) return;
     if (Array.isArray(value)) value.forEach((v, i) => put(`${key}.${i}`, v));
     else if (typeof value === 'object') {
+      // A non-array, non-null object (checked above): read field by field.
       for (const [k, v] of Object.entries(value as Record<string, unknown>)) put(`${key}.${k}`, v);
     } else out[key] = scalarText(value);
   };

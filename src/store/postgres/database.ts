@@ -20,6 +20,7 @@ const INT8 = 20;
 const types = {
   getTypeParser(oid: number, format?: string) {
     if (oid === INT8 && format !== 'binary') return (v: string) => Number(v);
+    // pg's getTypeParser overloads take 'text' or 'binary'; both reach here.
     return pg.types.getTypeParser(oid, format as 'text');
   },
 };

@@ -28,6 +28,7 @@ async function pendingMedia(c: Queryable, inboundId: string): Promise<string | u
 async function settleWith(c: Queryable, inboundId: string, outcome: SettledMedia, at: number) {
   const json = await pendingMedia(c, inboundId);
   if (json === undefined) return false;
+  // The pending media JSON is what the inbound store wrote for this message.
   const media = settledMedia(JSON.parse(json) as InboundMedia, outcome);
   if (outcome.state === 'stored') {
     await c.query(
@@ -40,6 +41,7 @@ async function settleWith(c: Queryable, inboundId: string, outcome: SettledMedia
     `SELECT ${INBOUND_COLUMNS} FROM inbound_messages WHERE inbound_id = $1`,
     [inboundId],
   );
+  // UPDATE … RETURNING on a row found pending in this transaction answers that row.
   const message = toInbound(r.rows[0] as InboundRow);
   // Only routed messages are ever pending: the account is there.
   await emitEvents(c, [inboundEvent({ ...message, accountId: message.accountId as number })], at);

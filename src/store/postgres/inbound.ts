@@ -89,6 +89,7 @@ async function storeWith(c: Queryable, m: ArrivedMessage, inboundId: string) {
     `SELECT ${INBOUND_COLUMNS} FROM inbound_messages WHERE channel = $1 AND dedupe_key = $2`,
     [m.channel, m.dedupeKey],
   );
+  // The INSERT was ignored on this key, so the row that holds it is there.
   return { message: toInbound(first.rows[0] as InboundRow), stored: false };
 }
 

@@ -90,11 +90,13 @@ export function postgresInbox(pool: Pool): InboxStore {
         const first = inserted.has(e.messageRef) && !seen.has(e.messageRef);
         seen.add(e.messageRef);
         const row = first ? inserted.get(e.messageRef) : counted.get(e.messageRef);
+        // Each entry was either inserted or counted on its first: its row is in one of the maps.
         return { entry: fromRow(row as InboxRow), duplicate: !first };
       });
     });
   return {
     async deliverToInbox(e) {
+      // One entry in, one delivery out.
       return (await deliverMany([e]))[0] as { entry: InboxEntry; duplicate: boolean };
     },
     async deliverManyToInbox(entries) {

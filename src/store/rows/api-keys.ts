@@ -2,13 +2,13 @@ import type { ApiKey, KeyKind, KeyScope, KeySource } from '../../domain/keys/api
 
 export interface ApiKeyRow {
   key_id: string;
-  kind: string;
+  kind: KeyKind;
   account_id: number | string;
   key_hash: string;
   name: string;
   prefix: string;
   scopes: string;
-  source: string;
+  source: KeySource;
   created_at: number | string;
   expires_at: number | string | null;
   revoked_at: number | string | null;
@@ -52,13 +52,14 @@ const opt = (v: number | string | null) => (v === null ? undefined : Number(v));
 export function toApiKey(r: ApiKeyRow): ApiKey {
   return {
     keyId: r.key_id,
-    kind: r.kind as KeyKind,
+    kind: r.kind,
     accountId: Number(r.account_id),
     keyHash: r.key_hash,
     name: r.name,
     prefix: r.prefix,
+    // Written from a list of KeyScope by apiKeyArgs.
     scopes: r.scopes === '' ? [] : (r.scopes.split(',') as KeyScope[]),
-    source: r.source as KeySource,
+    source: r.source,
     createdAt: Number(r.created_at),
     expiresAt: opt(r.expires_at),
     revokedAt: opt(r.revoked_at),

@@ -25,6 +25,7 @@ export function toAuditEntry(r: AuditRow): AuditEntry {
     actor: r.actor,
     action: r.action,
     target: r.target,
+    // Written by JSON.stringify of the detail of the audit fact.
     detail: JSON.parse(r.detail) as Record<string, unknown>,
   };
 }

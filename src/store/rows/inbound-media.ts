@@ -36,6 +36,7 @@ export const SETTLE_MEDIA_SQL = (p: (n: number) => string) =>
     WHERE inbound_id = ${p(3)} AND media_state = 'pending'`;
 
 export function toPendingMedia(r: PendingMediaRow): PendingMedia {
+  // The media JSON is what the inbound store wrote (InboundMedia).
   const { ref, fileName } = JSON.parse(r.media) as InboundMedia;
   return {
     inboundId: r.inbound_id,
@@ -49,5 +50,6 @@ export function toPendingMedia(r: PendingMediaRow): PendingMedia {
 
 /** The media JSON with the last attempt's error noted, still pending. */
 export function withError(mediaJson: string, error: string): string {
+  // (the same JSON, as the store wrote it)
   return JSON.stringify({ ...(JSON.parse(mediaJson) as InboundMedia), error });
 }

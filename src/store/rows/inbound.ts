@@ -121,6 +121,7 @@ export interface PartRow {
  * SMSC delivers again soon after is stored once and the same reply sent again later is not lost.
  */
 export function arrivalOfParts(groupKey: string, rows: readonly PartRow[]): ArrivedMessage {
+  // Called with the parts of a group, never none.
   const first = rows[0] as PartRow;
   const total = first.total;
   const receivedAt = Math.min(...rows.map((r) => Number(r.received_at)));

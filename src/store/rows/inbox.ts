@@ -9,7 +9,7 @@ export interface InboxRow {
   message_ref: number;
   route: string;
   upstream_id: string;
-  kind: string;
+  kind: InboxEntry['kind'];
   from_addr: string;
   to_addr: string;
   body: string;
@@ -17,7 +17,7 @@ export interface InboxRow {
   segments: number;
   encoding: string;
   delivered_at: number;
-  report_status: string;
+  report_status: InboxEntry['reportStatus'];
   report_due_at: number;
   /** 0/1 in SQLite, a boolean in PostgreSQL. */
   reported: boolean | number;
@@ -31,7 +31,7 @@ export function fromRow(r: InboxRow): InboxEntry {
     messageRef: r.message_ref,
     route: r.route,
     upstreamId: r.upstream_id,
-    kind: r.kind as InboxEntry['kind'],
+    kind: r.kind,
     from: r.from_addr,
     to: r.to_addr,
     body: r.body,
@@ -39,7 +39,7 @@ export function fromRow(r: InboxRow): InboxEntry {
     segments: r.segments,
     encoding: r.encoding,
     deliveredAt: r.delivered_at,
-    reportStatus: r.report_status as InboxEntry['reportStatus'],
+    reportStatus: r.report_status,
     reportDueAt: r.report_due_at,
     reported: r.reported === true || r.reported === 1,
     submissions: r.submissions,

@@ -28,7 +28,7 @@ export function fromIdemRow(r: IdemRow): IdempotencyRecord {
 
 export interface ClaimRow {
   id: number;
-  kind: string;
+  kind: 'sms' | 'business';
   account_id: number;
   route: string;
   attempts: number;
@@ -54,29 +54,39 @@ export const INSERT_COLUMNS = `kind, account_id, session_no, message_id, phone, 
 export const CLAIM_COLUMNS =
   'id, kind, account_id, route, attempts, e164, sender_id, extend_code, body, message_id, business_phone, type, concat';
 
-/** A ClaimRow read as an array of CLAIM_COLUMNS. */
-export function fromClaimValues(v: unknown[]): ClaimedMessage {
+/** A ClaimRow read as an array of CLAIM_COLUMNS, in that order. */
+export type ClaimValues = [
+  id: number,
+  kind: 'sms' | 'business',
+  accountId: number,
+  route: string,
+  attempts: number,
+  e164: string,
+  senderId: string,
+  extendCode: string,
+  body: string,
+  messageId: string | null,
+  businessPhone: string,
+  type: string,
+  concat: string | null,
+];
+
+export function fromClaimValues(v: ClaimValues): ClaimedMessage {
+  const [id, kind, accountId, route, attempts, e164, senderId, extendCode, body] = v;
+  const [, , , , , , , , , messageId, businessPhone, type, concat] = v;
   return {
-    id: v[0] as number,
-    kind: v[1] as 'sms' | 'business',
-    accountId: v[2] as number,
-    route: v[3] as string,
-    attempts: v[4] as number,
-    e164: v[5] as string,
-    senderId: v[6] as string,
-    extendCode: v[7] as string,
-    body: v[8] as string,
-    messageId: (v[9] as string | null) ?? undefined,
-    businessPhone: v[10] as string,
-    type: v[11] as string,
-    ...withConcat(v[12] as string | null),
+    ...{ id, kind, accountId, route, attempts, e164, senderId, extendCode, body },
+    messageId: messageId ?? undefined,
+    businessPhone,
+    type,
+    ...withConcat(concat),
   };
 }
 
 export function fromClaimRow(r: ClaimRow): ClaimedMessage {
   return {
     id: r.id,
-    kind: r.kind as 'sms' | 'business',
+    kind: r.kind,
     accountId: r.account_id,
     route: r.route,
     attempts: r.attempts,

@@ -14,14 +14,16 @@ export interface SettingsRow {
   opt_out_exempt_verification: number | boolean;
 }
 
+/** A keyword list as the store wrote it: JSON.stringify of the account's list of strings. */
+function keywords(json: string): string[] {
+  // Only ever written by this store, from a validated list of strings.
+  return JSON.parse(json) as string[];
+}
+
 export function settingsOf(r: SettingsRow | undefined): OptOutSettings {
   return {
-    optOutKeywords: r?.opt_out_keywords
-      ? (JSON.parse(r.opt_out_keywords) as string[])
-      : DEFAULT_OPT_OUT_KEYWORDS,
-    optInKeywords: r?.opt_in_keywords
-      ? (JSON.parse(r.opt_in_keywords) as string[])
-      : DEFAULT_OPT_IN_KEYWORDS,
+    optOutKeywords: r?.opt_out_keywords ? keywords(r.opt_out_keywords) : DEFAULT_OPT_OUT_KEYWORDS,
+    optInKeywords: r?.opt_in_keywords ? keywords(r.opt_in_keywords) : DEFAULT_OPT_IN_KEYWORDS,
     exemptVerification: Boolean(r?.opt_out_exempt_verification),
   };
 }

@@ -17,20 +17,17 @@ export interface TargetRow {
 /** A part of a multipart message; status, code and descr stay NULL until its final report. */
 export interface PartRow {
   part_no: number;
-  status: string | null;
+  status: ReportStatus | null;
   code: string | null;
   descr: string | null;
 }
 
 /** The message's combined report once every one of its parts has a final report, else undefined. */
 export function combinedReport(rows: readonly PartRow[]): PartReport | undefined {
-  if (rows.length === 0 || rows.some((p) => p.status === null)) return undefined;
-  return combineParts(
-    rows.map((p) => ({
-      partNo: p.part_no,
-      status: p.status as ReportStatus,
-      code: p.code ?? '',
-      desc: p.descr ?? '',
-    })),
-  );
+  const parts: PartReport[] = [];
+  for (const p of rows) {
+    if (p.status === null) return undefined;
+    parts.push({ partNo: p.part_no, status: p.status, code: p.code ?? '', desc: p.descr ?? '' });
+  }
+  return parts.length === 0 ? undefined : combineParts(parts);
 }

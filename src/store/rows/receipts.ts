@@ -16,17 +16,20 @@ export interface ReceiptRow {
 export const RECEIPT_COLUMNS =
   'phone, cost_count, receipt_result, receipt_code, receipt_desc, receipt_time, user_id';
 
-/** The receipt of a ReceiptRow read as an array of RECEIPT_COLUMNS. */
-export function receiptOfValues(v: unknown[]): ReceiptPerPhone {
-  return {
-    Phone: v[0] as string,
-    CostCount: v[1] as number,
-    ReceiptResult: v[2] as ReceiptResult,
-    ReceiptCode: v[3] as string,
-    ReceiptDesc: v[4] as string,
-    ReceiptTime: v[5] as number,
-    UserId: v[6] as string,
-  };
+/** A ReceiptRow read as an array of RECEIPT_COLUMNS, in that order. */
+export type ReceiptValues = [
+  phone: string,
+  costCount: number,
+  result: ReceiptResult,
+  code: string,
+  desc: string,
+  time: number,
+  userId: string,
+];
+
+export function receiptOfValues(v: ReceiptValues): ReceiptPerPhone {
+  const [Phone, CostCount, ReceiptResult, ReceiptCode, ReceiptDesc, ReceiptTime, UserId] = v;
+  return { Phone, CostCount, ReceiptResult, ReceiptCode, ReceiptDesc, ReceiptTime, UserId };
 }
 
 export function toReceipt(r: ReceiptRow): ReceiptPerPhone {

@@ -15,7 +15,7 @@ export interface SignatureRow {
   qualification_id: string;
   file_media_id: string;
   proxy_file_media_id: string;
-  status: number;
+  status: TemplateStatus;
   err_desc: string;
   created_at: number | string;
   updated_at: number | string;
@@ -86,7 +86,7 @@ export function signatureFromRow(r: SignatureRow): Signature {
     qualificationId: r.qualification_id,
     fileMediaId: r.file_media_id,
     proxyFileMediaId: r.proxy_file_media_id,
-    status: r.status as TemplateStatus,
+    status: r.status,
     errDesc: r.err_desc,
     createdAt: Number(r.created_at),
     updatedAt: Number(r.updated_at),

@@ -4,10 +4,10 @@ import type { Purpose, Template, TemplateStatus } from '../../domain/templates/t
 export interface TemplateRow {
   template_id: string;
   account_id: number;
-  purpose: number;
+  purpose: Purpose;
   template_name: string;
   template: string;
-  status: number;
+  status: TemplateStatus;
   remark: string;
   err_desc: string;
   instruction: string;
@@ -45,10 +45,10 @@ export function fromRow(r: TemplateRow): Template {
   return {
     templateId: r.template_id,
     accountId: r.account_id,
-    purpose: r.purpose as Purpose,
+    purpose: r.purpose,
     templateName: r.template_name,
     template: r.template,
-    status: r.status as TemplateStatus,
+    status: r.status,
     remark: r.remark,
     errDesc: r.err_desc,
     instruction: r.instruction,

@@ -86,6 +86,7 @@ export const RESULT_COUNTS_SQL = 'SELECT receipt_result AS result, count(*) AS n
 export function toSessionSummary(s: SessionRow, counts: readonly ResultCountRow[]): SessionSummary {
   const results: SessionResults = { Success: 0, Fail: 0, SubmitFail: 0, Unknow: 0, pending: 0 };
   for (const c of counts) {
+    // receipt_result holds a ReceiptResult or NULL; `in` below skips anything else.
     const key = (c.result ?? 'pending') as keyof SessionResults;
     if (key in results) results[key] += Number(c.n);
   }

@@ -52,7 +52,7 @@ export function sqliteAcceptance(
  * settles once it is committed with the other acceptances of the same moment (group commit).
  */
 function idempotencyGuard(db: Db) {
-  const selectIdem = db.prepare(
+  const selectIdem = db.prepare<unknown[], IdemRow>(
     'SELECT account_id, idem_key, request_hash, response, created_at FROM idempotency_keys WHERE account_id = ? AND idem_key = ? AND created_at >= ?',
   );
   const upsertIdem = db.prepare(
@@ -61,7 +61,7 @@ function idempotencyGuard(db: Db) {
        response = excluded.response, created_at = excluded.created_at`,
   );
   const findIdem = (accountId: number, key: string, notBefore: number) => {
-    const row = selectIdem.get(accountId, key, notBefore) as IdemRow | undefined;
+    const row = selectIdem.get(accountId, key, notBefore);
     return row && fromIdemRow(row);
   };
   const commit = groupCommit(db);

@@ -5,11 +5,13 @@ import type { Db } from './database.js';
 
 /** An account's own default region for numbers written without a country code. */
 function sqliteAccountRegions(db: Db): Pick<AccountStore, 'accountRegion' | 'setAccountRegion'> {
-  const select = db.prepare('SELECT default_region FROM accounts WHERE account_id = ?').pluck();
+  const select = db
+    .prepare<unknown[], string | null>('SELECT default_region FROM accounts WHERE account_id = ?')
+    .pluck();
   const update = db.prepare('UPDATE accounts SET default_region = ? WHERE account_id = ?');
   return {
     async accountRegion(accountId) {
-      return (select.get(accountId) as string | null | undefined) ?? undefined;
+      return select.get(accountId) ?? undefined;
     },
     async setAccountRegion(accountId, region) {
       return update.run(region ?? null, accountId).changes > 0;
@@ -22,13 +24,15 @@ export function sqliteAccounts(db: Db): AccountStore {
     'INSERT INTO accounts (account_id, created_at) VALUES (?, ?) ON CONFLICT DO NOTHING',
   );
   const selectAccount = db.prepare('SELECT 1 FROM accounts WHERE account_id = ?').pluck();
-  const countKeys = db.prepare("SELECT count(*) FROM api_keys WHERE kind = 'api'").pluck();
+  const countKeys = db
+    .prepare<unknown[], number>("SELECT count(*) FROM api_keys WHERE kind = 'api'")
+    .pluck();
   const insertPhone = db.prepare(
     `INSERT INTO business_phones (${PHONE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)
      ON CONFLICT (account_id, business_phone) DO UPDATE SET channel = excluded.channel,
        phone_number_id = excluded.phone_number_id, access_token = excluded.access_token`,
   );
-  const selectPhone = db.prepare(
+  const selectPhone = db.prepare<unknown[], PhoneRow>(
     `SELECT ${PHONE_COLUMNS} FROM business_phones WHERE account_id = ? AND business_phone = ?`,
   );
 
@@ -41,7 +45,7 @@ export function sqliteAccounts(db: Db): AccountStore {
     },
     ...sqliteAccountRegions(db),
     async countApiKeys() {
-      return countKeys.get() as number;
+      return countKeys.get() ?? 0;
     },
     ...sqliteSenders(db),
     async addBusinessPhone(p) {
@@ -57,7 +61,7 @@ export function sqliteAccounts(db: Db): AccountStore {
       return !existed;
     },
     async getBusinessPhone(accountId, businessPhone) {
-      const row = selectPhone.get(accountId, businessPhone) as PhoneRow | undefined;
+      const row = selectPhone.get(accountId, businessPhone);
       return row && toBusinessPhone(row);
     },
   };

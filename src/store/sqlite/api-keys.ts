@@ -6,12 +6,16 @@ export function sqliteApiKeys(db: Db): ApiKeyStore {
   const insert = db.prepare(
     `INSERT INTO api_keys (${API_KEY_COLUMNS}) VALUES (${API_KEY_COLUMNS.split(',').map(() => '?')})`,
   );
-  const byHash = db.prepare(`SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE key_hash = ?`);
-  const byId = db.prepare(
+  const byHash = db.prepare<unknown[], ApiKeyRow>(
+    `SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE key_hash = ?`,
+  );
+  const byId = db.prepare<unknown[], ApiKeyRow>(
     `SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE account_id = ? AND key_id = ?`,
   );
-  const all = db.prepare(`SELECT ${API_KEY_COLUMNS} FROM api_keys ORDER BY created_at, key_id`);
-  const ofAccount = db.prepare(
+  const all = db.prepare<unknown[], ApiKeyRow>(
+    `SELECT ${API_KEY_COLUMNS} FROM api_keys ORDER BY created_at, key_id`,
+  );
+  const ofAccount = db.prepare<unknown[], ApiKeyRow>(
     `SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE account_id = ? ORDER BY created_at, key_id`,
   );
   // coalesce: a revoked key stays revoked, with its first time and reason.
@@ -27,17 +31,18 @@ export function sqliteApiKeys(db: Db): ApiKeyStore {
       insert.run(...apiKeyArgs(key));
     },
     async apiKeyByHash(keyHash) {
-      const row = byHash.get(keyHash) as ApiKeyRow | undefined;
+      const row = byHash.get(keyHash);
       return row && toApiKey(row);
     },
     async listApiKeys(accountId) {
       const rows = accountId === undefined ? all.all() : ofAccount.all(accountId);
-      return (rows as ApiKeyRow[]).map(toApiKey);
+      return rows.map(toApiKey);
     },
     async updateApiKey(accountId, keyId, c) {
       const args = [c.name, c.expiresAt, c.revokedReason, c.revokedAt].map((v) => v ?? null);
       if (update.run(...args, accountId, keyId).changes === 0) return undefined;
-      return toApiKey(byId.get(accountId, keyId) as ApiKeyRow);
+      const row = byId.get(accountId, keyId);
+      return row && toApiKey(row);
     },
   };
 }
@@ -47,7 +52,7 @@ function sqliteKeyUpkeep(db: Db): Pick<ApiKeyStore, 'touchApiKeys' | 'revokeEnvK
   const touch = db.prepare(
     `UPDATE api_keys SET last_used_at = ? WHERE key_id = ? AND coalesce(last_used_at, 0) < ?`,
   );
-  const envActive = db.prepare(
+  const envActive = db.prepare<unknown[], { key_id: string; key_hash: string }>(
     `SELECT key_id, key_hash FROM api_keys
      WHERE kind = ? AND source = 'env' AND revoked_at IS NULL`,
   );
@@ -63,9 +68,7 @@ function sqliteKeyUpkeep(db: Db): Pick<ApiKeyStore, 'touchApiKeys' | 'revokeEnvK
     async revokeEnvKeysExcept(kind, keep, at, reason) {
       const kept = new Set(keep);
       return db.transaction(() => {
-        const gone = (envActive.all(kind) as { key_id: string; key_hash: string }[]).filter(
-          (k) => !kept.has(k.key_hash),
-        );
+        const gone = envActive.all(kind).filter((k) => !kept.has(k.key_hash));
         for (const k of gone) revoke.run(at, reason, k.key_id);
         return gone.map((k) => k.key_id);
       })();

@@ -10,7 +10,7 @@ import type { Db } from './database.js';
 
 export function sqliteAudit(db: Db): AuditStore {
   const insert = db.prepare(`INSERT INTO audit_log (${AUDIT_INSERT_COLUMNS}) VALUES (?,?,?,?,?,?)`);
-  const page = db.prepare(
+  const page = db.prepare<unknown[], AuditRow>(
     `SELECT ${AUDIT_COLUMNS} FROM audit_log
      WHERE (? IS NULL OR account_id = ?) AND (? IS NULL OR audit_id < ?)
      ORDER BY audit_id DESC LIMIT ?`,
@@ -24,7 +24,7 @@ export function sqliteAudit(db: Db): AuditStore {
     async listAudit(f) {
       const account = f.accountId ?? null;
       const before = f.before ?? null;
-      const rows = page.all(account, account, before, before, f.limit) as AuditRow[];
+      const rows = page.all(account, account, before, before, f.limit);
       return rows.map(toAuditEntry);
     },
   };

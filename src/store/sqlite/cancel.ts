@@ -6,16 +6,15 @@ import type { SqliteOutbox } from './outbox.js';
 const Q = () => '?';
 
 export function sqliteCancel(db: Db, outbox: SqliteOutbox): Pick<MessageStore, 'cancelQueued'> {
-  const all = db.prepare(cancelSql(Q, false));
-  const one = db.prepare(cancelSql(Q, true));
+  const all = db.prepare<unknown[], CancelledRow>(cancelSql(Q, false));
+  const one = db.prepare<unknown[], CancelledRow>(cancelSql(Q, true));
   const cancel = db.transaction(
     (accountId: number, sessionNo: string, e164: string | undefined, now: number) => {
       const at = Math.floor(now / 1000);
-      const rows = (
+      const rows =
         e164 === undefined
           ? all.all(at, sessionNo, accountId)
-          : one.all(at, sessionNo, accountId, e164)
-      ) as CancelledRow[];
+          : one.all(at, sessionNo, accountId, e164);
       for (const r of rows) {
         const change = { id: Number(r.id), accountId: Number(r.account_id), kind: r.kind };
         const said = { status: 'failed', code: CANCELLED_CODE, desc: CANCELLED_DESC, at: now };

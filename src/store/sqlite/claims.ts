@@ -1,11 +1,11 @@
 import type { MessageStore } from '../../domain/ports.js';
-import { CLAIM_COLUMNS, fromClaimValues } from '../rows/messages.js';
+import { CLAIM_COLUMNS, fromClaimValues, type ClaimValues } from '../rows/messages.js';
 import type { Db } from './database.js';
 import { relaxed } from './relaxed.js';
 
 /** Claims: due messages taken under a lease, and leases renewed while their submit runs. */
 export function sqliteClaims(db: Db): Pick<MessageStore, 'claimDue' | 'extendLeases'> {
-  const claim = db.prepare(
+  const claim = db.prepare<unknown[], ClaimValues>(
     `UPDATE messages SET state = 'submitting', attempts = attempts + 1, due_at = ?
      WHERE id IN (SELECT id FROM messages WHERE due_at <= ? ORDER BY due_at LIMIT ?)
      RETURNING ${CLAIM_COLUMNS}`,
@@ -16,9 +16,8 @@ export function sqliteClaims(db: Db): Pick<MessageStore, 'claimDue' | 'extendLea
     `UPDATE messages SET due_at = ? WHERE id = ? AND state = 'submitting' AND attempts = ?`,
   );
   // A lost claim or renewal only makes its messages due sooner; the outcome's commit is durable.
-  const claimRows = relaxed(
-    db,
-    (until: number, now: number, limit: number) => claim.all(until, now, limit) as unknown[][],
+  const claimRows = relaxed(db, (until: number, now: number, limit: number) =>
+    claim.all(until, now, limit),
   );
   const extend = relaxed(db, (claims: readonly { id: number; attempt: number }[], until) => {
     for (const c of claims) extendOne.run(until, c.id, c.attempt);

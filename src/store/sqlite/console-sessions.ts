@@ -12,10 +12,10 @@ export function sqliteConsoleSessions(db: Db): ConsoleSessionStore {
     `INSERT INTO console_sessions (${CONSOLE_SESSION_COLUMNS})
      VALUES (${CONSOLE_SESSION_COLUMNS.split(',').map(() => '?')})`,
   );
-  const one = db.prepare(
+  const one = db.prepare<unknown[], ConsoleSessionRow>(
     `SELECT ${CONSOLE_SESSION_COLUMNS} FROM console_sessions WHERE session_hash = ?`,
   );
-  const live = db.prepare(
+  const live = db.prepare<unknown[], ConsoleSessionRow>(
     `SELECT ${CONSOLE_SESSION_COLUMNS} FROM console_sessions
      WHERE ended_at IS NULL AND expires_at > ? ORDER BY created_at DESC`,
   );
@@ -34,7 +34,7 @@ export function sqliteConsoleSessions(db: Db): ConsoleSessionStore {
       insert.run(...consoleSessionArgs(s));
     },
     async consoleSession(sessionHash) {
-      const row = one.get(sessionHash) as ConsoleSessionRow | undefined;
+      const row = one.get(sessionHash);
       return row && toConsoleSession(row);
     },
     async endConsoleSessions(which, at, reason) {
@@ -43,7 +43,7 @@ export function sqliteConsoleSessions(db: Db): ConsoleSessionStore {
       return endOne.run(at, reason, which.sessionHash).changes;
     },
     async liveConsoleSessions(now) {
-      return (live.all(now) as ConsoleSessionRow[]).map(toConsoleSession);
+      return live.all(now).map(toConsoleSession);
     },
   };
 }

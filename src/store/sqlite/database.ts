@@ -34,10 +34,7 @@ export function migrate(db: Db): number[] {
     'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)',
   );
   const applied = new Set(
-    db
-      .prepare('SELECT version FROM schema_migrations')
-      .all()
-      .map((r) => (r as { version: number }).version),
+    db.prepare<[], number>('SELECT version FROM schema_migrations').pluck().all(),
   );
   refuseNewerSchema(applied, sqliteMigrations);
   const ran: number[] = [];

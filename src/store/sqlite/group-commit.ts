@@ -35,6 +35,7 @@ export function groupCommit(db: Db): <T>(work: () => T) => Promise<T> {
       return;
     }
     outcomes.forEach((o, i) => {
+      // commitAll answers one outcome per job, in order.
       const job = jobs[i] as Job;
       if (o.ok) job.resolve(o.value);
       else job.reject(o.err);

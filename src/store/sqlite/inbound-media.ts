@@ -21,24 +21,28 @@ import type { SqliteOutbox } from './outbox.js';
 const Q = () => '?';
 
 export function sqliteInboundMedia(db: Db, outbox: SqliteOutbox): InboundMediaStore {
-  const claim = db.prepare(claimMediaSql(Q, false));
-  const pending = db.prepare(PENDING_MEDIA_SQL(Q, false)).pluck();
+  const claim = db.prepare<unknown[], PendingMediaRow>(claimMediaSql(Q, false));
+  const pending = db.prepare<unknown[], string>(PENDING_MEDIA_SQL(Q, false)).pluck();
   const postpone = db.prepare(
     `UPDATE inbound_messages SET media = ?, media_due_at = ?
      WHERE inbound_id = ? AND media_state = 'pending'`,
   );
   const settle = db.prepare(SETTLE_MEDIA_SQL(Q));
-  const read = db.prepare(`SELECT ${INBOUND_COLUMNS} FROM inbound_messages WHERE inbound_id = ?`);
+  const read = db.prepare<unknown[], InboundRow>(
+    `SELECT ${INBOUND_COLUMNS} FROM inbound_messages WHERE inbound_id = ?`,
+  );
   const insertFile = db.prepare(
     `INSERT INTO media (${MEDIA_FILE_COLUMNS}) VALUES (?,?,?,?,?,?,?,?)`,
   );
 
   const settleOne = db.transaction((inboundId: string, outcome: SettledMedia, at: number) => {
-    const json = pending.get(inboundId) as string | undefined;
+    const json = pending.get(inboundId);
     if (json === undefined) return false;
+    // The pending media JSON is what the inbound store wrote for this message.
     const media = settledMedia(JSON.parse(json) as InboundMedia, outcome);
     if (outcome.state === 'stored') insertFile.run(...mediaFileArgs(outcome.file));
     settle.run(JSON.stringify(media), media.state, inboundId);
+    // Read in the transaction that found it pending: the row is there.
     const message = toInbound(read.get(inboundId) as InboundRow);
     // Only routed messages are ever pending: the account is there.
     const accountId = message.accountId as number;
@@ -47,13 +51,13 @@ export function sqliteInboundMedia(db: Db, outbox: SqliteOutbox): InboundMediaSt
   });
 
   const postponeOne = db.transaction((inboundId: string, dueAt: number, error: string) => {
-    const json = pending.get(inboundId) as string | undefined;
+    const json = pending.get(inboundId);
     if (json !== undefined) postpone.run(withError(json, error), dueAt, inboundId);
   });
 
   return {
     async claimInboundMedia(now, leaseUntil, limit) {
-      return (claim.all(leaseUntil, now, limit) as PendingMediaRow[]).map(toPendingMedia);
+      return claim.all(leaseUntil, now, limit).map(toPendingMedia);
     },
     async postponeInboundMedia(inboundId, dueAt, error) {
       postponeOne(inboundId, dueAt, error);

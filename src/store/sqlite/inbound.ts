@@ -19,6 +19,9 @@ import type { SqliteOptOuts } from './opt-outs.js';
 import type { SqliteOutbox } from './outbox.js';
 import { smppAccountEndpointId } from '../../domain/smpp-server/receipt-endpoint.js';
 
+/** The latest message this account sent to a phone, for a reply's conversation link. */
+type LinkRow = { session_no: string | null; message_id: string | null };
+
 const Q = () => '?';
 
 /** Who owns a number, and the latest message an account sent to the phone (the reply link). */
@@ -26,23 +29,22 @@ function sqliteRouting(db: Db) {
   // The newest registration wins where two accounts registered one WhatsApp number; an SMS
   // number belongs to one account (a unique index).
   const owner = db
-    .prepare(
+    .prepare<unknown[], number>(
       `SELECT account_id FROM business_phones WHERE business_phone = ? AND channel IN (?, ?)
        ORDER BY created_at DESC LIMIT 1`,
     )
     .pluck();
-  const smsLink = db.prepare(replyLinkQuery('sms', Q));
-  const businessLink = db.prepare(replyLinkQuery('whatsapp', Q));
+  const smsLink = db.prepare<unknown[], LinkRow>(replyLinkQuery('sms', Q));
+  const businessLink = db.prepare<unknown[], LinkRow>(replyLinkQuery('whatsapp', Q));
   const ownerOf = (channel: ArrivedMessage['channel'], number: string) => {
     const [a, b] = routingChannels(channel);
-    return owner.get(number, a, b ?? a) as number | undefined;
+    return owner.get(number, a, b ?? a);
   };
   const linkOf = (m: ArrivedMessage, accountId: number) => {
-    const row = (
+    const row =
       m.channel === 'sms'
         ? smsLink.get(m.from, accountId)
-        : businessLink.get(m.from, accountId, m.to)
-    ) as { session_no: string | null; message_id: string | null } | undefined;
+        : businessLink.get(m.from, accountId, m.to);
     return row ? [row.session_no, row.message_id] : [null, null];
   };
   return { ownerOf, linkOf };
@@ -54,13 +56,13 @@ export function sqliteInbound(
   optOuts: Pick<SqliteOptOuts, 'keywordReply'>,
 ): InboundStore {
   const { ownerOf, linkOf } = sqliteRouting(db);
-  const insert = db.prepare(
+  const insert = db.prepare<unknown[], InboundRow>(
     `INSERT INTO inbound_messages (${INBOUND_INSERT_COLUMNS})
      VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT (channel, dedupe_key) DO NOTHING
      RETURNING ${INBOUND_COLUMNS}`,
   );
   const announce = announcer(db, outbox, optOuts);
-  const existing = db.prepare(
+  const existing = db.prepare<unknown[], InboundRow>(
     `SELECT ${INBOUND_COLUMNS} FROM inbound_messages WHERE channel = ? AND dedupe_key = ?`,
   );
 
@@ -68,13 +70,14 @@ export function sqliteInbound(
     const accountId = ownerOf(m.channel, m.to);
     const link = accountId === undefined ? [] : linkOf(m, accountId);
     const values = inboundValues({ arrived: m, inboundId, accountId }, link, (b) => (b ? 1 : 0));
-    const row = insert.get(...values) as InboundRow | undefined;
+    const row = insert.get(...values);
     if (row) {
       const message = toInbound(row);
       // An unrouted message is the operator's: no event, no keyword.
       if (accountId !== undefined) announce(m, message, accountId);
       return { message, stored: true };
     }
+    // The INSERT was ignored on this key, so the row that holds it is there.
     const first = existing.get(m.channel, m.dedupeKey) as InboundRow;
     return { message: toInbound(first), stored: false };
   });
@@ -88,10 +91,10 @@ export function sqliteInbound(
     async listInbound(filter) {
       const { where, values } = inboundConditions(filter, Q);
       const rows = db
-        .prepare(
+        .prepare<unknown[], InboundRow>(
           `SELECT ${INBOUND_COLUMNS} FROM inbound_messages WHERE ${where} ORDER BY seq DESC LIMIT ?`,
         )
-        .all(...values, filter.limit + 1) as InboundRow[];
+        .all(...values, filter.limit + 1);
       return inboundPage(rows, filter.limit);
     },
     async numberOwner(channel, number) {
@@ -133,27 +136,29 @@ function sqliteParts(
     `INSERT INTO inbound_parts (group_key, part_no, total, body, from_addr, to_addr, received_at)
      VALUES (?,?,?,?,?,?,?) ON CONFLICT DO NOTHING`,
   );
-  const partsOf = db.prepare(
+  const partsOf = db.prepare<unknown[], PartRow>(
     `SELECT part_no, total, body, from_addr, to_addr, received_at FROM inbound_parts
      WHERE group_key = ? ORDER BY part_no`,
   );
   const drop = db.prepare('DELETE FROM inbound_parts WHERE group_key = ?');
   const stale = db
-    .prepare('SELECT group_key FROM inbound_parts GROUP BY group_key HAVING min(received_at) <= ?')
+    .prepare<unknown[], string>(
+      'SELECT group_key FROM inbound_parts GROUP BY group_key HAVING min(received_at) <= ?',
+    )
     .pluck();
   const whole = (groupKey: string, inboundId: string) => {
-    const rows = partsOf.all(groupKey) as PartRow[];
+    const rows = partsOf.all(groupKey);
     drop.run(groupKey);
     return store(arrivalOfParts(groupKey, rows), inboundId);
   };
   const part = db.transaction((p: ArrivedPart, inboundId: string) => {
     const a = p.arrived;
     keep.run(p.groupKey, p.partNo, p.total, p.text, a.from, a.to, a.receivedAt);
-    const count = (partsOf.all(p.groupKey) as PartRow[]).length;
+    const count = partsOf.all(p.groupKey).length;
     return count >= p.total ? whole(p.groupKey, inboundId) : undefined;
   });
   const flush = db.transaction((cutoff: number, newId: () => string) => {
-    const groups = stale.all(cutoff) as string[];
+    const groups = stale.all(cutoff);
     for (const g of groups) whole(g, newId());
     return groups.length;
   });

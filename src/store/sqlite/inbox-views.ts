@@ -30,12 +30,12 @@ export function sqliteInboxViews(db: Db) {
       if (filter.ids?.length === 0) return [];
       const { where, values } = inboxConditions(filter, SQLITE);
       const rows = db
-        .prepare(
+        .prepare<unknown[], ViewRow>(
           `SELECT ${VIEW_COLUMNS}
            FROM sim_inbox i JOIN messages m ON m.id = i.message_ref ${where}
            ORDER BY i.id DESC LIMIT ?`,
         )
-        .all(...values, filter.limit) as ViewRow[];
+        .all(...values, filter.limit);
       return rows.map(toView);
     },
     async inboxConversations(filter: ConversationSearch): Promise<Conversation[]> {
@@ -43,12 +43,12 @@ export function sqliteInboxViews(db: Db) {
       const older = filter.before === undefined ? '' : 'HAVING max(i.id) < ?';
       if (filter.before !== undefined) values.push(filter.before);
       const rows = db
-        .prepare(
+        .prepare<unknown[], ConversationRow>(
           `SELECT i.to_addr AS phone, count(*) AS n, max(i.id) AS last_id, max(i.delivered_at) AS last_at
            FROM sim_inbox i JOIN messages m ON m.id = i.message_ref ${where}
            GROUP BY i.to_addr ${older} ORDER BY last_id DESC LIMIT ?`,
         )
-        .all(...values, filter.limit) as ConversationRow[];
+        .all(...values, filter.limit);
       return rows.map(toConversation);
     },
     async clearInbox(accountId?: number): Promise<number> {

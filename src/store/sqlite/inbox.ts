@@ -34,7 +34,7 @@ function pushValues(values: unknown[], e: InboxEntry): void {
 type Delivery = { entry: InboxEntry; duplicate: boolean };
 
 export function sqliteInbox(db: Db): InboxStore {
-  const pending = db.prepare(
+  const pending = db.prepare<unknown[], InboxRow>(
     `SELECT ${INBOX_COLUMNS} FROM sim_inbox WHERE reported = 0 ORDER BY report_due_at`,
   );
   const markReportedStatement = db.prepare(
@@ -46,13 +46,14 @@ export function sqliteInbox(db: Db): InboxStore {
 
   return {
     async deliverToInbox(e) {
+      // One entry in, one delivery out.
       return deliverMany([e])[0] as Delivery;
     },
     async deliverManyToInbox(entries) {
       return deliverMany(entries);
     },
     async pendingInboxReports() {
-      return (pending.all() as InboxRow[]).map(fromRow);
+      return pending.all().map(fromRow);
     },
     async markInboxReported(ids) {
       markReported(JSON.stringify(ids));
@@ -60,14 +61,16 @@ export function sqliteInbox(db: Db): InboxStore {
     async listInbox(filter) {
       const rows = filter.phone
         ? db
-            .prepare(
+            .prepare<unknown[], InboxRow>(
               `SELECT ${INBOX_COLUMNS} FROM sim_inbox WHERE to_addr = ? ORDER BY id DESC LIMIT ?`,
             )
             .all(filter.phone, filter.limit)
         : db
-            .prepare(`SELECT ${INBOX_COLUMNS} FROM sim_inbox ORDER BY id DESC LIMIT ?`)
+            .prepare<unknown[], InboxRow>(
+              `SELECT ${INBOX_COLUMNS} FROM sim_inbox ORDER BY id DESC LIMIT ?`,
+            )
             .all(filter.limit);
-      return (rows as InboxRow[]).map(fromRow);
+      return rows.map(fromRow);
     },
   };
 }
@@ -81,13 +84,14 @@ function inboxDeliverer(db: Db): (entries: readonly InboxEntry[]) => Delivery[] 
     'ON CONFLICT (message_ref) DO NOTHING RETURNING id, message_ref',
   );
   // A resubmission is not delivered again, only counted on the first entry.
-  const resubmitted = db.prepare(
+  const resubmitted = db.prepare<unknown[], InboxRow>(
     `UPDATE sim_inbox SET submissions = submissions + 1, last_attempt = max(last_attempt, ?)
      WHERE message_ref = ? RETURNING ${INBOX_COLUMNS}`,
   );
   const deliverChunk = (chunk: readonly InboxEntry[], out: Delivery[]) => {
     const values: unknown[] = [];
     for (const e of chunk) pushValues(values, e);
+    // The INSERT's RETURNING clause, written just above.
     const rows = insertFor(chunk.length).all(values) as {
       id: number;
       message_ref: number;
@@ -100,6 +104,7 @@ function inboxDeliverer(db: Db): (entries: readonly InboxEntry[]) => Delivery[] 
         inserted.delete(e.messageRef);
         out.push({ entry: { ...e, id }, duplicate: false });
       } else {
+        // Not inserted because its message_ref was there: the UPDATE finds that row.
         const first = resubmitted.get(e.lastAttempt, e.messageRef) as InboxRow;
         out.push({ entry: fromRow(first), duplicate: true });
       }

@@ -18,9 +18,11 @@ import type { Db } from './database.js';
 export function sqliteMedia(db: Db): MediaStore {
   const insert = db.prepare(`INSERT INTO media (${MEDIA_FILE_COLUMNS}) VALUES (?,?,?,?,?,?,?,?)`);
   const where = 'WHERE account_id = ? AND media_id = ?';
-  const info = db.prepare(`SELECT ${MEDIA_INFO_COLUMNS} FROM media ${where}`);
-  const file = db.prepare(`SELECT ${MEDIA_FILE_COLUMNS} FROM media ${where}`);
-  const upload = db.prepare(
+  const info = db.prepare<unknown[], MediaRow>(`SELECT ${MEDIA_INFO_COLUMNS} FROM media ${where}`);
+  const file = db.prepare<unknown[], MediaRow & { bytes: Buffer }>(
+    `SELECT ${MEDIA_FILE_COLUMNS} FROM media ${where}`,
+  );
+  const upload = db.prepare<unknown[], MediaUploadRow>(
     `${SELECT_UPLOAD} WHERE m.account_id = ? AND u.media_id = ? AND u.phone_number_id = ?`,
   );
   const saveUpload = db.prepare(
@@ -32,15 +34,15 @@ export function sqliteMedia(db: Db): MediaStore {
       insert.run(...mediaFileArgs(f));
     },
     async getMediaInfo(accountId, mediaId) {
-      const row = info.get(accountId, mediaId) as MediaRow | undefined;
+      const row = info.get(accountId, mediaId);
       return row && toMediaInfo(row);
     },
     async getMediaFile(accountId, mediaId) {
-      const row = file.get(accountId, mediaId) as (MediaRow & { bytes: Buffer }) | undefined;
+      const row = file.get(accountId, mediaId);
       return row && toMediaFile(row);
     },
     async getMediaUpload(accountId, mediaId, phoneNumberId) {
-      const row = upload.get(accountId, mediaId, phoneNumberId) as MediaUploadRow | undefined;
+      const row = upload.get(accountId, mediaId, phoneNumberId);
       return row && toMediaUpload(row);
     },
     async saveMediaUpload(u) {

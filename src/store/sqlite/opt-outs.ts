@@ -21,14 +21,16 @@ export type SqliteOptOuts = ReturnType<typeof sqliteOptOuts>;
 
 /** Opt-outs and the accounts' keywords; each change with its event, in one transaction. */
 export function sqliteOptOuts(db: Db, outbox: SqliteOutbox) {
-  const settings = db.prepare(`SELECT ${SETTINGS_COLUMNS} FROM accounts WHERE account_id = ?`);
+  const settings = db.prepare<unknown[], SettingsRow>(
+    `SELECT ${SETTINGS_COLUMNS} FROM accounts WHERE account_id = ?`,
+  );
   const insert = db.prepare(
     `INSERT INTO opt_outs (${OPT_OUT_COLUMNS}) VALUES (?,?,?,?,?) ON CONFLICT DO NOTHING`,
   );
   const remove = db.prepare('DELETE FROM opt_outs WHERE account_id = ? AND phone = ?');
   const any = db.prepare('SELECT EXISTS (SELECT 1 FROM opt_outs WHERE account_id = ?)').pluck();
   const among = db
-    .prepare(
+    .prepare<unknown[], string>(
       'SELECT phone FROM opt_outs WHERE account_id = ? AND phone IN (SELECT value FROM json_each(?))',
     )
     .pluck();
@@ -46,8 +48,7 @@ export function sqliteOptOuts(db: Db, outbox: SqliteOutbox) {
       outbox.emit(optOutEvent('in', { accountId, phone, source, keyword: '', at: now }), now);
       return true;
     });
-  const settingsOfAccount = (accountId: number) =>
-    settingsOf(settings.get(accountId) as SettingsRow | undefined);
+  const settingsOfAccount = (accountId: number) => settingsOf(settings.get(accountId));
 
   /** A reply that is an opt-out or opt-in keyword of its account changes the opt-out with it. */
   const keywordReply = (m: { accountId: number; from: string; body: string; at: number }) => {
@@ -68,7 +69,7 @@ export function sqliteOptOuts(db: Db, outbox: SqliteOutbox) {
     async optedOutAmong(accountId, phones) {
       // Most accounts have none: one index probe spares building the list.
       if (phones.length === 0 || !any.get(accountId)) return new Set();
-      return new Set(among.all(accountId, JSON.stringify(phones)) as string[]);
+      return new Set(among.all(accountId, JSON.stringify(phones)));
     },
     async addOptOuts(list, now) {
       return db.transaction(() => add(list, now))();
@@ -89,7 +90,7 @@ function sqliteOptOutReads(
     `UPDATE accounts SET opt_out_keywords = ?, opt_in_keywords = ?,
        opt_out_exempt_verification = ? WHERE account_id = ?`,
   );
-  const list = db.prepare(
+  const list = db.prepare<unknown[], OptOutRow>(
     `SELECT ${OPT_OUT_COLUMNS} FROM opt_outs WHERE account_id = ?
      AND (? IS NULL OR phone = ?) AND (? IS NULL OR phone > ?) ORDER BY phone LIMIT ?`,
   );
@@ -104,7 +105,7 @@ function sqliteOptOutReads(
     async listOptOuts(f) {
       const phone = f.phone ?? null;
       const after = f.after ?? null;
-      const rows = list.all(f.accountId, phone, phone, after, after, f.limit + 1) as OptOutRow[];
+      const rows = list.all(f.accountId, phone, phone, after, after, f.limit + 1);
       return optOutPage(rows, f.limit);
     },
   };

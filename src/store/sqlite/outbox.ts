@@ -27,7 +27,9 @@ export type SqliteOutbox = ReturnType<typeof sqliteOutbox>;
  */
 export function sqliteOutbox(db: Db) {
   const ownEndpoint = db
-    .prepare('SELECT endpoint_id FROM webhook_endpoints WHERE endpoint_id = ? AND account_id = ?')
+    .prepare<unknown[], string>(
+      'SELECT endpoint_id FROM webhook_endpoints WHERE endpoint_id = ? AND account_id = ?',
+    )
     .pluck();
   const insertEvent = db.prepare(
     'INSERT INTO outbox_events (account_id, type, created_at, body) VALUES (?,?,?,?)',
@@ -35,18 +37,17 @@ export function sqliteOutbox(db: Db) {
   const insertDelivery = db.prepare(
     `INSERT INTO webhook_deliveries (event_id, endpoint_id, state, next_at) VALUES (?,?,'pending',?)`,
   );
-  const bump = db.prepare(
+  const bump = db.prepare<unknown[], MessageEventRow>(
     `UPDATE messages SET event_seq = event_seq + 1 WHERE id = ? RETURNING ${MESSAGE_EVENT_COLUMNS}`,
   );
   const { subscribed, anySubscriber } = cachedSubscribers(db);
 
   /** Writes one event for its subscribers (or one endpoint of its account); answers its id. */
   const emit = (e: NewEvent, now: number, endpointId?: string): number | undefined => {
-    const endpoints = (
+    const endpoints =
       endpointId === undefined
         ? subscribed(e.accountId, e.type)
-        : ownEndpoint.all(endpointId, e.accountId)
-    ) as string[];
+        : ownEndpoint.all(endpointId, e.accountId);
     return emitTo(e, endpoints, now);
   };
   const emitTo = (e: NewEvent, endpoints: readonly string[], now: number): number | undefined => {
@@ -67,7 +68,7 @@ export function sqliteOutbox(db: Db) {
     const bind = receiptEndpoint(c.receiptTo, c.status);
     const endpoints = bind ? [...subscribers, bind] : subscribers;
     if (endpoints.length === 0) return;
-    const row = written ?? (bump.get(c.id) as MessageEventRow | undefined);
+    const row = written ?? bump.get(c.id);
     if (!row) return;
     const e = messageEvent(messageSourceOf(row, c.status, row.event_seq), c, c.at);
     if (e) emitTo(e, endpoints, now);
@@ -88,7 +89,7 @@ export function sqliteOutbox(db: Db) {
  */
 function cachedSubscribers(db: Db) {
   const subscribers = db
-    .prepare(
+    .prepare<unknown[], string>(
       `SELECT endpoint_id FROM webhook_endpoints WHERE ${subscribedWhere({ account: '?', type: '?', dialect: 'sqlite' })}`,
     )
     .pluck();
@@ -103,6 +104,7 @@ function cachedSubscribers(db: Db) {
       cache = new Map();
       queueMicrotask(() => (cache = undefined));
     }
+    // Each key is always read by the same reader, so its entry is of the type that reader answers.
     let found = cache.get(key) as T | undefined;
     if (found === undefined) {
       found = read();
@@ -112,7 +114,7 @@ function cachedSubscribers(db: Db) {
   };
   return {
     subscribed: (accountId: number, type: string): string[] =>
-      cached(`${accountId},${type}`, () => subscribers.all(accountId, `,${type},`) as string[]),
+      cached(`${accountId},${type}`, () => subscribers.all(accountId, `,${type},`)),
     /** Whether any account has an endpoint for the type: a change may then read its event's row. */
     anySubscriber: (type: string): boolean =>
       cached(`*,${type}`, () => (anyAccount.get(`,${type},`) as number) > 0),

@@ -51,20 +51,23 @@ function eventWriter(db: Db) {
     'INSERT INTO message_events (message_ref, status, at, code, descr) VALUES (?,?,?,?,?)',
   );
   // `changed` is the outcome UPDATE's RETURNING row, absent when the claim was stale.
-  const event = (changed: unknown, ...values: [number, string, number, string, string]) => {
-    if ((changed as Changed | undefined)?.kind === 'business') insertEvent.run(...values);
+  const event = (
+    changed: { kind: string } | undefined,
+    ...values: [number, string, number, string, string]
+  ) => {
+    if (changed?.kind === 'business') insertEvent.run(...values);
   };
   return { insertEvent, event };
 }
 
 /** Submits that an upstream took: single-part ones in one statement, multipart with their parts. */
 function submittedRecorders(db: Db) {
-  const submitted = db.prepare(
+  const submitted = db.prepare<unknown[], { kind: string }>(
     `UPDATE messages SET state = 'submitted', due_at = NULL, route = ?, upstream_id = ?, submitted_at = ?,
        parts = ? WHERE id = ? AND state = 'submitting' AND attempts = ? RETURNING kind`,
   );
   // Single-part submits, the bulk of every pass, as one statement over the pass's JSON.
-  const submittedMany = db.prepare(
+  const submittedMany = db.prepare<unknown[], [number, string]>(
     `UPDATE messages SET state = 'submitted', due_at = NULL, route = o.value ->> 1,
        upstream_id = o.value ->> 2, submitted_at = ?, parts = 1 FROM json_each(?) AS o
      WHERE messages.id = o.value ->> 0 AND messages.state = 'submitting'
@@ -83,9 +86,10 @@ function submittedRecorders(db: Db) {
     recordSingle(single: readonly Submitted[], now: number, late: Late[]) {
       if (single.length === 0) return;
       const pass = JSON.stringify(single.map((o) => [o.id, o.route, o.upstreamId, o.attempt]));
-      const changed = submittedMany.all(now, pass) as [number, string][];
+      const changed = submittedMany.all(now, pass);
       const byId = new Map(single.map((o) => [o.id, o]));
       for (const [id, kind] of changed) {
+        // RETURNING answers only ids of this pass.
         const o = byId.get(id) as Submitted;
         late.push(o);
         if (kind === 'business') insertEvent.run(id, 'submitted', now, '', o.upstreamId);
@@ -107,11 +111,11 @@ function submittedRecorders(db: Db) {
 
 /** Submits that failed: queued again for a retry, or failed for good (with its event). */
 function unsentRecorders(db: Db, outbox: SqliteOutbox) {
-  const retry = db.prepare(
+  const retry = db.prepare<unknown[], { kind: string }>(
     `UPDATE messages SET state = 'queued', due_at = ?, last_error = ?
      WHERE id = ? AND state = 'submitting' AND attempts = ? RETURNING kind`,
   );
-  const failed = db.prepare(
+  const failed = db.prepare<unknown[], Changed>(
     `UPDATE messages SET state = 'final', due_at = NULL, status = 'failed', receipt_result = 'SubmitFail',
        receipt_code = ?, receipt_desc = ?, receipt_time = ?
      WHERE id = ? AND state = 'submitting' AND attempts = ? RETURNING kind, account_id, receipt_to`,
@@ -123,8 +127,7 @@ function unsentRecorders(db: Db, outbox: SqliteOutbox) {
       event(row, o.id, 'retry', now, o.code, o.desc);
     },
     recordFailed(o: Extract<SubmitOutcome, { kind: 'failed' }>, now: number) {
-      const row = failed.get(o.code, o.desc, Math.floor(now / 1000), o.id, o.attempt) as
-        Changed | undefined;
+      const row = failed.get(o.code, o.desc, Math.floor(now / 1000), o.id, o.attempt);
       event(row, o.id, 'failed', now, o.code, o.desc);
       if (!row) return;
       const change = {

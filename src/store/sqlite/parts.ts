@@ -6,7 +6,7 @@ import type { Db } from './database.js';
 
 /** The parts of multipart messages: each part's final report, and the message's once all are in. */
 export function sqliteParts(db: Db) {
-  const owner = db.prepare(
+  const owner = db.prepare<unknown[], Target>(
     `SELECT m.id, m.kind, m.account_id, m.state, m.status, m.parts, m.receipt_to
      FROM message_parts p
      JOIN messages m ON m.id = p.message_ref WHERE p.route = ? AND p.upstream_id = ?`,
@@ -15,12 +15,12 @@ export function sqliteParts(db: Db) {
     `UPDATE message_parts SET status = ?, code = ?, descr = ?
      WHERE route = ? AND upstream_id = ? AND status IS NULL`,
   );
-  const all = db.prepare(
+  const all = db.prepare<unknown[], PartRow>(
     'SELECT part_no, status, code, descr FROM message_parts WHERE message_ref = ? ORDER BY part_no',
   );
   return {
     owner(route: string, upstreamId: string): Target | undefined {
-      return owner.get(route, upstreamId) as Target | undefined;
+      return owner.get(route, upstreamId);
     },
     /**
      * Records a part's final report (the first one; duplicates change nothing) and answers the
@@ -29,7 +29,7 @@ export function sqliteParts(db: Db) {
     settle(r: Report, upstreamId: string, messageRef: number): PartReport | undefined {
       if (!receiptResultOf(r.status)) return undefined;
       if (!record.run(r.status, r.code, r.desc, r.route, upstreamId).changes) return undefined;
-      return combinedReport(all.all(messageRef) as PartRow[]);
+      return combinedReport(all.all(messageRef));
     },
   };
 }

@@ -5,22 +5,25 @@ import {
   toBusinessView,
   type BusinessRow,
   type EventRow,
+  type ReceiptValues,
 } from '../rows/receipts.js';
 import type { Db } from './database.js';
 
 export function sqliteReceipts(db: Db) {
-  const byMessageId = db.prepare(
+  const byMessageId = db.prepare<unknown[], BusinessRow>(
     `SELECT id, message_id, account_id, business_phone, phone, type, body, route, status, attempts, accepted_at,
        upstream_id
      FROM messages WHERE message_id = ?`,
   );
-  const events = db.prepare(
+  const events = db.prepare<unknown[], EventRow>(
     'SELECT status, at, code, descr FROM message_events WHERE message_ref = ? ORDER BY rowid',
   );
-  const states = db.prepare('SELECT state, count(*) AS n FROM messages GROUP BY state');
+  const states = db.prepare<[], { state: string; n: number }>(
+    'SELECT state, count(*) AS n FROM messages GROUP BY state',
+  );
   const sessionOf = db.prepare('SELECT account_id FROM sessions WHERE session_no = ?').pluck();
   const receiptsOf = db
-    .prepare(
+    .prepare<unknown[], ReceiptValues>(
       `SELECT ${RECEIPT_COLUMNS} FROM messages
        WHERE session_no = ? AND account_id = ? AND state = 'final' ORDER BY id`,
     )
@@ -32,17 +35,17 @@ export function sqliteReceipts(db: Db) {
     },
     async sessionReceipts(accountId: number, sessionNo: string) {
       // Row by row: a session's rows and its receipts are never held side by side.
-      const rows = receiptsOf.iterate(sessionNo, accountId) as IterableIterator<unknown[]>;
+      const rows = receiptsOf.iterate(sessionNo, accountId);
       return Array.from(rows, receiptOfValues);
     },
     async getBusinessMessage(messageId: string): Promise<BusinessMessageView | undefined> {
-      const m = byMessageId.get(messageId) as BusinessRow | undefined;
+      const m = byMessageId.get(messageId);
       if (!m) return undefined;
-      return toBusinessView(m, events.all(m.id) as EventRow[]);
+      return toBusinessView(m, events.all(m.id));
     },
     async countByState() {
       const out: Record<string, number> = {};
-      for (const r of states.all() as { state: string; n: number }[]) out[r.state] = r.n;
+      for (const r of states.all()) out[r.state] = r.n;
       return out;
     },
   };

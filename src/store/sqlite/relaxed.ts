@@ -11,6 +11,7 @@ import type { Db } from './database.js';
  */
 export function relaxed<A extends unknown[], R>(db: Db, fn: (...args: A) => R): (...args: A) => R {
   const inTransaction = db.transaction(fn);
+  // pragma(..., { simple: true }) answers the pragma's one value: a number for synchronous.
   const durable = db.pragma('synchronous', { simple: true }) as number;
   // 0 OFF, 1 NORMAL, 2 FULL, 3 EXTRA: a store configured below FULL has nothing to relax.
   if (durable <= 1) return (...args) => inTransaction(...args);

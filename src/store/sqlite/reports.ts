@@ -14,7 +14,7 @@ export function sqliteReports(db: Db, outbox: SqliteOutbox) {
     `INSERT INTO early_reports (route, upstream_id, status, code, descr, at, received_at)
      VALUES (?,?,?,?,?,?,?) ON CONFLICT DO NOTHING`,
   );
-  const takeEarly = db.prepare(
+  const takeEarly = db.prepare<unknown[], EarlyRow>(
     'DELETE FROM early_reports WHERE route = ? AND upstream_id = ? RETURNING status, code, descr, at',
   );
   const applyOne = reportApplier(db, outbox);
@@ -39,8 +39,8 @@ export function sqliteReports(db: Db, outbox: SqliteOutbox) {
     // Early reports are rare: one look at the table spares a lookup per submitted message.
     if (list.length === 0 || !anyEarly.get()) return;
     for (const { route, upstreamId } of list) {
-      const early = upstreamIdReadings(upstreamId).flatMap(
-        (reading) => takeEarly.all(route, reading) as EarlyRow[],
+      const early = upstreamIdReadings(upstreamId).flatMap((reading) =>
+        takeEarly.all(route, reading),
       );
       early.sort(byOccurrence);
       for (const e of early)
@@ -85,6 +85,7 @@ function reportApplier(db: Db, outbox: SqliteOutbox) {
     if (result && advanceStatus('sent', r.status)) {
       const at = Math.floor(r.at / 1000);
       const speaking = outbox.anySubscriber('message.receipt');
+      // Both statements RETURN these columns; the one that speaks adds the event fields.
       const done = (speaking ? finaliseSmsSpeaking : finaliseSms).get(
         ...[r.status, result, r.code, r.desc, at, r.route, r.upstreamId],
       ) as MessageEventRow | undefined;
@@ -106,7 +107,7 @@ function reportApplier(db: Db, outbox: SqliteOutbox) {
 
 /** Applies a report to the message or part its upstream id names, when one does. */
 function foundReportApplier(db: Db, outbox: SqliteOutbox) {
-  const find = db.prepare(
+  const find = db.prepare<unknown[], Target>(
     `SELECT id, kind, account_id, state, status, parts, receipt_to FROM messages
      WHERE route = ? AND upstream_id = ?`,
   );
@@ -123,7 +124,7 @@ function foundReportApplier(db: Db, outbox: SqliteOutbox) {
   /** The message (and, for a multipart one, the part) an upstream id names, in any reading. */
   const locate = (route: string, upstreamId: string) => {
     for (const reading of upstreamIdReadings(upstreamId)) {
-      const m = find.get(route, reading) as Target | undefined;
+      const m = find.get(route, reading);
       if (m) return { m, partId: m.parts > 1 ? reading : undefined };
       const owner = parts.owner(route, reading);
       if (owner) return { m: owner, partId: reading };
@@ -168,7 +169,10 @@ function receiptExpiry(db: Db, outbox: SqliteOutbox) {
   const event = db.prepare(
     'INSERT INTO message_events (message_ref, status, at, code, descr) VALUES (?,?,?,?,?)',
   );
-  const expire = db.prepare(
+  const expire = db.prepare<
+    unknown[],
+    { id: number; kind: string; account_id: number; receipt_to: string | null }
+  >(
     `UPDATE messages SET state = 'final', status = 'unknown', receipt_result = 'Unknow',
        receipt_code = 'TIMEOUT', receipt_desc = 'no delivery report arrived before the receipt timeout',
        receipt_time = ? WHERE id IN (SELECT id FROM messages WHERE state = 'submitted' AND submitted_at <= ? LIMIT ?)
@@ -176,12 +180,7 @@ function receiptExpiry(db: Db, outbox: SqliteOutbox) {
   );
   const purgeEarly = db.prepare('DELETE FROM early_reports WHERE received_at <= ?');
   const expireAwaiting = db.transaction((cutoff: number, now: number, limit: number) => {
-    const expired = expire.all(Math.floor(now / 1000), cutoff, limit) as {
-      id: number;
-      kind: string;
-      account_id: number;
-      receipt_to: string | null;
-    }[];
+    const expired = expire.all(Math.floor(now / 1000), cutoff, limit);
     const desc = 'no status before the receipt timeout';
     for (const m of expired) {
       if (m.kind === 'business') event.run(m.id, 'unknown', now, 'TIMEOUT', desc);

@@ -12,46 +12,51 @@ import type { Db } from './database.js';
 
 /** Sessions and the dispatch queue as operators see them. */
 export function sqliteSessions(db: Db) {
-  const session = db.prepare(
+  const session = db.prepare<unknown[], SessionRow>(
     'SELECT session_no, account_id, accepted_count, created_at FROM sessions WHERE session_no = ?',
   );
-  const counts = db.prepare(`${RESULT_COUNTS_SQL} WHERE session_no = ? GROUP BY receipt_result`);
+  const counts = db.prepare<unknown[], ResultCountRow>(
+    `${RESULT_COUNTS_SQL} WHERE session_no = ? GROUP BY receipt_result`,
+  );
   const SESSION_COLUMNS = 'session_no, account_id, accepted_count, created_at';
-  const recentAll = db.prepare(
+  const recentAll = db.prepare<unknown[], SessionRow>(
     `SELECT ${SESSION_COLUMNS} FROM sessions ORDER BY created_at DESC, session_no LIMIT ?`,
   );
-  const recentOfAccount = db.prepare(
+  const recentOfAccount = db.prepare<unknown[], SessionRow>(
     `SELECT ${SESSION_COLUMNS} FROM sessions WHERE account_id = ?
      ORDER BY created_at DESC, session_no LIMIT ?`,
   );
-  const summary = (s: SessionRow) =>
-    toSessionSummary(s, counts.all(s.session_no) as ResultCountRow[]);
-  const messages = db.prepare(
+  const summary = (s: SessionRow) => toSessionSummary(s, counts.all(s.session_no));
+  const messages = db.prepare<unknown[], SessionMessageRow>(
     `SELECT ${SESSION_MESSAGE_COLUMNS} FROM messages WHERE session_no = ? ORDER BY id LIMIT ?`,
   );
   // Both read the partial index on due_at: queued messages and claims under a lease.
-  const depth = db.prepare('SELECT count(*) FROM messages WHERE due_at IS NOT NULL').pluck();
-  const oldest = db.prepare('SELECT min(due_at) FROM messages WHERE due_at <= ?').pluck();
+  const depth = db
+    .prepare<unknown[], number>('SELECT count(*) FROM messages WHERE due_at IS NOT NULL')
+    .pluck();
+  const oldest = db
+    .prepare<unknown[], number | null>('SELECT min(due_at) FROM messages WHERE due_at <= ?')
+    .pluck();
 
   return {
     async queueStats(now: number): Promise<QueueStats> {
-      const min = oldest.get(now) as number | null;
-      return { depth: depth.get() as number, oldestDueAt: min ?? undefined };
+      const min = oldest.get(now);
+      return { depth: depth.get() ?? 0, oldestDueAt: min ?? undefined };
     },
     async sessionView(
       sessionNo: string,
       accountId: number | undefined,
       limit: number,
     ): Promise<SessionView | undefined> {
-      const s = session.get(sessionNo) as SessionRow | undefined;
+      const s = session.get(sessionNo);
       if (!s || (accountId !== undefined && s.account_id !== accountId)) return undefined;
-      const rows = messages.all(sessionNo, limit) as SessionMessageRow[];
-      return toSessionView(s, counts.all(sessionNo) as ResultCountRow[], rows);
+      const rows = messages.all(sessionNo, limit);
+      return toSessionView(s, counts.all(sessionNo), rows);
     },
     async recentSessions({ accountId, limit }: { accountId?: number; limit: number }) {
       const rows =
         accountId === undefined ? recentAll.all(limit) : recentOfAccount.all(accountId, limit);
-      return (rows as SessionRow[]).map(summary);
+      return rows.map(summary);
     },
   };
 }

@@ -16,8 +16,10 @@ export function sqliteSignatures(db: Db): SignatureStore {
     .map(() => '?')
     .join(',');
   const insert = db.prepare(`INSERT INTO signatures (${COLUMNS}) VALUES (${marks})`);
-  const byId = db.prepare(`SELECT ${COLUMNS} FROM signatures WHERE sig_id = ?`);
-  const byContent = db.prepare(
+  const byId = db.prepare<unknown[], SignatureRow>(
+    `SELECT ${COLUMNS} FROM signatures WHERE sig_id = ?`,
+  );
+  const byContent = db.prepare<unknown[], SignatureRow>(
     `SELECT ${COLUMNS} FROM signatures WHERE account_id = ? AND sig_content = ?
      ORDER BY created_at DESC, sig_id`,
   );
@@ -25,7 +27,7 @@ export function sqliteSignatures(db: Db): SignatureStore {
   const replace = db.prepare(
     `UPDATE signatures SET ${set}, version = version + 1 WHERE sig_id = ? AND version = ?`,
   );
-  const rows = (list: unknown[]) => (list as SignatureRow[]).map(signatureFromRow);
+  const rows = (list: SignatureRow[]) => list.map(signatureFromRow);
 
   return {
     deleteSignatures: ownedDeleter(db, 'signatures', 'sig_id'),
@@ -36,10 +38,10 @@ export function sqliteSignatures(db: Db): SignatureStore {
       if (sigIds.length === 0) return [];
       const ids = sigIds.map(() => '?').join(',');
       const sql = `SELECT ${COLUMNS} FROM signatures WHERE account_id = ? AND sig_id IN (${ids})`;
-      return rows(db.prepare(sql).all(accountId, ...sigIds));
+      return rows(db.prepare<unknown[], SignatureRow>(sql).all(accountId, ...sigIds));
     },
     async getSignatureById(sigId) {
-      const row = byId.get(sigId) as SignatureRow | undefined;
+      const row = byId.get(sigId);
       return row && signatureFromRow(row);
     },
     async signaturesByContent(accountId, sigContent) {
@@ -53,7 +55,10 @@ export function sqliteSignatures(db: Db): SignatureStore {
     async listSignatures(filter) {
       const { where, args } = reviewedWhere(filter, () => '?');
       const sql = `SELECT ${COLUMNS} FROM signatures ${where} ORDER BY created_at, sig_id`;
-      return (db.prepare(sql).all(...args) as SignatureRow[]).map(signatureFromRow);
+      return db
+        .prepare<unknown[], SignatureRow>(sql)
+        .all(...args)
+        .map(signatureFromRow);
     },
   };
 }

@@ -16,13 +16,13 @@ export function sqliteSmppCredentials(db: Db): SmppCredentialStore {
     `INSERT INTO smpp_credentials (${SMPP_CREDENTIAL_COLUMNS}) VALUES (?,?,?,?,?,?,?,?)
      ${UPSERT_SMPP_TAIL}`,
   );
-  const one = db.prepare(
+  const one = db.prepare<unknown[], SmppCredentialRow>(
     `SELECT ${SMPP_CREDENTIAL_COLUMNS} FROM smpp_credentials WHERE system_id = ?`,
   );
-  const all = db.prepare(
+  const all = db.prepare<unknown[], SmppCredentialRow>(
     `SELECT ${SMPP_CREDENTIAL_COLUMNS} FROM smpp_credentials ORDER BY account_id, system_id`,
   );
-  const ofAccount = db.prepare(
+  const ofAccount = db.prepare<unknown[], SmppCredentialRow>(
     `SELECT ${SMPP_CREDENTIAL_COLUMNS} FROM smpp_credentials WHERE account_id = ? ORDER BY system_id`,
   );
   const remove = db.prepare('DELETE FROM smpp_credentials WHERE account_id = ? AND system_id = ?');
@@ -42,12 +42,12 @@ export function sqliteSmppCredentials(db: Db): SmppCredentialStore {
       return saveBoth(c, record);
     },
     async getSmppCredential(systemId) {
-      const row = one.get(systemId) as SmppCredentialRow | undefined;
+      const row = one.get(systemId);
       return row && toSmppCredential(row);
     },
     async listSmppCredentials(accountId) {
       const rows = accountId === undefined ? all.all() : ofAccount.all(accountId);
-      return (rows as SmppCredentialRow[]).map(toSmppCredential);
+      return rows.map(toSmppCredential);
     },
     async deleteSmppCredential(accountId, systemId) {
       return removeBoth(accountId, systemId);

@@ -14,15 +14,15 @@ const PURPOSE =
   ' AND m.template_id IN (SELECT template_id FROM templates WHERE account_id = m.account_id AND purpose = ?)';
 
 export function sqliteStatistics(db: Db): StatisticsStore {
-  const all = db.prepare(SQL + GROUP);
-  const ofPurpose = db.prepare(SQL + PURPOSE + GROUP);
+  const all = db.prepare<unknown[], StatisticsRow>(SQL + GROUP);
+  const ofPurpose = db.prepare<unknown[], StatisticsRow>(SQL + PURPOSE + GROUP);
   return {
     async sendStatistics({ accountId, from, to, purpose }) {
       const rows =
         purpose === undefined
           ? all.all(accountId, from, to)
           : ofPurpose.all(accountId, from, to, purpose);
-      return rows as StatisticsRow[];
+      return rows;
     },
   };
 }

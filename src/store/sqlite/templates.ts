@@ -16,7 +16,9 @@ export function sqliteTemplates(db: Db, outbox: SqliteOutbox): TemplateStore {
     .map(() => '?')
     .join(',');
   const insert = db.prepare(`INSERT INTO templates (${COLUMNS}) VALUES (${marks})`);
-  const byId = db.prepare(`SELECT ${COLUMNS} FROM templates WHERE template_id = ?`);
+  const byId = db.prepare<unknown[], TemplateRow>(
+    `SELECT ${COLUMNS} FROM templates WHERE template_id = ?`,
+  );
   const replace = db.prepare(
     `UPDATE templates SET template_name = ?, template = ?, status = ?, remark = ?, err_desc = ?,
        instruction = ?, unsubscribe_info = ?, updated_at = ?, version = version + 1
@@ -32,14 +34,14 @@ export function sqliteTemplates(db: Db, outbox: SqliteOutbox): TemplateStore {
       if (templateIds.length === 0) return [];
       const ids = templateIds.map(() => '?').join(',');
       const rows = db
-        .prepare(
+        .prepare<unknown[], TemplateRow>(
           `SELECT ${COLUMNS} FROM templates WHERE account_id = ? AND template_id IN (${ids})`,
         )
-        .all(accountId, ...templateIds) as TemplateRow[];
+        .all(accountId, ...templateIds);
       return rows.map(fromRow);
     },
     async getTemplateById(templateId) {
-      const row = byId.get(templateId) as TemplateRow | undefined;
+      const row = byId.get(templateId);
       return row && fromRow(row);
     },
     replaceTemplate: async (t, event) =>
@@ -52,7 +54,10 @@ export function sqliteTemplates(db: Db, outbox: SqliteOutbox): TemplateStore {
     async listTemplates(filter) {
       const { where, args } = reviewedWhere(filter, () => '?');
       const sql = `SELECT ${COLUMNS} FROM templates ${where} ORDER BY created_at, template_id`;
-      return (db.prepare(sql).all(...args) as TemplateRow[]).map(fromRow);
+      return db
+        .prepare<unknown[], TemplateRow>(sql)
+        .all(...args)
+        .map(fromRow);
     },
   };
 }

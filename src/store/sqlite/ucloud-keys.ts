@@ -7,8 +7,10 @@ import type { Db } from './database.js';
 
 export function sqliteUcloudKeys(db: Db): UcloudKeyStore {
   const insert = db.prepare(`INSERT INTO ucloud_keys (${UCLOUD_KEY_COLUMNS}) VALUES (?, ?, ?, ?)`);
-  const byPublic = db.prepare(`SELECT ${UCLOUD_KEY_COLUMNS} FROM ucloud_keys WHERE public_key = ?`);
-  const byAccount = db.prepare(
+  const byPublic = db.prepare<unknown[], UcloudKeyRow>(
+    `SELECT ${UCLOUD_KEY_COLUMNS} FROM ucloud_keys WHERE public_key = ?`,
+  );
+  const byAccount = db.prepare<unknown[], UcloudKeyRow>(
     `SELECT ${UCLOUD_KEY_COLUMNS} FROM ucloud_keys WHERE account_id = ? ORDER BY created_at, public_key`,
   );
   const remove = db.prepare('DELETE FROM ucloud_keys WHERE account_id = ? AND public_key = ?');
@@ -27,11 +29,11 @@ export function sqliteUcloudKeys(db: Db): UcloudKeyStore {
       addBoth(k, record);
     },
     async getUcloudKey(publicKey) {
-      const row = byPublic.get(publicKey) as UcloudKeyRow | undefined;
+      const row = byPublic.get(publicKey);
       return row && toUcloudKey(row);
     },
     async listUcloudKeys(accountId) {
-      return (byAccount.all(accountId) as UcloudKeyRow[]).map(toUcloudKey);
+      return byAccount.all(accountId).map(toUcloudKey);
     },
     async deleteUcloudKey(accountId, publicKey) {
       return removeBoth(accountId, publicKey);

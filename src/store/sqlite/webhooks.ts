@@ -39,7 +39,7 @@ function sqliteEndpoints(db: Db) {
   const insert = db.prepare(
     `INSERT INTO webhook_endpoints (${ENDPOINT_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`,
   );
-  const one = db.prepare(
+  const one = db.prepare<unknown[], EndpointRow>(
     `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE endpoint_id = ? AND account_id = ?`,
   );
   const update = db.prepare(
@@ -57,7 +57,7 @@ function sqliteEndpoints(db: Db) {
     return true;
   });
   const get = (accountId: number, endpointId: string) => {
-    const row = one.get(endpointId, accountId) as EndpointRow | undefined;
+    const row = one.get(endpointId, accountId);
     return row && toEndpoint(row);
   };
   return {
@@ -67,10 +67,10 @@ function sqliteEndpoints(db: Db) {
     async listEndpoints(accountId: number | undefined) {
       const where = accountId === undefined ? '' : 'WHERE account_id = ?';
       const rows = db
-        .prepare(
+        .prepare<unknown[], EndpointRow>(
           `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints ${where} ORDER BY created_at, endpoint_id`,
         )
-        .all(...(accountId === undefined ? [] : [accountId])) as EndpointRow[];
+        .all(...(accountId === undefined ? [] : [accountId]));
       return rows.map(toEndpoint);
     },
     async getEndpoint(accountId: number, endpointId: string) {
@@ -98,7 +98,7 @@ function sqliteDeliveries(db: Db) {
   const record = sqliteRecord(db);
   const replay = sqliteReplay(db);
   const prune = sqlitePrune(db);
-  const pending = db.prepare(
+  const pending = db.prepare<unknown[], { n: number; oldest: number | null }>(
     `SELECT count(*) AS n, min(e.created_at) AS oldest FROM webhook_deliveries d
      JOIN outbox_events e ON e.event_id = d.event_id WHERE d.state = 'pending'`,
   );
@@ -112,33 +112,33 @@ function sqliteDeliveries(db: Db) {
     async listDeliveries(filter: Parameters<WebhookStore['listDeliveries']>[0]) {
       const { where, values } = deliveryConditions(filter, Q);
       const rows = db
-        .prepare(
+        .prepare<unknown[], DeliveryRow>(
           `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d
            JOIN outbox_events e ON e.event_id = d.event_id WHERE ${where}
            ORDER BY d.event_id DESC, d.endpoint_id DESC LIMIT ?`,
         )
-        .all(...values, filter.limit + 1) as DeliveryRow[];
+        .all(...values, filter.limit + 1);
       return deliveryPage(rows, filter.limit);
     },
     async deliveryAttempts(accountId: number | undefined, endpointId: string, eventId: number) {
       const rows = db
-        .prepare(
+        .prepare<unknown[], AttemptRow>(
           `SELECT a.* FROM (${ATTEMPTS_SQL()}) AS a JOIN outbox_events e ON e.event_id = ?
            WHERE ? IS NULL OR e.account_id = ? ORDER BY a.at, a.attempt`,
         )
         .all(
           ...[endpointId, eventId, endpointId, eventId],
           ...[eventId, accountId ?? null, accountId ?? null],
-        ) as AttemptRow[];
+        );
       return rows.map(toAttempt);
     },
     async eventBody(accountId: number | undefined, eventId: number) {
       return db
-        .prepare(
+        .prepare<unknown[], string>(
           'SELECT body FROM outbox_events WHERE event_id = ? AND (? IS NULL OR account_id = ?)',
         )
         .pluck()
-        .get(eventId, accountId ?? null, accountId ?? null) as string | undefined;
+        .get(eventId, accountId ?? null, accountId ?? null);
     },
     async replayEvents(request: ReplayRequest, now: number) {
       return replay(request, now);
@@ -147,6 +147,7 @@ function sqliteDeliveries(db: Db) {
       return prune(before, limit);
     },
     async outboxStats() {
+      // An aggregate without GROUP BY answers exactly one row.
       const r = pending.get() as { n: number; oldest: number | null };
       return { pending: r.n, oldestPendingAt: r.oldest ?? undefined };
     },
@@ -155,39 +156,34 @@ function sqliteDeliveries(db: Db) {
 
 /** Claims an endpoint's due deliveries, oldest first: the lease is their next due time. */
 function sqliteClaim(db: Db) {
-  const take = db.prepare(
+  const take = db.prepare<unknown[], { event_id: number; claims: number; attempts: number }>(
     `UPDATE webhook_deliveries SET claims = claims + 1, next_at = ?
      WHERE endpoint_id = ? AND event_id IN (
        SELECT event_id FROM webhook_deliveries WHERE endpoint_id = ? AND state = 'pending'
          AND next_at <= ? ORDER BY next_at LIMIT ?)
      RETURNING event_id, claims, attempts`,
   );
-  const bodies = db.prepare(
+  const bodies = db.prepare<unknown[], BodyRow>(
     'SELECT event_id, type, body FROM outbox_events WHERE event_id IN (SELECT value FROM json_each(?))',
   );
   return db.transaction(
     (endpointId: string, now: number, limit: number, leaseUntil: number): ClaimedDelivery[] => {
-      const rows = take.all(leaseUntil, endpointId, endpointId, now, limit) as {
-        event_id: number;
-        claims: number;
-        attempts: number;
-      }[];
+      const rows = take.all(leaseUntil, endpointId, endpointId, now, limit);
       if (rows.length === 0) return [];
       const events = new Map(
-        (bodies.all(JSON.stringify(rows.map((r) => r.event_id))) as BodyRow[]).map((b) => [
-          b.event_id,
-          b,
-        ]),
+        bodies.all(JSON.stringify(rows.map((r) => r.event_id))).map((b) => [b.event_id, b]),
       );
       return rows
         .sort((a, b) => a.event_id - b.event_id)
         .map((r) => {
+          // Every delivery has its event: the foreign key holds it.
           const e = events.get(r.event_id) as BodyRow;
           return {
             eventId: r.event_id,
             endpointId,
             claim: r.claims,
             attempt: r.attempts + 1,
+            // Written from an EventType by emit().
             type: e.type as ClaimedDelivery['type'],
             body: e.body,
           };

@@ -79,9 +79,13 @@ type Statement = Database.Statement;
  * outside a transaction. Reads never wait: in WAL mode a reader sees the last commit.
  */
 export function lockWrites(db: Db, lock: WriteLock): Db {
+  // better-sqlite3's prepare and transaction are generic; a replacement that wraps them keeps
+  // their behaviour but cannot spell their signatures, so each is cast back to its own type.
   const prepare = db.prepare.bind(db) as (source: string) => Statement;
+  // (the same for prepare's replacement)
   db.prepare = ((source: string) => lockedStatement(prepare(source), lock)) as Db['prepare'];
   const transaction = db.transaction.bind(db);
+  // (the same for transaction: wrapped, then cast back to its own type)
   db.transaction = ((fn: (...args: unknown[]) => unknown) => {
     const tx = transaction(fn);
     const locked = (run: (...args: unknown[]) => unknown) =>

@@ -1,0 +1,26 @@
+/**
+ * Reading values whose type nobody promised (parsed JSON, a caught error, a driver's row): each
+ * helper checks at run time what it answers, so its callers need no cast.
+ */
+
+/** A non-null object's own fields, for reading a few of them one by one; anything else has none. */
+export function fieldsOf(value: unknown): Readonly<Record<string, unknown>> {
+  // Checked just above: any non-null object may be read field by field (each field is unknown).
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+}
+
+/** What an error says, whatever was thrown. */
+export function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** Whether `value` is one of `options`, narrowing it to their type. */
+export function isOneOf<T>(options: readonly T[], value: unknown): value is T {
+  return options.some((o) => o === value);
+}
+
+/** An error's `code` (Node's system errors and Fastify's carry one), when it has a string one. */
+export function errorCode(err: unknown): string | undefined {
+  const code = fieldsOf(err).code;
+  return typeof code === 'string' ? code : undefined;
+}
