@@ -58,7 +58,7 @@ describe('GET /metrics', () => {
     assert.equal(delta('wirebird_messages_final_total', { ...sim, result: 'SubmitFail' }), 1);
     assert.equal(delta('wirebird_messages_final_total', { ...sim, result: 'Fail' }), 1);
     assert.equal(delta('wirebird_messages_final_total', { ...sim, result: 'Success' }), 3);
-    assert.equal(delta('wirebird_reports_total', { ...sim, status: 'delivered' }), 3);
+    assert.equal(delta('wirebird_reports_total', { ...sim, upstream: '', status: 'delivered' }), 3);
     assert.ok(delta('wirebird_submit_duration_seconds_count', sim) >= 1);
     assert.equal(valueOf(after, 'wirebird_channel_state', { ...sim, state: 'up' }), 1);
     assert.equal(valueOf(after, 'wirebird_channel_state', { ...sim, state: 'down' }), 0);

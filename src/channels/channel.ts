@@ -10,8 +10,8 @@ export type SubmitResult =
   | {
       kind: 'accepted';
       upstreamId: string;
-      /** Where reports for it will come from, when not the channel itself (an SMSC, say). */
-      route?: string;
+      /** The upstream that took it (an SMSC's name), when the channel has several; reports name it. */
+      upstream?: string;
       /** Every part's upstream id, in order, when it went as several submits. */
       parts?: readonly string[];
     }

@@ -133,7 +133,7 @@ function messageRow(m: SessionMessage): Html {
   return html`<tr>
     <td>${m.phone}</td>
     <td class="text">${m.text}</td>
-    <td>${m.route}</td>
+    <td>${m.route}${m.upstream ? html` · ${m.upstream}` : ''}</td>
     <td>${m.costCount}</td>
     <td>${m.state}${m.lastError ? html`<div class="reason">${m.lastError}</div>` : ''}</td>
     <td>${m.attempts}</td>

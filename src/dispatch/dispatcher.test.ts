@@ -164,6 +164,7 @@ test('a submit is held at the record gate from its answer until its outcome is r
   const gate = new RecordGate();
   const reportOf = (id: number): Report => ({
     route: 'a',
+    upstream: '',
     upstreamId: `up-${id}`,
     status: 'delivered',
     code: 'DELIVRD',
@@ -196,6 +197,7 @@ test('a pass whose record fails lets its submits go at the gate all the same', a
   await running(s, () => until(() => failures >= 1, 'the failed record'));
   const report: Report = {
     route: 'a',
+    upstream: '',
     upstreamId: 'up-9',
     status: 'delivered',
     code: 'DELIVRD',

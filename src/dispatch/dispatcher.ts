@@ -267,7 +267,8 @@ export class Dispatcher {
         id: m.id,
         attempt: m.attempts,
         kind: 'submitted',
-        route: result.route ?? m.route,
+        route: m.route,
+        upstream: result.upstream ?? '',
         upstreamId: result.upstreamId,
         ...(result.parts && result.parts.length > 1 ? { parts: result.parts } : {}),
       };

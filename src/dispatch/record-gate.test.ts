@@ -13,12 +13,14 @@ const submitted = (id: number, upstreamId: string, parts?: string[]): SubmitOutc
   id,
   attempt: 1,
   kind: 'submitted',
-  route: 'smpp:a',
+  route: 'smpp',
+  upstream: 'a',
   upstreamId,
   ...(parts ? { parts } : {}),
 });
-const report = (upstreamId: string, route = 'smpp:a'): Report => ({
-  route,
+const report = (upstreamId: string, upstream = 'a'): Report => ({
+  route: 'smpp',
+  upstream,
   upstreamId,
   status: 'delivered',
   code: 'DELIVRD',
@@ -58,8 +60,8 @@ test('each part of a multi-part submit holds its report, and the same id on anot
   const held = [submitted(2, 'p1', ['p1', 'p2'])];
   gate.hold(held);
   const part = sink.push([report('p2')]);
-  await sink.push([report('p2', 'smpp:b')]);
-  assert.deepEqual(applied, ['p2'], 'smpp:b’s p2 is another message');
+  await sink.push([report('p2', 'b')]);
+  assert.deepEqual(applied, ['p2'], 'SMSC b’s p2 is another message');
   gate.release(held);
   await part;
   assert.deepEqual(applied, ['p2', 'p2']);

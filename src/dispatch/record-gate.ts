@@ -1,17 +1,16 @@
 import type { Report, SubmitOutcome } from '../domain/messages/message.js';
+import { issuedKey } from '../domain/messages/upstream-ids.js';
 
 interface Waiter {
   promise: Promise<void>;
   resolve: () => void;
 }
 
-const keyOf = (route: string, upstreamId: string) => `${route}\u0000${upstreamId}`;
-
 /** The upstream ids a submitted outcome can be reported by: the message's, and each part's. */
 function keysOf(o: SubmitOutcome): string[] {
   if (o.kind !== 'submitted') return [];
   const ids = o.parts && o.parts.length > 0 ? [o.upstreamId, ...o.parts] : [o.upstreamId];
-  return ids.map((id) => keyOf(o.route, id));
+  return ids.map((id) => issuedKey(o, id));
 }
 
 /**
@@ -44,7 +43,7 @@ export class RecordGate {
     if (this.pending.size === 0) return undefined;
     const waits: Promise<void>[] = [];
     for (const r of reports) {
-      const k = keyOf(r.route, r.upstreamId);
+      const k = issuedKey(r, r.upstreamId);
       if (!this.pending.has(k)) continue;
       let w = this.pending.get(k);
       if (!w) {

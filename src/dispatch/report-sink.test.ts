@@ -11,6 +11,7 @@ const clock = { now: () => 1_700_000_000_000 };
 function report(n: number): Report {
   return {
     route: 'simulator',
+    upstream: '',
     upstreamId: `sim-${n}`,
     status: 'delivered',
     code: 'DELIVRD',

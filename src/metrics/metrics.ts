@@ -21,7 +21,7 @@ export class Metrics implements DispatchObserver, ReportObserver {
   readonly submitted: Counter<'channel'>;
   readonly retried: Counter<'channel'>;
   readonly final: Counter<'channel' | 'result'>;
-  readonly reports: Counter<'channel' | 'status'>;
+  readonly reports: Counter<'channel' | 'upstream' | 'status'>;
   readonly submitSeconds: Histogram<'channel'>;
   readonly webhookSignatureFailures: Counter<'channel'>;
   /** Inbound messages stored (each once), by channel and whether an account owns them. */
@@ -70,6 +70,7 @@ export class Metrics implements DispatchObserver, ReportObserver {
     ]);
     this.reports = counter('wirebird_reports_total', 'upstream reports received, by status', [
       'channel',
+      'upstream',
       'status',
     ]);
     [this.webhookSignatureFailures, this.smppRequests, this.smppBinds] = faceMetrics(
@@ -178,7 +179,7 @@ export class Metrics implements DispatchObserver, ReportObserver {
 
   reportsApplied(reports: readonly Report[]): void {
     for (const r of reports) {
-      this.reports.inc({ channel: r.route, status: r.status });
+      this.reports.inc({ channel: r.route, upstream: r.upstream, status: r.status });
       // "read" follows "delivered" for business messages: the message was final already.
       const result = r.status === 'read' ? undefined : receiptResultOf(r.status);
       if (result) this.final.inc({ channel: r.route, result });

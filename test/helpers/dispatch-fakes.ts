@@ -146,7 +146,7 @@ export async function dispatchAll(
 
 /** Expected outcomes; `attempt` is the claim's attempt number. */
 export function submitted(id: number, route = 'a', upstreamId = `up-${id}`): SubmitOutcome {
-  return { id, attempt: 1, kind: 'submitted', route, upstreamId };
+  return { id, attempt: 1, kind: 'submitted', route, upstream: '', upstreamId };
 }
 export function retry(id: number, attempt: number, dueAt: number, code: string, desc: string) {
   return { id, attempt, kind: 'retry', dueAt, code, desc };

@@ -49,6 +49,28 @@ describe('SMS through SMPP to the SMSC simulator, receipts back', () => {
     assert.equal(sent?.registeredDelivery, 1);
   });
 
+  it('keeps the message on the smpp route with the SMSC as its upstream, and counts reports so', async () => {
+    const session = await sendAll(env.gw, [
+      {
+        TemplateId: tpl,
+        SenderId: 'WIREBIRD',
+        Target: [{ Phone: cn(11), TemplateParams: ['Bo', '7'] }],
+      },
+    ]);
+    await finalReceipts(env.gw, session, 1);
+    const view = await env.gw.store.sessionView(session, undefined, 10);
+    assert.deepEqual(
+      view?.messages.map((m) => [m.route, m.upstream]),
+      [['smpp', 'sim']],
+    );
+    const res = await fetch(`${env.gw.url}/metrics`, {
+      headers: { authorization: `Bearer ${env.gw.adminKey}` },
+    });
+    const delivered = { channel: 'smpp', upstream: 'sim', status: 'delivered' };
+    const samples = parseExposition(await res.text());
+    assert.ok(valueOf(samples, 'wirebird_reports_total', delivered) >= 2);
+  });
+
   it('shows its bind on /metrics: bound, with the SMSC named', async () => {
     const res = await fetch(`${env.gw.url}/metrics`, {
       headers: { authorization: `Bearer ${env.gw.adminKey}` },

@@ -146,6 +146,7 @@ test('delay 0: delivered (DELIVRD) for ordinary numbers, failed (UNDELIV) for 00
       assert.equal(reports.all().length, 2);
       assert.deepEqual(byId.get('sim-1'), {
         route: SIMULATOR,
+        upstream: '',
         upstreamId: 'sim-1',
         status: 'delivered',
         code: 'DELIVRD',

@@ -207,10 +207,11 @@ function reportsFor(e: InboxEntry, now: number): Report[] {
   // reportsFor is only called for entries whose reportStatus is not 'none'.
   const status = e.reportStatus as ReportStatus;
   const [code, desc] = DESCRIPTIONS[status] ?? ['UNKNOWN', status];
-  const { route, upstreamId } = e;
-  const final: Report = { route, upstreamId, at: now, status, code, desc };
+  // The simulator is its own upstream.
+  const issued = { route: e.route, upstream: '', upstreamId: e.upstreamId };
+  const final: Report = { ...issued, at: now, status, code, desc };
   // Business messages go through "sent" first, as WhatsApp's statuses do.
   return e.kind === 'business'
-    ? [{ route, upstreamId, at: now, status: 'sent', code: 'SENT', desc: 'sent' }, final]
+    ? [{ ...issued, at: now, status: 'sent', code: 'SENT', desc: 'sent' }, final]
     : [final];
 }

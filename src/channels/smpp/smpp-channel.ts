@@ -31,8 +31,8 @@ export interface SmppChannelOptions {
 
 /**
  * SMS to carriers over SMPP 3.4. Every SMS routed here is sent through the first SMSC of its
- * route (longest prefix) that has a bind up; reports carry the SMSC as their route
- * ("smpp:<name>"), since message ids are only unique per SMSC.
+ * route (longest prefix) that has a bind up; submits and reports name the SMSC as their upstream,
+ * since message ids are only unique per SMSC.
  */
 export class SmppChannel implements Channel {
   readonly name = SMPP;
@@ -108,7 +108,8 @@ export class SmppChannel implements Channel {
 
   private async receipt(link: SmscLink, r: DeliveryReceipt): Promise<void> {
     const report: Report = {
-      route: link.route,
+      route: SMPP,
+      upstream: link.upstream,
       upstreamId: normaliseSmscId(r.id),
       ...reportOfReceipt(r),
       at: this.clock.now(),

@@ -40,7 +40,8 @@ const ROLE_LABELS: Record<BindRole, string> = {
  * their answers into one SubmitResult.
  */
 export class SmscLink {
-  readonly route: string;
+  /** The SMSC's name: the upstream its message ids belong to. */
+  readonly upstream: string;
   private readonly binds: SmppBind[] = [];
   private readonly limiter: RateLimiter;
   private pausedUntil = 0;
@@ -56,7 +57,7 @@ export class SmscLink {
     private readonly clock: Clock,
     private readonly log: Logger,
   ) {
-    this.route = `smpp:${config.name}`;
+    this.upstream = config.name;
     this.limiter = new RateLimiter(config.tps, () => clock.now());
     const roles: BindRole[] =
       config.bindMode === 'transceiver' ? ['transceiver'] : ['transmitter', 'receiver'];
@@ -96,7 +97,7 @@ export class SmscLink {
     return {
       kind: 'accepted',
       upstreamId: ids[0] ?? '',
-      route: this.route,
+      upstream: this.upstream,
       ...(ids.length > 1 ? { parts: ids } : {}),
     };
   }

@@ -19,6 +19,7 @@ test('statuses become reports on the whatsapp route, at their own timestamp', ()
   assert.deepEqual(reports, [
     {
       route: 'whatsapp',
+      upstream: '',
       upstreamId: 'wamid.A',
       status: 'sent',
       code: 'SENT',
@@ -28,6 +29,7 @@ test('statuses become reports on the whatsapp route, at their own timestamp', ()
     // A voice message played has been heard: it ranks as read.
     {
       route: 'whatsapp',
+      upstream: '',
       upstreamId: 'wamid.A',
       status: 'read',
       code: 'PLAYED',

@@ -75,7 +75,9 @@ function reportOf(s: StatusObject, now: number): Report | undefined {
   const status = STATUS[meta];
   if (!status || typeof s.id !== 'string' || s.id === '') return undefined;
   const [code, desc] = status === 'failed' ? failure(s.errors) : (DESCRIPTIONS[meta] ?? ['', '']);
-  return { route: WHATSAPP, upstreamId: s.id, status, code, desc, at: timeOf(s.timestamp, now) };
+  const at = timeOf(s.timestamp, now);
+  // The Cloud API is the channel's one upstream.
+  return { route: WHATSAPP, upstream: '', upstreamId: s.id, status, code, desc, at };
 }
 
 /** Meta's error code and the most specific words it gives (details over message over title). */

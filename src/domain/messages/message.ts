@@ -84,21 +84,34 @@ export interface ClaimedMessage {
  * whose lease expired (and whose message was claimed again) no longer matches and changes nothing.
  */
 export type SubmitOutcome =
-  | {
+  | ({
       id: number;
       attempt: number;
       kind: 'submitted';
-      route: string;
       upstreamId: string;
       /** Every part's upstream id, in order, when the message went as several submits. */
       parts?: readonly string[];
-    }
+    } & Issuer)
   | { id: number; attempt: number; kind: 'retry'; dueAt: number; code: string; desc: string }
   | { id: number; attempt: number; kind: 'failed'; code: string; desc: string };
 
-export interface Report {
+/**
+ * Who issued an upstream id, which is unique only there: the message's route (the channel it went
+ * through: 'smpp', 'simulator', 'whatsapp') and, within it, the upstream that answered (an SMSC
+ * by its configured name; '' when the channel is its own upstream, as the simulator and WhatsApp
+ * are). Two named fields, never one string.
+ */
+export interface Issuer {
   route: string;
+  upstream: string;
+}
+
+/** An upstream id with its issuer: what a report or a part is found by. */
+export interface IssuedId extends Issuer {
   upstreamId: string;
+}
+
+export interface Report extends IssuedId {
   status: ReportStatus;
   code: string;
   desc: string;

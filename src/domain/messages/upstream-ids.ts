@@ -1,3 +1,5 @@
+import type { Issuer } from './message.js';
+
 /**
  * SMSCs answer submit_sm with a message id in one base and may quote it in delivery receipts in
  * another (hex in the answer, decimal in the receipt, or the reverse), with or without zero
@@ -23,4 +25,17 @@ export function upstreamIdReadings(id: string): string[] {
   if (DECIMAL.test(id)) readings.push(BigInt(id).toString(16));
   readings.push(BigInt(`0x${id}`).toString(10));
   return [...new Set(readings)];
+}
+
+/**
+ * One string for an upstream id and its issuer (the route and, within it, the upstream), for
+ * maps in memory: ids are unique only within their issuer.
+ */
+export function issuedKey(issuer: Issuer, upstreamId: string): string {
+  return `${issuer.route}\u0000${issuer.upstream}\u0000${upstreamId}`;
+}
+
+/** Just the issuer of something that carries one (an outcome, a report), for a new record. */
+export function issuerOf(x: Issuer): Issuer {
+  return { route: x.route, upstream: x.upstream };
 }

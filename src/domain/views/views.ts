@@ -48,7 +48,10 @@ export interface QueueStats {
 export interface SessionMessage {
   id: number;
   phone: string;
+  /** The channel it went through. */
   route: string;
+  /** Which of the channel's upstreams took it (an SMSC by name); '' when the channel is its own. */
+  upstream: string;
   text: string;
   costCount: number;
   state: string;

@@ -60,7 +60,12 @@ export function concurrencyContract(open: OpenStore): void {
       await Promise.all(
         claimed.map((m) => {
           const upstreamId = `up-${m.id}`;
-          const submitted = { id: m.id, attempt: m.attempts, kind: 'submitted' as const };
+          const submitted = {
+            id: m.id,
+            attempt: m.attempts,
+            kind: 'submitted' as const,
+            upstream: '',
+          };
           return Promise.all([
             store.recordOutcomes([{ ...submitted, route: m.route, upstreamId }], NOW),
             store.applyReports([report(upstreamId, 'delivered', NOW + 1)], NOW + 1),
@@ -83,7 +88,12 @@ export function concurrencyContract(open: OpenStore): void {
           const parts = [1, 2, 3].map((k) => `f${m.id.toString(16)}0${k}`);
           const quoted = parts.map((id, k) => (k === 1 ? BigInt(`0x${id}`).toString(10) : id));
           const [upstreamId = ''] = parts;
-          const submitted = { id: m.id, attempt: m.attempts, kind: 'submitted' as const };
+          const submitted = {
+            id: m.id,
+            attempt: m.attempts,
+            kind: 'submitted' as const,
+            upstream: '',
+          };
           return Promise.all([
             store.recordOutcomes([{ ...submitted, route: m.route, upstreamId, parts }], NOW),
             ...quoted.map((id) => store.applyReports([report(id, 'delivered', NOW + 1)], NOW + 1)),

@@ -124,6 +124,7 @@ export function report(
 ): Report {
   return {
     route: ROUTE,
+    upstream: '',
     upstreamId,
     status,
     code: status.toUpperCase(),
@@ -205,6 +206,7 @@ export async function submitAll(store: Store, now = NOW): Promise<string[]> {
       attempt: m.attempts,
       kind: 'submitted',
       route: m.route,
+      upstream: '',
       upstreamId: nth(ids, i),
     })),
     now,
@@ -268,6 +270,7 @@ export async function submittedOne(
         attempt: claimed.attempts,
         kind: 'submitted',
         route: claimed.route,
+        upstream: '',
         upstreamId,
       },
     ],

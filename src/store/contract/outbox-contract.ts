@@ -103,7 +103,12 @@ export function outboxContract(open: OpenStore): void {
       await store.acceptBusinessMessage(m);
       const [claimed] = await store.claimDue(NOW, 10, LEASE);
       assert.ok(claimed);
-      const submitted = { id: claimed.id, attempt: claimed.attempts, route: claimed.route };
+      const submitted = {
+        id: claimed.id,
+        attempt: claimed.attempts,
+        route: claimed.route,
+        upstream: '',
+      };
       await store.recordOutcomes([{ ...submitted, kind: 'submitted', upstreamId: 'wamid.1' }], NOW);
       const statuses = ['sent', 'delivered', 'delivered', 'read'] as const;
       const reports = statuses.map((s, i) => report('wamid.1', s, NOW + i * SECOND));

@@ -33,6 +33,7 @@ export function outcomesContract(open: OpenStore): void {
             attempt: claimed.attempts,
             kind: 'submitted',
             route: ROUTE,
+            upstream: '',
             upstreamId: 'U-1',
           },
         ],
@@ -57,6 +58,7 @@ export function outcomesContract(open: OpenStore): void {
             attempt: claimed.attempts,
             kind: 'submitted',
             route: ROUTE,
+            upstream: '',
             upstreamId: 'U-1',
           },
         ],
@@ -129,7 +131,14 @@ export function outcomesContract(open: OpenStore): void {
       assert.ok(a && b && c);
       await store.recordOutcomes(
         [
-          { id: a.id, attempt: a.attempts, kind: 'submitted', route: ROUTE, upstreamId: 'U-a' },
+          {
+            id: a.id,
+            attempt: a.attempts,
+            kind: 'submitted',
+            route: ROUTE,
+            upstream: '',
+            upstreamId: 'U-a',
+          },
           {
             id: b.id,
             attempt: b.attempts,
@@ -162,6 +171,7 @@ export function outcomesContract(open: OpenStore): void {
             attempt: second.attempts,
             kind: 'submitted',
             route: ROUTE,
+            upstream: '',
             upstreamId: 'U-2',
           },
         ],
@@ -196,6 +206,7 @@ export function outcomesContract(open: OpenStore): void {
             attempt: claimed.attempts,
             kind: 'submitted',
             route: ROUTE,
+            upstream: '',
             upstreamId: 'U-1',
           },
         ],
@@ -221,18 +232,23 @@ export function outcomesContract(open: OpenStore): void {
       assert.deepEqual(await states(store), { queued: 0, submitting: 0, submitted: 0, final: 1 });
     });
 
-    test("a submitted outcome's route is the route its reports match on", async (store) => {
-      // Reports arrive before the submit answer, from the route the outcome names.
-      const { sessionNo, claimed } = await acceptOne(store, { route: 'primary' });
-      const early = report('U-9', 'delivered', NOW + SECOND, { route: 'fallback' });
-      assert.deepEqual(await store.applyReports([early], NOW + SECOND), { unmatched: 1 });
+    test("a submitted outcome's upstream is where its reports match, within the message's route", async (store) => {
+      // An SMSC's ids are its own: reports name the route and the SMSC that issued the id.
+      const { sessionNo, claimed } = await acceptOne(store, { route: 'smpp' });
+      const fromFallback = report('U-9', 'delivered', NOW + SECOND, { route: 'smpp' });
+      const fallback = { ...fromFallback, upstream: 'fallback' };
+      const primary = { ...fromFallback, upstream: 'primary', status: 'failed' as const };
+      assert.deepEqual(await store.applyReports([fallback, primary], NOW + SECOND), {
+        unmatched: 2,
+      });
       await store.recordOutcomes(
         [
           {
             id: claimed.id,
             attempt: claimed.attempts,
             kind: 'submitted',
-            route: 'fallback',
+            route: 'smpp',
+            upstream: 'fallback',
             upstreamId: 'U-9',
           },
         ],
@@ -258,6 +274,7 @@ export function outcomesContract(open: OpenStore): void {
             attempt: second.attempts,
             kind: 'submitted',
             route: second.route,
+            upstream: '',
             upstreamId: 'U-2',
           },
         ],

@@ -13,14 +13,15 @@ import {
   type OpenStore,
 } from './fixtures.js';
 
-const SMSC = 'smpp:carrier';
+/** Parts come from an SMSC: the SMPP route, and the SMSC by name as its upstream. */
+const SMSC = { route: 'smpp', upstream: 'carrier' };
 
 /** Accepts and submits one SMS as `parts` submits; answers its session and the part ids. */
 async function submittedInParts(
   store: Store,
   parts: string[],
 ): Promise<{ sessionNo: string; parts: string[] }> {
-  const { sessionNo, claimed } = await acceptOne(store);
+  const { sessionNo, claimed } = await acceptOne(store, { route: SMSC.route });
   const [first] = parts;
   assert.ok(first);
   await store.recordOutcomes(
@@ -29,7 +30,7 @@ async function submittedInParts(
         id: claimed.id,
         attempt: claimed.attempts,
         kind: 'submitted',
-        route: SMSC,
+        ...SMSC,
         upstreamId: first,
         parts,
       },
@@ -41,9 +42,9 @@ async function submittedInParts(
 
 const at = (n: number) => NOW + n * SECOND;
 const delivered = (id: string, n: number) =>
-  report(id, 'delivered', at(n), { route: SMSC, code: 'DELIVRD:000', desc: 'delivered' });
+  report(id, 'delivered', at(n), { ...SMSC, code: 'DELIVRD:000', desc: 'delivered' });
 const failed = (id: string, n: number, code: string) =>
-  report(id, 'failed', at(n), { route: SMSC, code, desc: `failed ${code}` });
+  report(id, 'failed', at(n), { ...SMSC, code, desc: `failed ${code}` });
 
 export function partsContract(open: OpenStore): void {
   const test = storeTest(open);
@@ -97,10 +98,10 @@ export function partsContract(open: OpenStore): void {
 
   describe('upstream id readings', () => {
     test('a receipt quoting a hex answer id in decimal matches it', async (store) => {
-      const { sessionNo, claimed } = await acceptOne(store);
+      const { sessionNo, claimed } = await acceptOne(store, { route: SMSC.route });
       const upstreamId = 'a1b2c3';
       await store.recordOutcomes(
-        [{ id: claimed.id, attempt: claimed.attempts, kind: 'submitted', route: SMSC, upstreamId }],
+        [{ id: claimed.id, attempt: claimed.attempts, kind: 'submitted', ...SMSC, upstreamId }],
         NOW,
       );
       const decimal = BigInt(`0x${upstreamId}`).toString(10);
@@ -116,10 +117,11 @@ export function partsContract(open: OpenStore): void {
       assert.equal((await receiptOf(store, sessionNo)).ReceiptCode, 'UNDELIV:001');
     });
 
-    test('reports of another route never match', async (store) => {
+    test('reports of another SMSC or another route never match', async (store) => {
       const { sessionNo } = await submittedInParts(store, ['e1', 'e2']);
-      const elsewhere = { ...delivered('e1', 1), route: 'smpp:other' };
-      assert.deepEqual(await store.applyReports([elsewhere], at(1)), { unmatched: 1 });
+      const otherSmsc = { ...delivered('e1', 1), upstream: 'other' };
+      const otherRoute = { ...delivered('e2', 1), route: 'simulator', upstream: '' };
+      assert.deepEqual(await store.applyReports([otherSmsc, otherRoute], at(1)), { unmatched: 2 });
       assert.deepEqual(await receiptsOf(store, sessionNo), []);
     });
   });

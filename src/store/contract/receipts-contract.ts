@@ -81,6 +81,7 @@ export function receiptsContract(open: OpenStore): void {
             attempt: first.attempts,
             kind: 'submitted',
             route: ROUTE,
+            upstream: '',
             upstreamId: 'U-a',
           },
           {
@@ -88,6 +89,7 @@ export function receiptsContract(open: OpenStore): void {
             attempt: second.attempts,
             kind: 'submitted',
             route: ROUTE,
+            upstream: '',
             upstreamId: 'U-b',
           },
         ],
@@ -226,7 +228,16 @@ export function receiptsContract(open: OpenStore): void {
       await store.acceptBusinessMessage(m);
       const c = only(await store.claimDue(NOW, 10, LEASE));
       await store.recordOutcomes(
-        [{ id: c.id, attempt: c.attempts, kind: 'submitted', route: ROUTE, upstreamId: 'w' }],
+        [
+          {
+            id: c.id,
+            attempt: c.attempts,
+            kind: 'submitted',
+            route: ROUTE,
+            upstream: '',
+            upstreamId: 'w',
+          },
+        ],
         NOW,
       );
       assert.equal(await store.expireAwaiting(NOW, NOW + MINUTE, 10), 1);
@@ -242,7 +253,14 @@ export function receiptsContract(open: OpenStore): void {
       assert.ok(a && b && c);
       await store.recordOutcomes(
         [
-          { id: a.id, attempt: a.attempts, kind: 'submitted', route: ROUTE, upstreamId: 'U-a' },
+          {
+            id: a.id,
+            attempt: a.attempts,
+            kind: 'submitted',
+            route: ROUTE,
+            upstream: '',
+            upstreamId: 'U-a',
+          },
           { id: b.id, attempt: b.attempts, kind: 'failed', code: 'E', desc: 'refused' },
           {
             id: c.id,

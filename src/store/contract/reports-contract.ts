@@ -29,7 +29,7 @@ async function submittedBusiness(store: Store): Promise<{ messageId: string; ups
   const c = only(await store.claimDue(NOW, 10, LEASE));
   const upstreamId = `wamid-${c.id}`;
   await store.recordOutcomes(
-    [{ id: c.id, attempt: c.attempts, kind: 'submitted', route: ROUTE, upstreamId }],
+    [{ id: c.id, attempt: c.attempts, kind: 'submitted', route: ROUTE, upstream: '', upstreamId }],
     NOW,
   );
   return { messageId: m.messageId, upstreamId };
@@ -114,6 +114,7 @@ export function reportsContract(open: OpenStore): void {
             attempt: claimed.attempts,
             kind: 'submitted',
             route: ROUTE,
+            upstream: '',
             upstreamId: 'U-early',
           },
         ],
@@ -139,6 +140,7 @@ export function reportsContract(open: OpenStore): void {
         attempt: claimed.attempts,
         kind: 'submitted' as const,
         route: ROUTE,
+        upstream: '',
         upstreamId,
       });
       await store.recordOutcomes(
@@ -159,6 +161,7 @@ export function reportsContract(open: OpenStore): void {
             attempt: claimed.attempts,
             kind: 'submitted',
             route: ROUTE,
+            upstream: '',
             upstreamId: 'U-early',
           },
         ],
@@ -181,7 +184,16 @@ export function reportsContract(open: OpenStore): void {
       ];
       assert.deepEqual(await store.applyReports(early, NOW + 3 * SECOND), { unmatched: 2 });
       await store.recordOutcomes(
-        [{ id: c.id, attempt: c.attempts, kind: 'submitted', route: ROUTE, upstreamId: 'wamid-x' }],
+        [
+          {
+            id: c.id,
+            attempt: c.attempts,
+            kind: 'submitted',
+            route: ROUTE,
+            upstream: '',
+            upstreamId: 'wamid-x',
+          },
+        ],
         NOW + 4 * SECOND,
       );
       assert.equal((await store.getBusinessMessage(m.messageId))?.status, 'delivered');
@@ -195,7 +207,16 @@ export function reportsContract(open: OpenStore): void {
       const early = [report('wamid-y', 'sent', NOW), report('wamid-y', 'failed', NOW)];
       assert.deepEqual(await store.applyReports(early, NOW), { unmatched: 2 });
       await store.recordOutcomes(
-        [{ id: c.id, attempt: c.attempts, kind: 'submitted', route: ROUTE, upstreamId: 'wamid-y' }],
+        [
+          {
+            id: c.id,
+            attempt: c.attempts,
+            kind: 'submitted',
+            route: ROUTE,
+            upstream: '',
+            upstreamId: 'wamid-y',
+          },
+        ],
         NOW + SECOND,
       );
       assert.deepEqual(await reportedHistory(store, m.messageId), ['sent', 'failed']);

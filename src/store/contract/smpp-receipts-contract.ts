@@ -44,6 +44,7 @@ export function smppReceiptsContract(open: OpenStore): void {
         attempt: c.attempts,
         kind: 'submitted' as const,
         route: c.route,
+        upstream: '',
         upstreamId,
       });
       await store.recordOutcomes([submitted(claimed, 'u1'), submitted(other, 'u2')], NOW);

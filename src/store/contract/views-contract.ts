@@ -104,7 +104,16 @@ export function viewsContract(open: OpenStore): void {
         [undefined, undefined, NOW],
       );
       await store.recordOutcomes(
-        [{ id: m.id, attempt: m.attempts, kind: 'submitted', route: m.route, upstreamId: 'up-1' }],
+        [
+          {
+            id: m.id,
+            attempt: m.attempts,
+            kind: 'submitted',
+            route: m.route,
+            upstream: '',
+            upstreamId: 'up-1',
+          },
+        ],
         NOW,
       );
       await store.applyReports([report('up-1', 'delivered', NOW + 5 * SECOND)], NOW + 5 * SECOND);
@@ -199,6 +208,7 @@ export function viewsContract(open: OpenStore): void {
           attempt: m.attempts,
           kind: 'submitted',
           route: m.route,
+          upstream: '',
           upstreamId: `u${m.id}`,
         })),
         NOW,

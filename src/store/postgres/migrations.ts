@@ -5,6 +5,7 @@
  */
 import { postgresMigrationsTwoWay } from './migrations-two-way.js';
 import { postgresMigrationsCredentials } from './migrations-credentials.js';
+import { postgresMigrationsIssuer } from './migrations-issuer.js';
 
 export interface Migration {
   version: number;
@@ -303,4 +304,5 @@ export const postgresMigrations: readonly Migration[] = [
   ...postgresMigrationsOneWay,
   ...postgresMigrationsTwoWay,
   ...postgresMigrationsCredentials,
+  ...postgresMigrationsIssuer,
 ];

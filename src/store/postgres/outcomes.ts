@@ -1,5 +1,6 @@
 import type { SubmitOutcome } from '../../domain/messages/message.js';
 import type { MessageStore } from '../../domain/ports.js';
+import { issuerOf } from '../../domain/messages/upstream-ids.js';
 import { inTransaction, type Pool, type Queryable } from './database.js';
 import { earlyReportsLock } from './early-reports.js';
 import { addEvents, type EventInput } from './events.js';
@@ -93,16 +94,16 @@ async function recordSubmitted(
   await earlyReportsLock(c, 'shared');
   const partsOf = (o: Of<'submitted'>) => (o.parts && o.parts.length > 1 ? o.parts : []);
   const r = await c.query<{ id: number; kind: string; upstream_id: string }>(
-    `UPDATE messages m SET state = 'submitted', due_at = NULL, route = o.route,
+    `UPDATE messages m SET state = 'submitted', due_at = NULL, upstream = o.upstream,
        upstream_id = o.upstream_id, submitted_at = $6, parts = o.parts
      FROM unnest($1::bigint[], $2::int[], $3::text[], $4::text[], $5::int[])
-       AS o(id, attempt, route, upstream_id, parts)
+       AS o(id, attempt, upstream, upstream_id, parts)
      WHERE m.id = o.id AND m.state = 'submitting' AND m.attempts = o.attempt
      RETURNING m.id, m.kind, m.upstream_id`,
     [
       submitted.map((o) => o.id),
       submitted.map((o) => o.attempt),
-      submitted.map((o) => o.route),
+      submitted.map((o) => o.upstream),
       submitted.map((o) => o.upstreamId),
       submitted.map((o) => Math.max(1, partsOf(o).length)),
       now,
@@ -111,7 +112,7 @@ async function recordSubmitted(
   const done = new Set(r.rows.map((m) => m.id));
   const recorded = submitted
     .filter((o) => done.has(o.id))
-    .map((o) => ({ id: o.id, route: o.route, upstreamId: o.upstreamId, parts: partsOf(o) }));
+    .map((o) => ({ ...issuerOf(o), id: o.id, upstreamId: o.upstreamId, parts: partsOf(o) }));
   await insertParts(c, recorded);
   const business = r.rows.filter((m) => m.kind === 'business');
   await addEvents(
@@ -122,7 +123,7 @@ async function recordSubmitted(
   await reports.applyEarlyReports(
     c,
     recorded.flatMap((o) =>
-      o.parts.length === 0 ? [o] : o.parts.map((upstreamId) => ({ route: o.route, upstreamId })),
+      o.parts.length === 0 ? [o] : o.parts.map((upstreamId) => ({ ...issuerOf(o), upstreamId })),
     ),
     now,
   );

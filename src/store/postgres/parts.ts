@@ -1,19 +1,21 @@
-import type { Report } from '../../domain/messages/message.js';
+import type { IssuedId, Report } from '../../domain/messages/message.js';
 import type { PartReport } from '../../domain/messages/parts.js';
-import { upstreamIdReadings } from '../../domain/messages/upstream-ids.js';
+import { issuedKey, upstreamIdReadings } from '../../domain/messages/upstream-ids.js';
 import { receiptResultOf } from '../../domain/receipts/receipt.js';
 import { combinedReport, type PartRow, type TargetRow } from '../rows/parts.js';
 import type { Queryable } from './database.js';
-import { readingsOf, type UpstreamKey } from './early-reports.js';
+import { readingsOf } from './early-reports.js';
 
 export interface Target extends TargetRow {
   route: string;
+  upstream: string;
   upstream_id: string;
 }
 
 interface StoredPart extends PartRow {
   message_ref: number;
   route: string;
+  upstream: string;
   upstream_id: string;
 }
 
@@ -23,26 +25,26 @@ export interface Located {
   part: StoredPart | undefined;
 }
 
-const keyOf = (route: string, upstreamId: string) => `${route}\u0000${upstreamId}`;
-
 /**
  * The messages that the reports' upstream ids name in any reading (as a message's id or as one of
  * its parts'), locked in id order so that two nodes applying reports for one message take turns,
  * with the parts of the multipart ones. Reports are then matched and parts settled in memory.
  */
-export async function lockTargets(c: Queryable, keys: readonly UpstreamKey[]) {
+export async function lockTargets(c: Queryable, keys: readonly IssuedId[]) {
   const k = readingsOf(keys);
   const r = await c.query<Target>(
-    `WITH k AS (SELECT DISTINCT * FROM unnest($1::text[], $2::text[]) AS k(route, upstream_id))
+    `WITH k AS (SELECT DISTINCT * FROM unnest($1::text[], $2::text[], $3::text[])
+       AS k(route, upstream, upstream_id))
      SELECT m.id, m.kind, m.account_id, m.state, m.status, m.parts, m.receipt_to, m.route,
-       m.upstream_id FROM messages m
+       m.upstream, m.upstream_id FROM messages m
      WHERE m.id IN (
-       SELECT n.id FROM messages n JOIN k ON n.route = k.route AND n.upstream_id = k.upstream_id
+       SELECT n.id FROM messages n JOIN k ON n.route = k.route AND n.upstream = k.upstream
+         AND n.upstream_id = k.upstream_id
        UNION
-       SELECT p.message_ref FROM message_parts p
-         JOIN k ON p.route = k.route AND p.upstream_id = k.upstream_id)
+       SELECT p.message_ref FROM message_parts p JOIN k ON p.route = k.route
+         AND p.upstream = k.upstream AND p.upstream_id = k.upstream_id)
      ORDER BY m.id FOR UPDATE OF m`,
-    [k.route, k.reading],
+    [k.route, k.upstream, k.reading],
   );
   const multipart = r.rows.filter((m) => m.parts > 1).map((m) => m.id);
   const parts =
@@ -50,7 +52,8 @@ export async function lockTargets(c: Queryable, keys: readonly UpstreamKey[]) {
       ? []
       : (
           await c.query<StoredPart>(
-            `SELECT message_ref, route, upstream_id, part_no, status, code, descr FROM message_parts
+            `SELECT message_ref, route, upstream, upstream_id, part_no, status, code, descr
+             FROM message_parts
              WHERE message_ref = ANY($1::bigint[]) ORDER BY message_ref, part_no`,
             [multipart],
           )
@@ -62,8 +65,8 @@ function targets(messages: readonly Target[], parts: readonly StoredPart[]) {
   const byId = new Map(messages.map((m) => [m.id, { ...m }]));
   const byUpstreamId = new Map<string, Target>();
   // Ordered by id: an id handed out again belongs to the newest message that carries it.
-  for (const m of byId.values()) byUpstreamId.set(keyOf(m.route, m.upstream_id), m);
-  const partById = new Map(parts.map((p) => [keyOf(p.route, p.upstream_id), { ...p }]));
+  for (const m of byId.values()) byUpstreamId.set(issuedKey(m, m.upstream_id), m);
+  const partById = new Map(parts.map((p) => [issuedKey(p, p.upstream_id), { ...p }]));
   const partsOf = new Map<number, StoredPart[]>();
   for (const p of partById.values())
     partsOf.set(p.message_ref, [...(partsOf.get(p.message_ref) ?? []), p]);
@@ -72,7 +75,7 @@ function targets(messages: readonly Target[], parts: readonly StoredPart[]) {
     /** The message a report's upstream id names: the first reading that names one decides. */
     locate(r: Report): Located | undefined {
       for (const reading of upstreamIdReadings(r.upstreamId)) {
-        const key = keyOf(r.route, reading);
+        const key = issuedKey(r, reading);
         const part = partById.get(key);
         const owner = part && byId.get(part.message_ref);
         const carrier = byUpstreamId.get(key);
@@ -103,11 +106,13 @@ export async function writeParts(c: Queryable, parts: readonly StoredPart[]): Pr
   if (parts.length === 0) return;
   await c.query(
     `UPDATE message_parts p SET status = s.status, code = s.code, descr = s.descr
-     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[])
-       AS s(route, upstream_id, status, code, descr)
-     WHERE p.route = s.route AND p.upstream_id = s.upstream_id AND p.status IS NULL`,
+     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[])
+       AS s(route, upstream, upstream_id, status, code, descr)
+     WHERE p.route = s.route AND p.upstream = s.upstream AND p.upstream_id = s.upstream_id
+       AND p.status IS NULL`,
     [
       parts.map((p) => p.route),
+      parts.map((p) => p.upstream),
       parts.map((p) => p.upstream_id),
       parts.map((p) => p.status),
       parts.map((p) => p.code),
@@ -122,22 +127,24 @@ export async function writeParts(c: Queryable, parts: readonly StoredPart[]): Pr
  */
 export async function insertParts(
   c: Queryable,
-  submitted: readonly { id: number; route: string; parts: readonly string[] }[],
+  submitted: readonly { id: number; route: string; upstream: string; parts: readonly string[] }[],
 ): Promise<void> {
-  const rows = new Map<string, { route: string; upstreamId: string; id: number; no: number }>();
+  const rows = new Map<string, IssuedId & { id: number; no: number }>();
   for (const o of [...submitted].sort((a, b) => a.id - b.id))
-    o.parts.forEach((upstreamId, i) =>
-      rows.set(keyOf(o.route, upstreamId), { route: o.route, upstreamId, id: o.id, no: i + 1 }),
-    );
+    o.parts.forEach((upstreamId, i) => {
+      const row = { route: o.route, upstream: o.upstream, upstreamId, id: o.id, no: i + 1 };
+      rows.set(issuedKey(o, upstreamId), row);
+    });
   if (rows.size === 0) return;
   const list = [...rows.values()];
   await c.query(
-    `INSERT INTO message_parts (route, upstream_id, message_ref, part_no)
-     SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::int[])
-     ON CONFLICT (route, upstream_id) DO UPDATE SET message_ref = excluded.message_ref,
+    `INSERT INTO message_parts (route, upstream, upstream_id, message_ref, part_no)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::int[])
+     ON CONFLICT (route, upstream, upstream_id) DO UPDATE SET message_ref = excluded.message_ref,
        part_no = excluded.part_no, status = NULL, code = NULL, descr = NULL`,
     [
       list.map((p) => p.route),
+      list.map((p) => p.upstream),
       list.map((p) => p.upstreamId),
       list.map((p) => p.id),
       list.map((p) => p.no),

@@ -8,6 +8,13 @@ import { LEASE, NOW, batch, sms } from '../contract/fixtures.js';
 import { connectionConfig } from './database.js';
 import { openPostgresStore } from './postgres-store.js';
 import { createScratchSchema, type ScratchSchema } from './scratch-schema.js';
+import { postgresMigrations } from './migrations.js';
+import {
+  ISSUERS_SQL,
+  ROWS_BEFORE_THE_SPLIT,
+  SPLIT_ISSUERS,
+  checkSplitIssuers,
+} from '../contract/issuer-migration.js';
 
 const url = process.env.WIREBIRD_TEST_DATABASE_URL;
 
@@ -29,6 +36,37 @@ if (!url) {
     };
   });
   describe('postgres: several nodes on one database', () => nodesOnOneDatabase(url));
+  describe('postgres migrations', () => {
+    it("split a route of 'smpp:<smsc>' written before version 21 into the route and its upstream", async () => {
+      const scratch = await createScratchSchema(url);
+      const client = new pg.Client(connectionConfig({ url, schema: scratch.schema }));
+      await client.connect();
+      try {
+        await client.query(
+          `CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL,
+             applied_at BIGINT NOT NULL)`,
+        );
+        for (const m of postgresMigrations.filter((x) => x.version < 21)) {
+          await client.query(m.sql);
+          await client.query('INSERT INTO schema_migrations VALUES ($1, $2, 0)', [
+            m.version,
+            m.name,
+          ]);
+        }
+        for (const sql of ROWS_BEFORE_THE_SPLIT) await client.query(sql);
+        const store = await scratch.open();
+        try {
+          await checkSplitIssuers(store);
+        } finally {
+          await store.close();
+        }
+        assert.deepEqual((await client.query(ISSUERS_SQL)).rows, SPLIT_ISSUERS);
+      } finally {
+        await client.end();
+        await scratch.drop();
+      }
+    });
+  });
 }
 
 function nodesOnOneDatabase(url: string): void {

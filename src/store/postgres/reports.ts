@@ -1,13 +1,7 @@
-import type { Report } from '../../domain/messages/message.js';
+import type { IssuedId, Report } from '../../domain/messages/message.js';
 import { applyReport } from '../../domain/receipts/apply-report.js';
 import { inTransaction, type Pool, type Queryable } from './database.js';
-import {
-  anyUnknown,
-  earlyReportsLock,
-  keepEarly,
-  takeEarly,
-  type UpstreamKey,
-} from './early-reports.js';
+import { anyUnknown, earlyReportsLock, keepEarly, takeEarly } from './early-reports.js';
 import { addEvents, type EventInput } from './events.js';
 import type { MessageChange } from '../rows/outbox.js';
 import { messagesChanged } from './outbox.js';
@@ -109,7 +103,7 @@ export function postgresReports(pool: Pool) {
       });
     },
     /** Reports that came before their submit answer are applied once the upstream id is known. */
-    async applyEarlyReports(c: Queryable, list: readonly UpstreamKey[], now: number) {
+    async applyEarlyReports(c: Queryable, list: readonly IssuedId[], now: number) {
       if (list.length === 0) return;
       // Early reports are rare: one look at the table spares a lookup per submitted message.
       const any = await c.query('SELECT 1 FROM early_reports LIMIT 1');

@@ -51,7 +51,7 @@ export interface SessionRow {
   created_at: number;
 }
 
-export const SESSION_MESSAGE_COLUMNS = `id, phone, route, body, cost_count, state, status, attempts,
+export const SESSION_MESSAGE_COLUMNS = `id, phone, route, upstream, body, cost_count, state, status, attempts,
   last_error, upstream_id, accepted_at, submitted_at, receipt_result, receipt_code, receipt_desc,
   receipt_time, user_id`;
 
@@ -59,6 +59,7 @@ export interface SessionMessageRow {
   id: number;
   phone: string;
   route: string;
+  upstream: string;
   body: string;
   cost_count: number;
   state: string;
@@ -112,6 +113,7 @@ function toSessionMessage(r: SessionMessageRow): SessionMessage {
     id: r.id,
     phone: r.phone,
     route: r.route,
+    upstream: r.upstream,
     text: r.body,
     costCount: r.cost_count,
     state: r.state,

@@ -4,6 +4,7 @@
  */
 import { sqliteMigrationsTwoWay } from './migrations-two-way.js';
 import { sqliteMigrationsCredentials } from './migrations-credentials.js';
+import { sqliteMigrationsIssuer } from './migrations-issuer.js';
 
 export interface Migration {
   version: number;
@@ -301,4 +302,5 @@ export const sqliteMigrations: readonly Migration[] = [
   ...sqliteMigrationsOneWay,
   ...sqliteMigrationsTwoWay,
   ...sqliteMigrationsCredentials,
+  ...sqliteMigrationsIssuer,
 ];

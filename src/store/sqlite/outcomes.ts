@@ -1,4 +1,5 @@
-import type { SubmitOutcome } from '../../domain/messages/message.js';
+import type { IssuedId, SubmitOutcome } from '../../domain/messages/message.js';
+import { issuerOf } from '../../domain/messages/upstream-ids.js';
 import type { MessageStore } from '../../domain/ports.js';
 import type { Db } from './database.js';
 import type { SqliteOutbox } from './outbox.js';
@@ -63,12 +64,13 @@ function eventWriter(db: Db) {
 /** Submits that an upstream took: single-part ones in one statement, multipart with their parts. */
 function submittedRecorders(db: Db) {
   const submitted = db.prepare<unknown[], { kind: string }>(
-    `UPDATE messages SET state = 'submitted', due_at = NULL, route = ?, upstream_id = ?, submitted_at = ?,
-       parts = ? WHERE id = ? AND state = 'submitting' AND attempts = ? RETURNING kind`,
+    `UPDATE messages SET state = 'submitted', due_at = NULL, upstream = ?, upstream_id = ?,
+       submitted_at = ?, parts = ? WHERE id = ? AND state = 'submitting' AND attempts = ?
+     RETURNING kind`,
   );
   // Single-part submits, the bulk of every pass, as one statement over the pass's JSON.
   const submittedMany = db.prepare<unknown[], [number, string]>(
-    `UPDATE messages SET state = 'submitted', due_at = NULL, route = o.value ->> 1,
+    `UPDATE messages SET state = 'submitted', due_at = NULL, upstream = o.value ->> 1,
        upstream_id = o.value ->> 2, submitted_at = ?, parts = 1 FROM json_each(?) AS o
      WHERE messages.id = o.value ->> 0 AND messages.state = 'submitting'
        AND messages.attempts = o.value ->> 3 RETURNING messages.id, messages.kind`,
@@ -76,8 +78,9 @@ function submittedRecorders(db: Db) {
   submittedMany.raw(true);
   // An SMSC may hand out an id again after wrapping around: the newest message owns it.
   const part = db.prepare(
-    `INSERT INTO message_parts (route, upstream_id, message_ref, part_no) VALUES (?,?,?,?)
-     ON CONFLICT (route, upstream_id) DO UPDATE SET message_ref = excluded.message_ref,
+    `INSERT INTO message_parts (route, upstream, upstream_id, message_ref, part_no)
+     VALUES (?,?,?,?,?)
+     ON CONFLICT (route, upstream, upstream_id) DO UPDATE SET message_ref = excluded.message_ref,
        part_no = excluded.part_no, status = NULL, code = NULL, descr = NULL`,
   );
   const { insertEvent, event } = eventWriter(db);
@@ -85,7 +88,7 @@ function submittedRecorders(db: Db) {
     /** Records single-part submits; those whose claim still held join `late`. */
     recordSingle(single: readonly Submitted[], now: number, late: Late[]) {
       if (single.length === 0) return;
-      const pass = JSON.stringify(single.map((o) => [o.id, o.route, o.upstreamId, o.attempt]));
+      const pass = JSON.stringify(single.map((o) => [o.id, o.upstream, o.upstreamId, o.attempt]));
       const changed = submittedMany.all(now, pass);
       const byId = new Map(single.map((o) => [o.id, o]));
       for (const [id, kind] of changed) {
@@ -98,11 +101,11 @@ function submittedRecorders(db: Db) {
     /** A multipart message: its row, and a row per part that reports will name. */
     recordMultipart(o: Submitted, now: number, late: Late[]) {
       const parts = o.parts ?? [];
-      const row = submitted.get(o.route, o.upstreamId, now, parts.length, o.id, o.attempt);
+      const row = submitted.get(o.upstream, o.upstreamId, now, parts.length, o.id, o.attempt);
       if (!row) return;
       parts.forEach((upstreamId, i) => {
-        part.run(o.route, upstreamId, o.id, i + 1);
-        late.push({ route: o.route, upstreamId });
+        part.run(o.route, o.upstream, upstreamId, o.id, i + 1);
+        late.push({ ...issuerOf(o), upstreamId });
       });
       event(row, o.id, 'submitted', now, '', o.upstreamId);
     },
@@ -141,4 +144,4 @@ function unsentRecorders(db: Db, outbox: SqliteOutbox) {
 
 type Submitted = Extract<SubmitOutcome, { kind: 'submitted' }>;
 /** Upstream ids whose reports may have come before their submit was recorded. */
-type Late = { route: string; upstreamId: string };
+type Late = IssuedId;

@@ -1,5 +1,5 @@
 import { advanceStatus, byOccurrence } from '../../domain/messages/status.js';
-import type { Report } from '../../domain/messages/message.js';
+import type { IssuedId, Issuer, Report } from '../../domain/messages/message.js';
 import { upstreamIdReadings } from '../../domain/messages/upstream-ids.js';
 import { applyReport } from '../../domain/receipts/apply-report.js';
 import { receiptResultOf } from '../../domain/receipts/receipt.js';
@@ -11,11 +11,12 @@ import { sqliteParts } from './parts.js';
 
 export function sqliteReports(db: Db, outbox: SqliteOutbox) {
   const keepEarly = db.prepare(
-    `INSERT INTO early_reports (route, upstream_id, status, code, descr, at, received_at)
-     VALUES (?,?,?,?,?,?,?) ON CONFLICT DO NOTHING`,
+    `INSERT INTO early_reports (route, upstream, upstream_id, status, code, descr, at, received_at)
+     VALUES (?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING`,
   );
   const takeEarly = db.prepare<unknown[], EarlyRow>(
-    'DELETE FROM early_reports WHERE route = ? AND upstream_id = ? RETURNING status, code, descr, at',
+    `DELETE FROM early_reports WHERE route = ? AND upstream = ? AND upstream_id = ?
+     RETURNING status, code, descr, at`,
   );
   const applyOne = reportApplier(db, outbox);
   const expireAwaiting = receiptExpiry(db, outbox);
@@ -25,29 +26,24 @@ export function sqliteReports(db: Db, outbox: SqliteOutbox) {
     for (const r of reports) {
       if (applyOne(r, now)) continue;
       unmatched++;
-      keepEarly.run(r.route, r.upstreamId, r.status, r.code, r.desc, r.at, now);
+      keepEarly.run(r.route, r.upstream, r.upstreamId, r.status, r.code, r.desc, r.at, now);
     }
     return { unmatched };
   });
 
   const anyEarly = db.prepare('SELECT EXISTS (SELECT 1 FROM early_reports)').pluck();
   /** Reports that came before their submit answer are applied once the upstream id is known. */
-  const applyEarlyReports = (
-    list: readonly { route: string; upstreamId: string }[],
-    now: number,
-  ) => {
+  const applyEarlyReports = (list: readonly IssuedId[], now: number) => {
     // Early reports are rare: one look at the table spares a lookup per submitted message.
     if (list.length === 0 || !anyEarly.get()) return;
-    for (const { route, upstreamId } of list) {
+    for (const { route, upstream, upstreamId } of list) {
       const early = upstreamIdReadings(upstreamId).flatMap((reading) =>
-        takeEarly.all(route, reading),
+        takeEarly.all(route, upstream, reading),
       );
       early.sort(byOccurrence);
+      const issued = { route, upstream, upstreamId };
       for (const e of early)
-        applyOne(
-          { route, upstreamId, status: e.status, code: e.code, desc: e.descr, at: e.at },
-          now,
-        );
+        applyOne({ ...issued, status: e.status, code: e.code, desc: e.descr, at: e.at }, now);
     }
   };
 
@@ -68,7 +64,8 @@ function reportApplier(db: Db, outbox: SqliteOutbox) {
   // of a lookup and an UPDATE. The id as given is the reading `locate` tries first.
   const finaliseSmsSql = (also: string, returning: string) =>
     `UPDATE messages SET state = 'final', status = ?, receipt_result = ?, receipt_code = ?,
-       receipt_desc = ?, receipt_time = ?${also} WHERE route = ? AND upstream_id = ? AND kind = 'sms'
+       receipt_desc = ?, receipt_time = ?${also}
+     WHERE route = ? AND upstream = ? AND upstream_id = ? AND kind = 'sms'
        AND parts = 1 AND state = 'submitted' AND status IN ('accepted', 'sent')
      RETURNING ${returning}`;
   const finaliseSms = db.prepare(finaliseSmsSql('', 'id, account_id, receipt_to'));
@@ -87,7 +84,7 @@ function reportApplier(db: Db, outbox: SqliteOutbox) {
       const speaking = outbox.anySubscriber('message.receipt');
       // Both statements RETURN these columns; the one that speaks adds the event fields.
       const done = (speaking ? finaliseSmsSpeaking : finaliseSms).get(
-        ...[r.status, result, r.code, r.desc, at, r.route, r.upstreamId],
+        ...[r.status, result, r.code, r.desc, at, r.route, r.upstream, r.upstreamId],
       ) as MessageEventRow | undefined;
       if (done) {
         const change = {
@@ -109,7 +106,7 @@ function reportApplier(db: Db, outbox: SqliteOutbox) {
 function foundReportApplier(db: Db, outbox: SqliteOutbox) {
   const find = db.prepare<unknown[], Target>(
     `SELECT id, kind, account_id, state, status, parts, receipt_to FROM messages
-     WHERE route = ? AND upstream_id = ?`,
+     WHERE route = ? AND upstream = ? AND upstream_id = ?`,
   );
   const event = db.prepare(
     'INSERT INTO message_events (message_ref, status, at, code, descr) VALUES (?,?,?,?,?)',
@@ -122,11 +119,11 @@ function foundReportApplier(db: Db, outbox: SqliteOutbox) {
   const parts = sqliteParts(db);
 
   /** The message (and, for a multipart one, the part) an upstream id names, in any reading. */
-  const locate = (route: string, upstreamId: string) => {
+  const locate = (issuer: Issuer, upstreamId: string) => {
     for (const reading of upstreamIdReadings(upstreamId)) {
-      const m = find.get(route, reading);
+      const m = find.get(issuer.route, issuer.upstream, reading);
       if (m) return { m, partId: m.parts > 1 ? reading : undefined };
-      const owner = parts.owner(route, reading);
+      const owner = parts.owner(issuer, reading);
       if (owner) return { m: owner, partId: reading };
     }
     return undefined;
@@ -134,7 +131,7 @@ function foundReportApplier(db: Db, outbox: SqliteOutbox) {
 
   /** Any report: to a message or a part, final or not, first or repeated. */
   const applyFound = (r: Report, now: number): boolean => {
-    const found = locate(r.route, r.upstreamId);
+    const found = locate(r, r.upstreamId);
     if (!found) return false;
     const { m, partId } = found;
     if (m.kind === 'business') event.run(m.id, r.status, r.at, r.code, r.desc);

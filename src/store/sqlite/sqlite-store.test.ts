@@ -8,6 +8,12 @@ import { runStoreContract } from '../contract/store-contract.js';
 import { LEASE, NOW, batch, only, sms } from '../contract/fixtures.js';
 import { openSqliteStore } from './sqlite-store.js';
 import { sqliteMigrations } from './migrations.js';
+import {
+  ISSUERS_SQL,
+  ROWS_BEFORE_THE_SPLIT,
+  SPLIT_ISSUERS,
+  checkSplitIssuers,
+} from '../contract/issuer-migration.js';
 
 runStoreContract('sqlite (in memory)', async () => openSqliteStore({ path: ':memory:' }));
 
@@ -37,6 +43,19 @@ describe('sqlite store across a restart', () => {
   });
 });
 
+/** A database as the migrations before `version` left it, for a migration's test. */
+function databaseBefore(path: string, version: number): Database.Database {
+  const raw = new Database(path);
+  raw.exec(
+    'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT, applied_at INTEGER)',
+  );
+  for (const m of sqliteMigrations.filter((x) => x.version < version)) {
+    raw.exec(m.sql);
+    raw.prepare('INSERT INTO schema_migrations VALUES (?, ?, 0)').run(m.version, m.name);
+  }
+  return raw;
+}
+
 describe('sqlite migrations', () => {
   it('refuse a database whose schema is newer than this code knows', async () => {
     const path = onFile();
@@ -51,14 +70,7 @@ describe('sqlite migrations', () => {
 
   it('give the SMPP credentials and UCloud key pairs stored before version 21 their key records', async () => {
     const path = onFile();
-    const raw = new Database(path);
-    raw.exec(
-      'CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT, applied_at INTEGER)',
-    );
-    for (const m of sqliteMigrations.filter((x) => x.version < 21)) {
-      raw.exec(m.sql);
-      raw.prepare('INSERT INTO schema_migrations VALUES (?, ?, 0)').run(m.version, m.name);
-    }
+    const raw = databaseBefore(path, 21);
     raw.exec(`INSERT INTO smpp_credentials VALUES ('old', 7, 'hash', '', 4, 1000, 10, ${NOW});
       INSERT INTO ucloud_keys VALUES ('wbpk_old', 7, 'sealed', ${NOW});`);
     raw.close();
@@ -76,6 +88,25 @@ describe('sqlite migrations', () => {
       assert.equal(await store.countApiKeys(), 0, 'no API key among them');
     } finally {
       await store.close();
+    }
+  });
+
+  it("split a route of 'smpp:<smsc>' written before version 23 into the route and its upstream", async () => {
+    const path = onFile();
+    const raw = databaseBefore(path, 23);
+    for (const sql of ROWS_BEFORE_THE_SPLIT) raw.exec(sql);
+    raw.close();
+    const store = openSqliteStore({ path });
+    try {
+      await checkSplitIssuers(store);
+    } finally {
+      await store.close();
+    }
+    const after = new Database(path, { readonly: true });
+    try {
+      assert.deepEqual(after.prepare(ISSUERS_SQL).all(), SPLIT_ISSUERS);
+    } finally {
+      after.close();
     }
   });
 });
