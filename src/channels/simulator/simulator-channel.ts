@@ -207,11 +207,13 @@ function reportsFor(e: InboxEntry, now: number): Report[] {
   // reportsFor is only called for entries whose reportStatus is not 'none'.
   const status = e.reportStatus as ReportStatus;
   const [code, desc] = DESCRIPTIONS[status] ?? ['UNKNOWN', status];
-  // The simulator is its own upstream.
-  const issued = { route: e.route, upstream: '', upstreamId: e.upstreamId };
-  const final: Report = { ...issued, at: now, status, code, desc };
+  // The simulator is its own upstream. Literals, not spreads: this runs for every message.
+  const { route, upstreamId } = e;
+  const final: Report = { route, upstream: '', upstreamId, at: now, status, code, desc };
+  if (e.kind !== 'business') return [final];
   // Business messages go through "sent" first, as WhatsApp's statuses do.
-  return e.kind === 'business'
-    ? [{ ...issued, at: now, status: 'sent', code: 'SENT', desc: 'sent' }, final]
-    : [final];
+  return [
+    { route, upstream: '', upstreamId, at: now, status: 'sent', code: 'SENT', desc: 'sent' },
+    final,
+  ];
 }

@@ -28,8 +28,16 @@ export type ReceiptValues = [
 ];
 
 export function receiptOfValues(v: ReceiptValues): ReceiptPerPhone {
-  const [Phone, CostCount, ReceiptResult, ReceiptCode, ReceiptDesc, ReceiptTime, UserId] = v;
-  return { Phone, CostCount, ReceiptResult, ReceiptCode, ReceiptDesc, ReceiptTime, UserId };
+  // By index: every receipt of a session is read this way (see fromClaimValues).
+  return {
+    Phone: v[0],
+    CostCount: v[1],
+    ReceiptResult: v[2],
+    ReceiptCode: v[3],
+    ReceiptDesc: v[4],
+    ReceiptTime: v[5],
+    UserId: v[6],
+  };
 }
 
 export function toReceipt(r: ReceiptRow): ReceiptPerPhone {
