@@ -211,15 +211,19 @@ const smallFunctions = {
   },
 };
 
-// Rules that need the types (typescript-eslint's type-aware linting over tsconfig.json): a
-// promise nobody awaits or catches, a switch that forgets a case of its union, a cast that does
-// nothing. node:test's describe/it return promises the runner itself awaits.
+// typescript-eslint's strictTypeChecked set, type-aware over tsconfig.json, on all the TypeScript
+// the project runs: a promise nobody awaits, a switch that forgets a case of its union, a cast or
+// a condition that does nothing, anything typed `any` let through, and the rest of the set. Three
+// rules are tuned, each for a reason given beside it.
+const TYPED = ['src/**/*.ts', 'test/**/*.ts', 'tools/**/*.ts', 'bench/**/*.ts'];
+const strictTypeChecked = tseslint.configs.strictTypeChecked.map((c) => ({ ...c, files: TYPED }));
 const typeAware = {
-  files: ['src/**/*.ts', 'test/**/*.ts', 'tools/**/*.ts', 'bench/**/*.ts'],
+  files: TYPED,
   languageOptions: {
     parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
   },
   rules: {
+    // node:test's describe/it return promises the runner itself awaits.
     '@typescript-eslint/no-floating-promises': [
       'error',
       {
@@ -228,19 +232,44 @@ const typeAware = {
         ],
       },
     ],
+    // A `default` counts for the cases it catches.
     '@typescript-eslint/switch-exhaustiveness-check': [
       'error',
       { considerDefaultExhaustiveForUnions: true },
     ],
-    '@typescript-eslint/no-unnecessary-type-assertion': 'error',
-    // From strictTypeChecked, each at zero (the rest of the set is still to do, issue 22).
-    '@typescript-eslint/no-unnecessary-template-expression': 'error',
-    '@typescript-eslint/no-unnecessary-type-arguments': 'error',
-    '@typescript-eslint/use-unknown-in-catch-callback-variable': 'error',
-    '@typescript-eslint/only-throw-error': 'error',
-    '@typescript-eslint/prefer-promise-reject-errors': 'error',
-    '@typescript-eslint/no-dynamic-delete': 'error',
-    '@typescript-eslint/restrict-plus-operands': 'error',
+    // Numbers and booleans print as expected in a message; objects, null and undefined do not.
+    '@typescript-eslint/restrict-template-expressions': [
+      'error',
+      { allowNumber: true, allowBoolean: true },
+    ],
+    // `(x) => f(x)` where f returns nothing is the callback idiom, not a confused value.
+    '@typescript-eslint/no-confusing-void-expression': ['error', { ignoreArrowShorthand: true }],
+    // The store's ports answer promises; the SQLite adapter does its work synchronously inside
+    // async methods, so that a throw reaches the caller as a rejection like PostgreSQL's. An
+    // async function without an await is that contract, not an oversight.
+    '@typescript-eslint/require-await': 'off',
+    // Still to do (issue 22), each with its count when it was turned off here: conditions the
+    // types say are always one way (16 in src/, 91 in tests), conversions of a value already of
+    // that type (13, 14: some convert driver values whose declared type is the parsed one),
+    // String() of an unknown PDU or JSON field (20), methods passed unbound (16, 4).
+    '@typescript-eslint/no-unnecessary-condition': 'off',
+    '@typescript-eslint/no-unnecessary-type-conversion': 'off',
+    '@typescript-eslint/no-base-to-string': 'off',
+    '@typescript-eslint/unbound-method': 'off',
+  },
+};
+
+// Tests read what foreign software answers (the UCloud SDK's JSON, a FormData's file) without a
+// schema, and exercise a deprecated media field on purpose: these rules hold in src/ only.
+const typeAwareTests = {
+  files: ['src/**/*.test.ts', 'test/**/*.ts'],
+  rules: {
+    '@typescript-eslint/no-unsafe-member-access': 'off',
+    '@typescript-eslint/no-unsafe-argument': 'off',
+    '@typescript-eslint/no-unsafe-call': 'off',
+    '@typescript-eslint/no-unsafe-assignment': 'off',
+    '@typescript-eslint/no-unsafe-class-instance-assignment': 'off',
+    '@typescript-eslint/no-deprecated': 'off',
   },
 };
 
@@ -313,7 +342,9 @@ export default tseslint.config(
   eventsInward,
   smppServerInward,
   smallFunctions,
+  ...strictTypeChecked,
   typeAware,
+  typeAwareTests,
   castsExplained,
   consoleScript,
 );

@@ -47,7 +47,10 @@ test('the Node snippet verifies a signed event and refuses a tampered one', asyn
 
 test('the Python snippet verifies a signed event and refuses a tampered one', (t) => {
   const python = spawnSync('python3', ['--version']);
-  if (python.status !== 0) return t.skip('python3 is not installed');
+  if (python.status !== 0) {
+    t.skip('python3 is not installed');
+    return;
+  }
   const dir = mkdtempSync(join(tmpdir(), 'wirebird-doc-py-'));
   try {
     const script = join(dir, 'verify.py');
@@ -76,7 +79,8 @@ test('the Go snippet verifies a signed event and refuses a tampered one', (t) =>
       '1',
       'WIREBIRD_REQUIRE_GO=1 but go is not installed',
     );
-    return t.skip('go is not installed (apt-get install golang-go to run this)');
+    t.skip('go is not installed (apt-get install golang-go to run this)');
+    return;
   }
   const dir = mkdtempSync(join(tmpdir(), 'wirebird-doc-go-'));
   try {

@@ -55,9 +55,12 @@ function apiRoute(app: FastifyInstance, deps: ApiDeps, guard: AuthGuard | undefi
       const done = await runOffloaded(offload, { body: handed.text, ...headers }, handed.action);
       if (done) return answer(deps, { request, reply }, done);
       // Not one the threads answer after all: parsed here, where a bad body is refused as usual.
-      request.body = await new Promise((resolve, reject) =>
-        parse(request, handed.text, (err, value) => (err ? reject(err) : resolve(value))),
-      );
+      request.body = await new Promise((resolve, reject) => {
+        void parse(request, handed.text, (err, value) => {
+          if (err) reject(err);
+          else resolve(value);
+        });
+      });
     }
     if (isUcloudBody(request.body)) {
       const outcome = await settled(runUcloud(deps, request, headers));
@@ -109,7 +112,8 @@ function registerBodyParsers(
       text = utf8Text(bytes as Buffer);
     } catch (err) {
       // utf8Text throws only WirebirdErrors.
-      return done(Object.assign(err as Error, { statusCode: 400 }), undefined);
+      done(Object.assign(err as Error, { statusCode: 400 }), undefined);
+      return;
     }
     const signed = text.includes(`"${PUBLIC_KEY_PARAM}"`);
     const action = offload && !signed ? offload.actionIn(text) : undefined;
@@ -130,13 +134,15 @@ function jsonParserWithPosition(app: FastifyInstance): JsonParser {
   return (request, text, done) =>
     parseSafely(request, text, (err, value) => {
       if (errorCode(err) !== 'FST_ERR_CTP_INVALID_JSON_BODY') {
-        return done(err, value);
+        done(err, value);
+        return;
       }
       try {
         JSON.parse(text);
       } catch (e) {
         // JSON.parse throws only SyntaxErrors.
-        return done(Object.assign(e as SyntaxError, { statusCode: 400 }), undefined);
+        done(Object.assign(e as SyntaxError, { statusCode: 400 }), undefined);
+        return;
       }
       done(err, value);
     });

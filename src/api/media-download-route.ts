@@ -30,20 +30,21 @@ export function sendMediaFile(reply: FastifyReply, file: MediaFile): FastifyRepl
 
 export function registerMediaDownload(app: FastifyInstance, deps: ApiDeps): void {
   app.get<{ Params: { mediaId: string } }>('/media/:mediaId', async (request, reply) => {
+    let file: Awaited<ReturnType<ApiDeps['store']['getMediaFile']>>;
     try {
       const accountId = await authorised(deps, request.headers.authorization, 'read');
       const { mediaId } = request.params;
-      const file = mediaId.startsWith(MEDIA_ID_PREFIX)
+      file = mediaId.startsWith(MEDIA_ID_PREFIX)
         ? await deps.store.getMediaFile(accountId, mediaId)
         : undefined;
       if (!file) {
         throw new WirebirdError('NotFound', `no file ${mediaId} in this account's media`);
       }
-      return sendMediaFile(reply, file);
     } catch (err) {
       // A download is a REST read: a missing file is a 404, not a 200 with a RetCode.
       const status = err instanceof WirebirdError ? httpStatusOf(err.retCode, 'rest') : undefined;
       return sendError({ request, reply }, { action: undefined, err, status });
     }
+    return sendMediaFile(reply, file);
   });
 }

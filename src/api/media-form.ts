@@ -79,7 +79,7 @@ async function drain(part: MultipartFile): Promise<void> {
 async function takeFile(part: MultipartFile, form: Collected): Promise<WirebirdError | undefined> {
   const bytes = await readFile(part, readLimitOf(form.type));
   if (!bytes) return fileTooLarge(form.type);
-  if ([...part.filename].length > FILENAME_MAX) {
+  if (Array.from(part.filename).length > FILENAME_MAX) {
     return invalid('file', `has a file name longer than ${FILENAME_MAX} characters`);
   }
   const mimeType = normaliseMimeType(part.mimetype);

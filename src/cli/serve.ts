@@ -91,7 +91,8 @@ function explain(err: unknown, config: Config): unknown {
   const code = errorCode(err);
   if (code === 'EADDRINUSE') {
     const smpp = config.smppServer.listen;
-    const which = fieldsOf(err).port;
+    const port = fieldsOf(err).port;
+    const which = typeof port === 'number' ? port : undefined;
     if (smpp && which !== undefined && smpp.endsWith(`:${which}`) && which !== config.port) {
       return `${smpp} is already in use; set WIREBIRD_SMPP_LISTEN to another address`;
     }

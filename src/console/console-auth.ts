@@ -65,7 +65,10 @@ export function registerConsoleAuth(app: FastifyInstance, ctx: ConsoleContext): 
   // After the body is parsed: every state-changing request must carry this session's token,
   // which @fastify/csrf-protection checks (refusals reach the error handler below).
   app.addHook('preHandler', (request, reply, done) => {
-    if (request.method !== 'POST' || OPEN_PATHS.has(request.url)) return done();
+    if (request.method !== 'POST' || OPEN_PATHS.has(request.url)) {
+      done();
+      return;
+    }
     if (!sameOrigin(request)) return void refuseStale(reply);
     app.csrfProtection(request, reply, done);
   });

@@ -101,7 +101,7 @@ function pager(d: InboxPageData): Html {
   if (d.before === undefined && d.older === undefined) return html``;
   const link = (params: Record<string, string>) => {
     const search = new URLSearchParams({ ...(d.query ? { q: d.query } : {}), ...params });
-    return search.size > 0 ? `/console/inbox?${search}` : '/console/inbox';
+    return search.size > 0 ? `/console/inbox?${search.toString()}` : '/console/inbox';
   };
   return html`<nav class="pager" aria-label="Conversations">
     ${d.before !== undefined ? html`<a href="${link({})}" rel="first">← Newest</a>` : ''}
@@ -114,7 +114,7 @@ function pager(d: InboxPageData): Html {
 }
 
 export function conversationItem(c: Conversation, query: string, open: boolean): Html {
-  const href = `/console/inbox?${new URLSearchParams({ phone: c.phone, ...(query ? { q: query } : {}) })}`;
+  const href = `/console/inbox?${new URLSearchParams({ phone: c.phone, ...(query ? { q: query } : {}) }).toString()}`;
   return html`<li data-phone="${c.phone}" ${open ? html` class="open"` : ''}>
     <a href="${href}"
       ><b>${c.phone}</b><span class="count">${c.count}</span>

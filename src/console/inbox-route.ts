@@ -59,7 +59,7 @@ export function registerInboxRoutes(app: FastifyInstance, ctx: ConsoleContext): 
     guarded(async (request, reply) => {
       const stored = await replyFromTestPhone(ctx, request);
       const back = new URLSearchParams({ phone: stored.from, replied: stored.inboundId });
-      return reply.redirect(`/console/inbox?${back}`, 303);
+      return reply.redirect(`/console/inbox?${back.toString()}`, 303);
     }),
   );
   app.post(

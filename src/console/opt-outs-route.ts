@@ -37,7 +37,7 @@ export function registerOptOutsRoutes(app: FastifyInstance, ctx: ConsoleContext)
 }
 
 const back = (accountId: number, done: string) =>
-  `/console/opt-outs?${new URLSearchParams({ account: String(accountId), done })}`;
+  `/console/opt-outs?${new URLSearchParams({ account: String(accountId), done }).toString()}`;
 
 /** The forms: opt numbers out, remove one, save the keywords. */
 function registerOptOutChanges(app: FastifyInstance, ctx: ConsoleContext): void {

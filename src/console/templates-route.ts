@@ -91,7 +91,7 @@ function registerReview(
       const detail = reason === undefined ? {} : { ErrDesc: reason };
       await consoleAudit(ctx, request, { action, target: id, accountId, detail });
       const done = new URLSearchParams({ done: REVIEWED_AS[verb], id });
-      return reply.redirect(`/console/templates?${done}`, 303);
+      return reply.redirect(`/console/templates?${done.toString()}`, 303);
     }),
   );
 }

@@ -120,7 +120,7 @@ function registerEndpointForms(app: FastifyInstance, ctx: ConsoleContext): void 
       };
       if (verb !== 'test') await consoleAudit(ctx, request, fact);
       const q = new URLSearchParams({ account: String(accountId), done });
-      return reply.redirect(`/console/webhooks?${q}`, 303);
+      return reply.redirect(`/console/webhooks?${q.toString()}`, 303);
     }),
   );
 }

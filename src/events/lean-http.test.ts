@@ -41,7 +41,8 @@ function answer(req: IncomingMessage, res: ServerResponse): void {
           res.end();
         };
         res.on('error', () => undefined);
-        return more();
+        more();
+        return;
       }
       case '/hang':
         return;

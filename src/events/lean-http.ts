@@ -348,7 +348,10 @@ export class LeanHttpClient {
 
   private release(origin: string, c: Connection): void {
     const next = this.waiting.get(origin)?.shift();
-    if (next) return next.resolve(c);
+    if (next) {
+      next.resolve(c);
+      return;
+    }
     const list = this.idle.get(origin) ?? [];
     list.push(c);
     this.idle.set(origin, list);

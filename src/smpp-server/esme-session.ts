@@ -119,7 +119,10 @@ export class EsmeSession {
       this.close(why);
     };
     const sent = this.session.request('unbind', {}, done);
-    if (sent === undefined) return done();
+    if (sent === undefined) {
+      done();
+      return;
+    }
     setTimeout(done, 1000).unref();
   }
 
@@ -154,7 +157,10 @@ export class EsmeSession {
   }
 
   private async bind(pdu: Pdu, mode: BindMode): Promise<void> {
-    if (this.mode || this.binding) return this.answer(pdu, STATUS.ESME_RALYBND);
+    if (this.mode || this.binding) {
+      this.answer(pdu, STATUS.ESME_RALYBND);
+      return;
+    }
     this.binding = true;
     const systemId = String(pdu.system_id ?? '');
     const verdict = await this.ctx.auth.check({
@@ -167,7 +173,8 @@ export class EsmeSession {
     if (!verdict.ok) {
       this.ctx.log.warn({ systemId, address: this.address, why: verdict.reason }, 'bind refused');
       this.answer(pdu, verdict.status);
-      return this.close(`bind refused: ${verdict.reason}`);
+      this.close(`bind refused: ${verdict.reason}`);
+      return;
     }
     clearTimeout(this.timers.bind);
     this.credential = verdict.credential;
@@ -185,15 +192,22 @@ export class EsmeSession {
 
   private async submitted(pdu: Pdu): Promise<void> {
     const credential = this.credential;
-    if (!credential || this.mode === 'receiver') return this.answer(pdu, STATUS.ESME_RINVBNDSTS);
-    if (!this.limiter?.tryTake()) return this.answer(pdu, STATUS.ESME_RTHROTTLED);
+    if (!credential || this.mode === 'receiver') {
+      this.answer(pdu, STATUS.ESME_RINVBNDSTS);
+      return;
+    }
+    if (!this.limiter?.tryTake()) {
+      this.answer(pdu, STATUS.ESME_RTHROTTLED);
+      return;
+    }
     let outcome: SubmitOutcome;
     try {
       outcome = await this.ctx.submit(credential, pdu, pdu.command === 'submit_multi');
     } catch (err) {
       // Not stored: the ESME is told to try again, never given an id for a lost message.
       this.ctx.log.error({ err, systemId: credential.systemId }, 'submit_sm not stored');
-      return this.answer(pdu, STATUS.ESME_RSYSERR);
+      this.answer(pdu, STATUS.ESME_RSYSERR);
+      return;
     }
     if (outcome.reason) {
       this.ctx.log.info(
@@ -210,7 +224,10 @@ export class EsmeSession {
   /** query_sm and cancel_sm: a transmitter's or transceiver's, about its own account. */
   private async managed(pdu: Pdu, run: SessionContext['query']): Promise<void> {
     const credential = this.credential;
-    if (!credential || this.mode === 'receiver') return this.answer(pdu, STATUS.ESME_RINVBNDSTS);
+    if (!credential || this.mode === 'receiver') {
+      this.answer(pdu, STATUS.ESME_RINVBNDSTS);
+      return;
+    }
     try {
       const answer = await run(credential.accountId, pdu);
       if (answer.reason) {
@@ -233,7 +250,10 @@ export class EsmeSession {
   private idle(): void {
     const { inactivityMs } = this.ctx.config;
     const quietFor = performance.now() - this.session.lastReadAt;
-    if (quietFor >= inactivityMs) return this.close('inactive');
+    if (quietFor >= inactivityMs) {
+      this.close('inactive');
+      return;
+    }
     this.timers.idle = setTimeout(() => this.idle(), inactivityMs - quietFor);
   }
 

@@ -239,13 +239,15 @@ export class SmscSim {
     const answer = (fields: Record<string, unknown>) => this.answer(session, state, pdu, fields);
     if (this.faults.throttleEvery > 0 && this.stats.submits % this.faults.throttleEvery === 0) {
       this.stats.throttled++;
-      return answer({ command_status: ESME_RTHROTTLED });
+      answer({ command_status: ESME_RTHROTTLED });
+      return;
     }
     const to = String(pdu.destination_addr ?? '');
     const outcome = testOutcomeOf(to);
     if (outcome === 'refuse') {
       this.stats.refused++;
-      return answer({ command_status: ESME_RINVDSTADR });
+      answer({ command_status: ESME_RINVDSTADR });
+      return;
     }
     const id = this.newId();
     this.stats.accepted++;

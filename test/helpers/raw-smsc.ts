@@ -118,8 +118,10 @@ export class RawSmsc {
         return;
       case CMD.unbind:
         return void socket.write(pdu(id | RESP, 0, seq, Buffer.alloc(0)));
-      case CMD.submit_sm:
-        return this.submit(socket, seq, body);
+      case CMD.submit_sm: {
+        this.submit(socket, seq, body);
+        return;
+      }
       case (CMD.deliver_sm | RESP) >>> 0:
         this.deliverAnswers.push(frame.readUInt32BE(8));
         return;

@@ -84,7 +84,7 @@ describe('interop: Kannel binds to the SMPP server and round-trips', { skip: mis
     });
     const sent = await eventually(
       async () => {
-        const res = await fetch(`${kannel.sendsms}?${query}`).catch(() => undefined);
+        const res = await fetch(`${kannel.sendsms}?${query.toString()}`).catch(() => undefined);
         return res && res.status === 202 ? res : undefined;
       },
       "Kannel's sendsms accepting",

@@ -48,6 +48,7 @@ export function serveAdmin(
     method: route.method,
     url: route.url,
     handler: async (request, reply) => {
+      let fields: Record<string, unknown>;
       try {
         const input = {
           // Fastify types a request's parts unknown. The URL pattern makes the params strings;
@@ -57,13 +58,13 @@ export function serveAdmin(
           // and the body by its body schema (or is empty).
           body: (readBody ? readBody(request.body ?? {}) : {}) as Record<string, unknown>,
         };
-        const fields = await run(input, request);
+        fields = await run(input, request);
         const fact = route.audit?.(input, fields);
         if (fact) await audit(deps, { actor: 'admin' }, fact);
-        return reply.code(route.creates ? 201 : 200).send(ok(fields));
       } catch (err) {
         return sendAdminError(reply, err);
       }
+      return reply.code(route.creates ? 201 : 200).send(ok(fields));
     },
   });
 }

@@ -165,7 +165,10 @@ export class SmppBind {
 
   private keepAlive(session: PduSocket): void {
     const timer = setInterval(() => {
-      if (this.session !== session || this.state !== 'bound') return clearInterval(timer);
+      if (this.session !== session || this.state !== 'bound') {
+        clearInterval(timer);
+        return;
+      }
       // A link that stops answering enquire_link is dead even if TCP has not noticed.
       this.send(session, 'enquire_link').catch(() => session.destroy());
     }, this.smsc.enquireLinkS * 1000);

@@ -91,6 +91,6 @@ function mediaRefOf(m: MessageObject, type: string): MediaRef | undefined {
 /** A name fit for a Content-Disposition: no path, no control characters, not too long. */
 export function safeFileName(raw: string): string {
   const base = raw.split(/[\\/]/).pop() ?? '';
-  const printable = [...base].filter((ch) => ch >= ' ' && ch !== '\u007f' && ch !== '"');
+  const printable = Array.from(base).filter((ch) => ch >= ' ' && ch !== '\u007f' && ch !== '"');
   return printable.join('').trim().slice(0, 200);
 }

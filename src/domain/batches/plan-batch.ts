@@ -148,7 +148,7 @@ function checkTarget(t: TargetModal, params: string[], paramCount: number): stri
     return `TemplateParams has ${params.length} values; the template needs ${paramCount}`;
   }
   if (t.ExtendCode && !/^\d{1,6}$/.test(t.ExtendCode)) return 'ExtendCode must be 1 to 6 digits';
-  if (t.UserId && [...t.UserId].length > MAX_USER_ID_LENGTH) {
+  if (t.UserId && Array.from(t.UserId).length > MAX_USER_ID_LENGTH) {
     return `UserId must be at most ${MAX_USER_ID_LENGTH} characters`;
   }
   return undefined;

@@ -74,7 +74,8 @@ export function requiredObject(value: unknown, path: string): JsonObject {
 export function optionalArray(value: unknown, path: string): unknown[] | undefined {
   if (isAbsent(value)) return undefined;
   if (!Array.isArray(value)) throw invalid(path, 'must be an array');
-  return value;
+  const list: unknown[] = value;
+  return list;
 }
 
 // JSON may carry "\ud800" escapes; a lone surrogate cannot be encoded as UTF-8 for the channel.

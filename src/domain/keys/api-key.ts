@@ -86,7 +86,7 @@ export function keyAllows(key: Pick<ApiKey, 'scopes'>, scope: KeyScope | undefin
 
 export function checkKeyName(name: string, field = 'Name'): string {
   const trimmed = name.trim();
-  const control = [...trimmed].some((c) => c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127);
+  const control = Array.from(trimmed).some((c) => c.charCodeAt(0) < 32 || c.charCodeAt(0) === 127);
   if (trimmed.length > KEY_NAME_MAX || control) {
     throw invalid(field, `must be at most ${KEY_NAME_MAX} characters without control characters`);
   }

@@ -26,7 +26,7 @@ export function signatureVerdict(
   if (word !== undefined) {
     return { approve: false, errDesc: `banned words: contains the banned word "${word}"` };
   }
-  const refused = [...s.sigContent].find((c) => REFUSED_CHARACTERS.includes(c));
+  const refused = Array.from(s.sigContent).find((c) => REFUSED_CHARACTERS.includes(c));
   if (refused !== undefined) {
     return { approve: false, errDesc: `refused characters: contains "${refused}"` };
   }

@@ -47,7 +47,7 @@ function verificationCode(t: Template): string | undefined {
 }
 
 function refusedCharacters(t: Template): string | undefined {
-  const found = [...t.template].find((c) => REFUSED_CHARACTERS.includes(c));
+  const found = Array.from(t.template).find((c) => REFUSED_CHARACTERS.includes(c));
   if (found === undefined) return undefined;
   return `refused characters: contains "${found}"; the characters ${REFUSED_CHARACTERS.join(' ')} are not allowed`;
 }

@@ -43,8 +43,8 @@ export type StoreTest = (
 ) => void;
 
 export function storeTest(open: OpenStore): StoreTest {
-  return (name, body, options = {}) =>
-    it(name, options, async () => {
+  return (name, body, options = {}) => {
+    void it(name, options, async () => {
       const store = await open();
       try {
         await body(store);
@@ -52,6 +52,7 @@ export function storeTest(open: OpenStore): StoreTest {
         await store.close();
       }
     });
+  };
 }
 
 let counter = 0;

@@ -227,7 +227,9 @@ export function ucloudContract(open: OpenStore): void {
       const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
       const sorted = rows
         .map((r) => ({ ...r, count: Number(r.count), costCount: Number(r.costCount) }))
-        .sort((a, b) => (String(a.sendDate) + a.result < String(b.sendDate) + b.result ? -1 : 1));
+        .sort((a, b) =>
+          `${a.sendDate}${a.result ?? ''}` < `${b.sendDate}${b.result ?? ''}` ? -1 : 1,
+        );
       assert.deepEqual(
         sorted,
         [
@@ -240,7 +242,9 @@ export function ucloudContract(open: OpenStore): void {
             count: 1,
             costCount: 1,
           },
-        ].sort((a, b) => (String(a.sendDate) + a.result < String(b.sendDate) + b.result ? -1 : 1)),
+        ].sort((a, b) =>
+          `${a.sendDate}${a.result ?? ''}` < `${b.sendDate}${b.result ?? ''}` ? -1 : 1,
+        ),
       );
     });
 

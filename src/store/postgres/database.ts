@@ -16,12 +16,13 @@ export interface PostgresOptions {
 
 // Times are milliseconds since the epoch in BIGINT columns and ids are BIGSERIAL: both fit a
 // JavaScript number, so they come back as numbers rather than the driver's default strings.
-const INT8 = 20;
+type TypeId = Parameters<typeof pg.types.getTypeParser>[0];
 const types = {
-  getTypeParser(oid: number, format?: string) {
-    if (oid === INT8 && format !== 'binary') return (v: string) => Number(v);
-    // pg's getTypeParser overloads take 'text' or 'binary'; both reach here.
-    return pg.types.getTypeParser(oid, format as 'text');
+  getTypeParser(oid: TypeId, format?: 'text' | 'binary'): unknown {
+    if (oid === pg.types.builtins.INT8 && format !== 'binary') return (v: string) => Number(v);
+    // pg-types answers `any`: a parser of the column's text or bytes, untyped.
+    const parser: unknown = pg.types.getTypeParser(oid, format);
+    return parser;
   },
 };
 

@@ -25,7 +25,9 @@ export const API_KEY_COLUMNS = `key_id, kind, account_id, key_hash, name, prefix
  */
 export const insertKeyRecordSql = (mark: (n: number) => string): string =>
   `INSERT INTO api_keys (${API_KEY_COLUMNS})
-   VALUES (${API_KEY_COLUMNS.split(',').map((_, i) => mark(i + 1))})
+   VALUES (${API_KEY_COLUMNS.split(',')
+     .map((_, i) => mark(i + 1))
+     .join(',')})
    ON CONFLICT (key_hash) DO NOTHING`;
 
 /** The values of API_KEY_COLUMNS, in order. */

@@ -4,7 +4,9 @@ import type { Db } from './database.js';
 
 export function sqliteApiKeys(db: Db): ApiKeyStore {
   const insert = db.prepare(
-    `INSERT INTO api_keys (${API_KEY_COLUMNS}) VALUES (${API_KEY_COLUMNS.split(',').map(() => '?')})`,
+    `INSERT INTO api_keys (${API_KEY_COLUMNS}) VALUES (${API_KEY_COLUMNS.split(',')
+      .map(() => '?')
+      .join(',')})`,
   );
   const byHash = db.prepare<unknown[], ApiKeyRow>(
     `SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE key_hash = ?`,

@@ -10,7 +10,9 @@ import type { Db } from './database.js';
 export function sqliteConsoleSessions(db: Db): ConsoleSessionStore {
   const insert = db.prepare(
     `INSERT INTO console_sessions (${CONSOLE_SESSION_COLUMNS})
-     VALUES (${CONSOLE_SESSION_COLUMNS.split(',').map(() => '?')})`,
+     VALUES (${CONSOLE_SESSION_COLUMNS.split(',')
+       .map(() => '?')
+       .join(',')})`,
   );
   const one = db.prepare<unknown[], ConsoleSessionRow>(
     `SELECT ${CONSOLE_SESSION_COLUMNS} FROM console_sessions WHERE session_hash = ?`,
