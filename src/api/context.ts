@@ -12,17 +12,18 @@ import type { KeyHolder } from './auth.js';
 import type { AuditFact } from './audit-log.js';
 import { validator } from './validate.js';
 
+/** Functions, not methods: each is handed on alone (newSessionNo: ids.uuid). */
 export interface IdSource {
-  templateId(): string;
+  templateId: () => string;
   /** A signature's id (UCloud's 工单ID form, like a template's). */
-  sigId(): string;
-  uuid(): string;
+  sigId: () => string;
+  uuid: () => string;
   /** A Wirebird media id: MEDIA_ID_PREFIX and random characters. */
-  mediaId(): string;
+  mediaId: () => string;
   /** An inbound message's public id: INBOUND_ID_PREFIX and random characters. */
-  inboundId(): string;
+  inboundId: () => string;
   /** A webhook endpoint's id: ENDPOINT_ID_PREFIX and random characters. */
-  endpointId(): string;
+  endpointId: () => string;
 }
 
 /** Background work the API nudges so that new rows are picked up at once, not at the next poll. */

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { actions } from './actions/index.js';
 import type { ApiDeps } from './context.js';
+import { textOf } from '../util/unknown-values.js';
 
 const outcomes = new WeakMap<FastifyRequest, Record<string, unknown>>();
 const logged = new WeakSet<FastifyRequest>();
@@ -15,7 +16,7 @@ function countRequest(deps: ApiDeps, request: FastifyRequest): void {
   const outcome = outcomes.get(request);
   const action = outcome?.action;
   const known = typeof action === 'string' && actions.has(action) ? action : 'unknown';
-  deps.metrics.request(known, String(outcome?.retCode ?? 'none'));
+  deps.metrics.request(known, textOf(outcome?.retCode ?? 'none'));
 }
 
 /**

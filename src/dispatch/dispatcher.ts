@@ -147,12 +147,12 @@ export class Dispatcher {
     claimed: readonly ClaimedMessage[],
     pass: () => Promise<T>,
   ): Promise<T> {
-    const { extend } = this.storage;
-    if (!extend) return pass();
+    const storage = this.storage;
+    if (!storage.extend) return pass();
     const claims = claimed.map((m) => ({ id: m.id, attempt: m.attempts }));
     const renew = () => {
-      extend
-        .call(this.storage, claims, this.clock.now() + this.options.leaseMs)
+      storage
+        .extend?.(claims, this.clock.now() + this.options.leaseMs)
         .catch((err: unknown) => this.log.warn({ err }, 'lease renewal failed'));
     };
     const timer = setInterval(renew, Math.max(1, Math.floor(this.options.leaseMs / 3)));

@@ -275,8 +275,8 @@ export class AnswerReader {
 
 interface Waiter {
   url: URL;
-  resolve(c: Connection): void;
-  reject(e: Error): void;
+  resolve: (c: Connection) => void;
+  reject: (e: Error) => void;
 }
 
 /** Connections per origin, reused while they stay open. */

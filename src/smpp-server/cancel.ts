@@ -6,6 +6,7 @@
 import type { Clock, Store } from '../domain/ports.js';
 import { STATUS } from './command-status.js';
 import { destinationPhone } from './submit.js';
+import { textOf } from '../util/unknown-values.js';
 
 export interface CancelDeps {
   store: Pick<Store, 'cancelQueued' | 'accountRegion'>;
@@ -18,12 +19,12 @@ export async function cancelSubmit(
   accountId: number,
   pdu: Record<string, unknown>,
 ): Promise<{ status: number; reason?: string }> {
-  const messageId = String(pdu.message_id ?? '').trim();
+  const messageId = textOf(pdu.message_id).trim();
   // Without a message_id SMPP cancels by source and destination; Wirebird keeps no such index.
   if (messageId === '')
     return { status: STATUS.ESME_RCANCELFAIL, reason: 'message_id is required' };
   let e164: string | undefined;
-  if (String(pdu.destination_addr ?? '').trim() !== '') {
+  if (textOf(pdu.destination_addr).trim() !== '') {
     const region = (await deps.store.accountRegion(accountId)) ?? deps.defaultRegion;
     const phone = destinationPhone(pdu, region);
     if (!phone.ok) return { status: STATUS.ESME_RINVDSTADR, reason: phone.reason };

@@ -15,6 +15,7 @@ import type { BindAuth } from './bind-auth.js';
 import { STATUS } from './command-status.js';
 import type { QueryAnswer } from './query.js';
 import type { SubmitOutcome } from './submit.js';
+import { textOf } from '../util/unknown-values.js';
 
 export interface SessionContext {
   config: SmppServerConfig;
@@ -162,10 +163,10 @@ export class EsmeSession {
       return;
     }
     this.binding = true;
-    const systemId = String(pdu.system_id ?? '');
+    const systemId = textOf(pdu.system_id);
     const verdict = await this.ctx.auth.check({
       systemId,
-      password: String(pdu.password ?? ''),
+      password: textOf(pdu.password),
       address: this.address,
       mode,
     });

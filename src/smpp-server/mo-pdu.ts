@@ -6,6 +6,7 @@
 import type { PduFields } from '../smpp-wire/codec.js';
 import { encodeGsm7, encodeUcs2, gsm7Length } from '../domain/segments/segments.js';
 import { destinationAddress, sourceAddress, type SmppAddress } from '../domain/smpp/addresses.js';
+import { textOf } from '../util/unknown-values.js';
 
 const SHORT_MESSAGE_MAX = 254;
 
@@ -19,9 +20,9 @@ export function moDeliverSm(data: Record<string, unknown>): PduFields {
   const text = typeof data.Text === 'string' ? data.Text : '';
   const gsm = gsm7Length(text) !== undefined;
   const bytes = Buffer.from(gsm ? encodeGsm7(text) : encodeUcs2(text));
-  const from = handset(String(data.From ?? ''));
+  const from = handset(textOf(data.From));
   // The account's number, addressed as a sender id of its kind would be (a short code: TON 3).
-  const to = sourceAddress(String(data.To ?? ''), '');
+  const to = sourceAddress(textOf(data.To), '');
   const long = bytes.length > SHORT_MESSAGE_MAX;
   return {
     source_addr_ton: from.ton,

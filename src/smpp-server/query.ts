@@ -8,6 +8,7 @@ import type { Store } from '../domain/ports.js';
 import type { SessionResults } from '../domain/views/views.js';
 import { smppTime } from '../domain/smpp/receipt-text.js';
 import { STATUS } from './command-status.js';
+import { textOf } from '../util/unknown-values.js';
 
 /** message_state values (SMPP 3.4 §5.2.28). */
 const STATE = { ENROUTE: 1, DELIVERED: 2, UNDELIVERABLE: 5, UNKNOWN: 7, REJECTED: 8 } as const;
@@ -28,7 +29,7 @@ export async function querySubmit(
   accountId: number,
   pdu: Record<string, unknown>,
 ): Promise<QueryAnswer> {
-  const messageId = String(pdu.message_id ?? '');
+  const messageId = textOf(pdu.message_id);
   const view = messageId === '' ? undefined : await store.sessionView(messageId, accountId, 1);
   if (!view) return { status: STATUS.ESME_RQUERYFAIL, reason: `no message ${messageId}` };
   const state = sessionState(view.results, view.acceptedCount);

@@ -7,12 +7,13 @@
 import type { PduFields } from '../smpp-wire/codec.js';
 import { destinationAddress } from '../domain/smpp/addresses.js';
 import { MESSAGE_STATE, receiptPduFields } from '../domain/smpp/receipt-text.js';
+import { textOf } from '../util/unknown-values.js';
 
 const STATS = new Set(Object.keys(MESSAGE_STATE));
 
 /** stat and err from the receipt's result and code (`DELIVRD:000`, `UNDELIV`, `TIMEOUT`, …). */
 export function statOf(result: unknown, code: unknown): { stat: string; err: string } {
-  const [head = '', tail = ''] = String(code ?? '').split(':');
+  const [head = '', tail = ''] = textOf(code).split(':');
   const err = /^\d{3}$/.test(tail) ? tail : '000';
   if (result === 'Success') return { stat: 'DELIVRD', err };
   if (result === 'SubmitFail') return { stat: head === 'CANCELLED' ? 'DELETED' : 'REJECTD', err };
@@ -27,13 +28,13 @@ const dateOf = (seconds: unknown): Date =>
 export function receiptDeliverSm(data: Record<string, unknown>): PduFields {
   const { stat, err } = statOf(data.ReceiptResult, data.ReceiptCode);
   return receiptPduFields({
-    id: String(data.SessionNo ?? ''),
+    id: textOf(data.SessionNo),
     stat,
     err,
     submittedAt: dateOf(data.SubmitTime ?? data.SendTime),
     doneAt: dateOf(data.ReceiptTime),
     text: '',
-    handset: destinationAddress(String(data.Phone ?? '')),
+    handset: destinationAddress(textOf(data.Phone)),
     tlvs: true,
   });
 }

@@ -39,7 +39,7 @@ export interface SmppServerOptions {
   keyUsage?: { note(keyId: string, at: number): void };
   /** Metrics: each answer to a request, and the binds open after each change. */
   observe?: {
-    answer(command: string, status: number): void;
+    answer: (command: string, status: number) => void;
     binds(open: number): void;
     /** An address refused for a while after too many failed binds. */
     lockout(): void;

@@ -12,6 +12,7 @@ import { costCount, gsm7Length } from '../domain/segments/segments.js';
 import { receiptTarget } from '../domain/smpp-server/receipt-endpoint.js';
 import { STATUS } from './command-status.js';
 import { submittedText } from './submitted-text.js';
+import { textOf } from '../util/unknown-values.js';
 
 const TON_INTERNATIONAL = 1;
 
@@ -92,7 +93,7 @@ async function contentOf(
   }
   const { text, concat } = read;
   if (text === '') return refused(STATUS.ESME_RINVMSGLEN, 'the message is empty');
-  const senderId = String(pdu.source_addr ?? '').trim();
+  const senderId = textOf(pdu.source_addr).trim();
   if (senderId !== '' && !(await deps.store.hasSenderIds(accountId, [senderId])).has(senderId)) {
     return refused(STATUS.ESME_RINVSRCADR, `source_addr ${senderId} is not registered`);
   }
@@ -112,7 +113,7 @@ async function contentOf(
 
 /** A destination as the phone rules read it: an international number with its '+'. */
 export function destinationPhone(d: Destination, region: string) {
-  const addr = String(d.destination_addr ?? '').trim();
+  const addr = textOf(d.destination_addr).trim();
   const international = Number(d.dest_addr_ton) === TON_INTERNATIONAL && /^\d+$/.test(addr);
   return normalizePhone(international ? `+${addr}` : addr, region);
 }
@@ -135,7 +136,7 @@ async function messagesFor(
       unsuccess.push({
         dest_addr_ton: Number(d.dest_addr_ton) || 0,
         dest_addr_npi: Number(d.dest_addr_npi) || 0,
-        destination_addr: String(d.destination_addr ?? d.dl_name ?? ''),
+        destination_addr: textOf(d.destination_addr ?? d.dl_name),
         error_status_code: code,
         reason,
       });

@@ -17,6 +17,7 @@ import {
   type TlvName,
   type TlvType,
 } from './commands.js';
+import { textOf } from '../util/unknown-values.js';
 
 export const HEADER_BYTES = 16;
 
@@ -202,7 +203,7 @@ type Octets = string | Buffer | Uint8Array;
 function octets(value: unknown): Octets {
   if (value === undefined || value === null) return '';
   if (typeof value === 'string' || value instanceof Uint8Array) return value;
-  return String(value);
+  return textOf(value);
 }
 
 function bodySize(def: CommandDef, pdu: OutPdu): number {

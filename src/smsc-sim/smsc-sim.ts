@@ -7,6 +7,7 @@ import { NO_FAULTS, type SmscFaults } from './faults.js';
 import { receiptPduFields } from '../domain/smpp/receipt-text.js';
 import { submitRecordOf, type SubmitRecord } from './submit-record.js';
 import { encodeGsm7, encodeUcs2, gsm7Length } from '../domain/segments/segments.js';
+import { textOf } from '../util/unknown-values.js';
 
 export interface SmscSimOptions {
   host?: string;
@@ -242,7 +243,7 @@ export class SmscSim {
       answer({ command_status: ESME_RTHROTTLED });
       return;
     }
-    const to = String(pdu.destination_addr ?? '');
+    const to = textOf(pdu.destination_addr);
     const outcome = testOutcomeOf(to);
     if (outcome === 'refuse') {
       this.stats.refused++;

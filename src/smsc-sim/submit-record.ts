@@ -1,4 +1,5 @@
 import type { PDU } from 'smpp';
+import { textOf } from '../util/unknown-values.js';
 
 /** One submit_sm as the SMSC simulator saw it. */
 export interface SubmitRecord {
@@ -27,10 +28,10 @@ export function submitRecordOf(systemId: string, pdu: PDU, messageId: string): S
   return {
     systemId,
     messageId,
-    sourceAddr: String(pdu.source_addr ?? ''),
+    sourceAddr: textOf(pdu.source_addr),
     sourceTon: Number(pdu.source_addr_ton),
     sourceNpi: Number(pdu.source_addr_npi),
-    destinationAddr: String(pdu.destination_addr ?? ''),
+    destinationAddr: textOf(pdu.destination_addr),
     dataCoding: Number(pdu.data_coding),
     esmClass: Number(pdu.esm_class),
     registeredDelivery: Number(pdu.registered_delivery),

@@ -24,3 +24,13 @@ export function errorCode(err: unknown): string | undefined {
   const code = fieldsOf(err).code;
   return typeof code === 'string' ? code : undefined;
 }
+
+/**
+ * A field read as text: a string as it is, a number or boolean written out, anything else
+ * (absent, an object) as ''. For fields that should be text but come from outside (a PDU, JSON).
+ */
+export function textOf(value: unknown): string {
+  if (typeof value === 'string') return value;
+  const written = typeof value === 'number' || typeof value === 'bigint';
+  return written || typeof value === 'boolean' ? String(value) : '';
+}

@@ -35,7 +35,7 @@ export async function gatewayWithSmsc(
   sim: SmscSimOptions = {},
   smsc: Record<string, unknown> = {},
   overrides: Record<string, unknown> = {},
-): Promise<{ gw: TestGateway; sim: SmscSim; close(): Promise<void> }> {
+): Promise<{ gw: TestGateway; sim: SmscSim; close: () => Promise<void> }> {
   const simulator = new SmscSim({ port: 0, receiptDelayMs: 0, record: true, ...sim });
   const gw = await gatewayOn(await simulator.start(), smsc, overrides);
   return {
@@ -51,7 +51,7 @@ export async function gatewayWithSmsc(
 /** The test-only SMPP implementation on a free port and a gateway sending every SMS to it. */
 export async function gatewayWithRawSmsc(
   smsc: Record<string, unknown> = {},
-): Promise<{ gw: TestGateway; raw: RawSmsc; close(): Promise<void> }> {
+): Promise<{ gw: TestGateway; raw: RawSmsc; close: () => Promise<void> }> {
   const raw = new RawSmsc();
   const gw = await gatewayOn(await raw.start(), smsc);
   return {

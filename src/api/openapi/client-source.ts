@@ -1,4 +1,5 @@
 import type { Json } from './json-schema.js';
+import { textOf } from '../../util/unknown-values.js';
 
 /**
  * The TypeScript the client package is generated with (packages/client/src/generated/
@@ -80,7 +81,7 @@ function adminOperations(doc: Json): AdminOp[] {
 }
 
 const lowerFirst = (name: string) => (name[0]?.toLowerCase() ?? '') + name.slice(1);
-const comment = (text: unknown) => `  /** ${String(text ?? '').replace(/\*\//g, '* /')} */`;
+const comment = (text: unknown) => `  /** ${textOf(text).replace(/\*\//g, '* /')} */`;
 
 function actionMethod(action: string, summary: unknown): string {
   return [

@@ -21,6 +21,7 @@ import {
 import type { MoFields } from './mo-message.js';
 import { NoAnswer, SmppBind, type BindRole } from './smpp-bind.js';
 import { submitPdusFor, type SubmitFields } from './submit-pdus.js';
+import { textOf } from '../../util/unknown-values.js';
 
 type PartAnswer =
   | { kind: 'ok'; id: string }
@@ -128,7 +129,7 @@ export class SmscLink {
     switch (submitStatusKind(status)) {
       case 'ok':
         this.throttleStreak = 0;
-        return { kind: 'ok', id: normaliseSmscId(String(resp.message_id ?? '')) };
+        return { kind: 'ok', id: normaliseSmscId(textOf(resp.message_id)) };
       case 'throttled': {
         const pauseMs = this.throttle();
         if (attempt < this.config.throttleRetries) return undefined;

@@ -92,6 +92,8 @@ export function lockWrites(db: Db, lock: WriteLock): Db {
       function (this: unknown, ...args: unknown[]) {
         return lock.hold(() => run.apply(this, args));
       };
+    // The variants are plain functions that pass their caller's `this` on; `locked` does too.
+    /* eslint-disable @typescript-eslint/unbound-method */
     return Object.assign(locked(tx), {
       default: locked(tx.default),
       deferred: locked(tx.deferred),
@@ -99,6 +101,7 @@ export function lockWrites(db: Db, lock: WriteLock): Db {
       exclusive: locked(tx.exclusive),
       database: db,
     });
+    /* eslint-enable @typescript-eslint/unbound-method */
   }) as Db['transaction'];
   const exec = db.exec.bind(db);
   db.exec = (source: string) => lock.hold(() => exec(source));
@@ -107,7 +110,9 @@ export function lockWrites(db: Db, lock: WriteLock): Db {
 
 function lockedStatement(statement: Statement, lock: WriteLock): Statement {
   if (statement.readonly) return statement;
-  const { run, get, all } = statement;
+  const run = statement.run.bind(statement);
+  const get = statement.get.bind(statement);
+  const all = statement.all.bind(statement);
   statement.run = (...args: unknown[]) => lock.hold(() => run.apply(statement, args));
   statement.get = (...args: unknown[]) => lock.hold(() => get.apply(statement, args));
   statement.all = (...args: unknown[]) => lock.hold(() => all.apply(statement, args));
