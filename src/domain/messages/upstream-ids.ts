@@ -34,8 +34,3 @@ export function upstreamIdReadings(id: string): string[] {
 export function issuedKey(issuer: Issuer, upstreamId: string): string {
   return `${issuer.route}\u0000${issuer.upstream}\u0000${upstreamId}`;
 }
-
-/** Just the issuer of something that carries one (an outcome, a report), for a new record. */
-export function issuerOf(x: Issuer): Issuer {
-  return { route: x.route, upstream: x.upstream };
-}

@@ -1,6 +1,5 @@
 import type { SubmitOutcome } from '../../domain/messages/message.js';
 import type { MessageStore } from '../../domain/ports.js';
-import { issuerOf } from '../../domain/messages/upstream-ids.js';
 import { inTransaction, type Pool, type Queryable } from './database.js';
 import { earlyReportsLock } from './early-reports.js';
 import { addEvents, type EventInput } from './events.js';
@@ -112,7 +111,10 @@ async function recordSubmitted(
   const done = new Set(r.rows.map((m) => m.id));
   const recorded = submitted
     .filter((o) => done.has(o.id))
-    .map((o) => ({ ...issuerOf(o), id: o.id, upstreamId: o.upstreamId, parts: partsOf(o) }));
+    .map((o) => {
+      const { id, route, upstream, upstreamId } = o;
+      return { id, route, upstream, upstreamId, parts: partsOf(o) };
+    });
   await insertParts(c, recorded);
   const business = r.rows.filter((m) => m.kind === 'business');
   await addEvents(
@@ -123,7 +125,9 @@ async function recordSubmitted(
   await reports.applyEarlyReports(
     c,
     recorded.flatMap((o) =>
-      o.parts.length === 0 ? [o] : o.parts.map((upstreamId) => ({ ...issuerOf(o), upstreamId })),
+      o.parts.length === 0
+        ? [o]
+        : o.parts.map((upstreamId) => ({ route: o.route, upstream: o.upstream, upstreamId })),
     ),
     now,
   );

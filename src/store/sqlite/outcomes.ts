@@ -1,5 +1,4 @@
 import type { IssuedId, SubmitOutcome } from '../../domain/messages/message.js';
-import { issuerOf } from '../../domain/messages/upstream-ids.js';
 import type { MessageStore } from '../../domain/ports.js';
 import type { Db } from './database.js';
 import type { SqliteOutbox } from './outbox.js';
@@ -105,7 +104,7 @@ function submittedRecorders(db: Db) {
       if (!row) return;
       parts.forEach((upstreamId, i) => {
         part.run(o.route, o.upstream, upstreamId, o.id, i + 1);
-        late.push({ ...issuerOf(o), upstreamId });
+        late.push({ route: o.route, upstream: o.upstream, upstreamId });
       });
       event(row, o.id, 'submitted', now, '', o.upstreamId);
     },
