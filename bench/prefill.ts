@@ -43,7 +43,7 @@ export interface PrefillResult {
 export function storedMessages(dataDir: string): number {
   const db = new Database(join(dataDir, 'wirebird.db'), { readonly: true });
   try {
-    return (db.prepare('SELECT coalesce(max(id), 0) FROM messages').pluck().get() as number) ?? 0;
+    return db.prepare('SELECT coalesce(max(id), 0) FROM messages').pluck().get() as number;
   } finally {
     db.close();
   }

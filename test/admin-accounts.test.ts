@@ -33,7 +33,7 @@ describe('admin API: accounts', () => {
     assert.ok(await gw.store.accountExists(2));
     const record = await gw.store.apiKeyByHash(hashKey(key));
     assert.equal(record?.accountId, 2);
-    assert.equal(json.KeyId, record?.keyId);
+    assert.equal(json.KeyId, record.keyId);
     assert.equal(json.Prefix, key.slice(0, 7));
   });
 
@@ -104,7 +104,7 @@ describe('admin API: accounts', () => {
     assert.equal(json.BusinessPhone, '+8613800000000');
     const phone = await gw.store.getBusinessPhone(2, '+8613800000000');
     assert.equal(phone?.businessPhone, '+8613800000000');
-    assert.equal(phone?.accountId, 2);
+    assert.equal(phone.accountId, 2);
   });
 
   it('normalises a business phone written with spaces to E.164', async () => {

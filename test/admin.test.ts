@@ -127,7 +127,7 @@ describe('admin API: template review', () => {
     assert.ok(set.every((t) => t.Status === 0));
     const row = set.find((t) => t.TemplateId === pending);
     assert.equal(row?.AccountId, 1);
-    assert.equal(row?.TemplateName, 'listed');
+    assert.equal(row.TemplateName, 'listed');
     const storedPending = await gw.store.listTemplates({ status: 0 });
     assert.equal(set.length, storedPending.length);
   });

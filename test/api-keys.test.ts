@@ -54,7 +54,7 @@ describe('API keys as records: scopes, revocation, rotation', () => {
       TaskContent: [{ TemplateId: tpl, Target: [{ Phone: cn(4101), TemplateParams: ['a'] }] }],
     };
     const sent = await api(send, batch);
-    assert.equal(sent.RetCode, 0, String(sent.Message));
+    assert.equal(sent.RetCode, 0, sent.Message);
     const receipts = { Action: 'GetUSMSSendReceipt', SessionNoSet: [sent.SessionNo] };
     assert.equal((await api(read, receipts)).RetCode, 0);
     const template = {
@@ -72,7 +72,7 @@ describe('API keys as records: scopes, revocation, rotation', () => {
       [read, { Action: 'ListWebhookEndpoints' }],
     ] as const) {
       const { status, json } = await gw.api({ AccountId: 1, ...fields }, { key });
-      assert.equal(json.RetCode, 173, `${String(fields.Action)}: ${json.Message}`);
+      assert.equal(json.RetCode, 173, `${fields.Action}: ${json.Message}`);
       assert.equal(status, 403);
       assert.match(json.Message, /^the API key key_\S+ may only \w+; \w+ needs /);
     }
@@ -111,7 +111,7 @@ describe('API keys as records: scopes, revocation, rotation', () => {
     });
     const refused = await api(next.Key, receipts);
     assert.equal(refused.RetCode, 170);
-    assert.match(String(refused.Message), /expired at/);
+    assert.match(refused.Message, /expired at/);
     assert.equal((await api((ended.json.Data as { Key: string }).Key, receipts)).RetCode, 0);
   });
 
@@ -200,7 +200,7 @@ describe('API keys across restarts and nodes', () => {
     const gone = (listed.Data as Record<string, unknown>[]).find((k) => k.State === 'revoked');
     assert.equal(gone?.Source, 'env');
     // Its use on the first node was written when that node stopped.
-    assert.ok((gone?.LastUseTime as number) > 0, 'the last use was kept');
+    assert.ok((gone.LastUseTime as number) > 0, 'the last use was kept');
     await kill(second.child, 'SIGTERM');
   });
 

@@ -56,7 +56,7 @@ describe(
     after(async () => {
       for (const n of nodes) if (n) await kill(n.child, 'SIGKILL');
       for (const d of dirs) rmSync(d, { recursive: true, force: true });
-      await scratch?.drop();
+      await scratch.drop();
     });
 
     it('brings every accepted message to one final receipt, resubmitting only reclaimed ones', async () => {

@@ -37,8 +37,8 @@ describe('console in a real browser', { skip: browserSkip() }, () => {
     page.on('pageerror', (e) => problems.push(e.message));
   });
   after(async () => {
-    await browser?.close();
-    await gw?.close();
+    await browser.close();
+    await gw.close();
   });
 
   it('logs in with the admin key', (t) =>
@@ -67,7 +67,7 @@ describe('console in a real browser', { skip: browserSkip() }, () => {
       const entry = page.locator('#entries li.entry', { hasText: 'Your code is <b>4321</b>' });
       await entry.waitFor(WAIT);
       await entry.locator('.result.ok', { hasText: 'Success' }).waitFor(WAIT);
-      assert.match((await entry.locator('.meta').innerText()) ?? '', /1 segment · GSM-7/);
+      assert.match(await entry.locator('.meta').innerText(), /1 segment · GSM-7/);
       await page.locator('#conversations li', { hasText: cn(61) }).waitFor(WAIT);
       await finalReceipts(gw, session, 1);
     }));

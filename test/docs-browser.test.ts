@@ -24,8 +24,8 @@ describe('the reference page /docs in a real browser', { skip: browserSkip() }, 
     });
   });
   after(async () => {
-    await browser?.close();
-    await gw?.close();
+    await browser.close();
+    await gw.close();
   });
 
   it('shows the Actions, their schemas and the webhooks from the gateway alone', (t) =>

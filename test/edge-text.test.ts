@@ -154,7 +154,7 @@ describe('text the stores cannot keep alike is refused at the edge', () => {
     )[0]?.Target[0];
     assert.equal(failed?.Phone, cn(900));
     assert.match(
-      failed?.FailureDetails ?? '',
+      failed.FailureDetails,
       /^message too long \(RetCode 18021\): the rendered text needs 5883 segments; at most 3/,
     );
   });

@@ -185,8 +185,8 @@ describe('webhook events (Standard Webhooks)', () => {
     await settled(got.id, 'failed');
     const [e] = (await api({ Action: 'ListWebhookEndpoints' })).Data as Record<string, unknown>[];
     assert.equal(e?.EndpointId, id);
-    assert.equal(e?.Disabled, true);
-    assert.match(e?.DisabledReason as string, /410/);
+    assert.equal(e.Disabled, true);
+    assert.match(e.DisabledReason as string, /410/);
     const upd = await api({ Action: 'UpdateWebhookEndpoint', EndpointId: id, Disabled: false });
     assert.equal((upd.Endpoint as Record<string, unknown>).Disabled, false);
   });

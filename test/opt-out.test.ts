@@ -88,7 +88,7 @@ describe('opt-out', () => {
     assert.equal(json.SuccessCount, 1);
     const failed = (json.FailContent as FailRow[])[0]?.Target[0];
     assert.equal(failed?.Phone, cn(801));
-    assert.match(failed?.FailureDetails ?? '', /opted out.*RetCode 18022/);
+    assert.match(failed.FailureDetails, /opted out.*RetCode 18022/);
     const none = await send([cn(801)]);
     assert.equal(none.RetCode, RetCode.NothingAccepted);
     assert.match(none.Message, /opted out/);

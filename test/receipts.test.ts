@@ -95,7 +95,7 @@ describe('GetUSMSSendReceipt', () => {
       ]);
       const [receipt] = await finalReceipts(gw, session, 1);
       assert.equal(receipt?.ReceiptResult, 'Success');
-      return receipt?.CostCount ?? -1;
+      return receipt.CostCount;
     }
 
     it('counts 160 GSM characters as 1 and 161 as 2', async () => {

@@ -56,7 +56,7 @@ describe('SendBatchUSMSMessage failures', () => {
   /** The one BatchInfo of a whole group refused at group level, every target listed. */
   function groupFailure(json: BatchAnswer, failing: Group, details: RegExp): BatchInfo {
     assert.equal(json.FailContent?.length, 1);
-    const info = json.FailContent?.[0] as BatchInfo;
+    const info = json.FailContent[0] as BatchInfo;
     assert.equal(info.TemplateId, failing.TemplateId);
     assert.equal(info.SenderId, failing.SenderId ?? '');
     assert.match(info.FailureDetails ?? '', details);
@@ -148,8 +148,8 @@ describe('SendBatchUSMSMessage failures', () => {
       assert.equal(json.SessionNo, undefined);
       assert.match(json.ReqUuid as string, UUID);
       assert.equal(json.FailContent?.length, 3);
-      assert.equal(json.FailContent?.[2]?.FailureDetails, undefined);
-      assert.match(json.FailContent?.[2]?.Target[0]?.FailureDetails ?? '', /Phone/);
+      assert.equal(json.FailContent[2]?.FailureDetails, undefined);
+      assert.match(json.FailContent[2]?.Target[0]?.FailureDetails ?? '', /Phone/);
       assert.equal(await storedMessages(gw), before);
     });
   });
@@ -167,7 +167,7 @@ describe('SendBatchUSMSMessage failures', () => {
       assert.equal(json.SuccessCount, 2, 'the other numbers are sent');
       assert.equal(await storedMessages(gw), before + 2);
       assert.equal(json.FailContent?.length, 1);
-      const info = json.FailContent?.[0] as BatchInfo;
+      const info = json.FailContent[0] as BatchInfo;
       assert.equal(info.TemplateId, templateId);
       assert.equal(info.SenderId, 'WIREBIRD');
       assert.equal(info.FailureDetails, undefined, 'no group-level failure');

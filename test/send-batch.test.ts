@@ -90,7 +90,7 @@ describe('SendBatchUSMSMessage', () => {
       assert.ok(json.SessionNo);
       assert.match(json.ReqUuid as string, UUID);
       assert.equal(json.FailContent?.length, 2);
-      const failedPhones = json.FailContent?.flatMap((b) => b.Target.map((t) => t.Phone));
+      const failedPhones = json.FailContent.flatMap((b) => b.Target.map((t) => t.Phone));
       assert.deepEqual(failedPhones, ['not a phone', cn(14), cn(15)]);
     });
 

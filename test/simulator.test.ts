@@ -84,8 +84,8 @@ describe('the simulator channel', () => {
     await finalReceipts(gw, session, 1);
     const [item] = await inboxOf(cn(8), 1);
     assert.equal(item?.body, '验证码' + '文'.repeat(70));
-    assert.equal(item?.encoding, 'ucs2');
-    assert.equal(item?.segments, 2);
+    assert.equal(item.encoding, 'ucs2');
+    assert.equal(item.segments, 2);
   });
 
   it('never delivers to a 0002 number, which is refused at submission', async () => {
@@ -131,8 +131,8 @@ describe('the simulator channel', () => {
     await messageWhen(gw, id, 'delivered');
     const [item] = await inboxOf(to, 1);
     assert.equal(item?.kind, 'business');
-    assert.equal(item?.from, BUSINESS_PHONE);
-    assert.deepEqual(JSON.parse(item?.body ?? '{}'), {
+    assert.equal(item.from, BUSINESS_PHONE);
+    assert.deepEqual(JSON.parse(item.body), {
       type: 'text',
       text: { body: 'your order shipped' },
     });

@@ -68,7 +68,7 @@ describe('the official UCloud Python SDK, unchanged', { skip: absent }, () => {
     assert.equal(run.status, 0, `sdk_flow.py failed:\n${run.stderr}`);
     seen = JSON.parse(run.stdout) as Record<string, Json>;
   });
-  after(() => gw?.close());
+  after(() => gw.close());
 
   it('creates a signature and templates, reviewed to Status 2 and read back', () => {
     assert.equal(seen.signatureStatus, 2);
@@ -93,7 +93,7 @@ describe('the official UCloud Python SDK, unchanged', { skip: absent }, () => {
     assert.equal(view?.messages.length, 2);
     const found = await gw.store.searchInbox({ limit: 10, phone: '+8613800000013' });
     assert.equal(found[0]?.from, 'Wirebird');
-    assert.equal(found[0]?.body, 'Order A-2 ships on Tuesday');
+    assert.equal(found[0].body, 'Order A-2 ships on Tuesday');
   });
 
   it('reads every receipt back through the SDK', () => {
@@ -136,8 +136,8 @@ describe('the official UCloud Python SDK, unchanged', { skip: absent }, () => {
   it("keeps the uploaded file and the signature's file in the media store", async () => {
     const file = await gw.store.getMediaInfo(1, seen.FileId);
     assert.equal(file?.mimeType, 'application/pdf');
-    assert.equal(file?.fileName, 'licence.pdf');
-    assert.equal(file?.size, Buffer.byteLength('%PDF-1.4 business licence'));
+    assert.equal(file.fileName, 'licence.pdf');
+    assert.equal(file.size, Buffer.byteLength('%PDF-1.4 business licence'));
     assert.deepEqual(await gw.store.getSignatures(1, [seen.SigId]), [], 'deleted by the flow');
   });
 });

@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { jsonText } from '../util/unknown-values.js';
 
 /**
  * A field of an answer whose elements are read only as the answer is written: an answer of
@@ -37,7 +38,7 @@ async function* jsonChunks(
     let first = true;
     for await (const item of array.items()) {
       // As JSON.stringify writes an array: what has no JSON form (undefined, a function) is null.
-      const text = JSON.stringify(item) ?? 'null';
+      const text = jsonText(item) ?? 'null';
       yield first ? text : `,${text}`;
       first = false;
     }

@@ -55,7 +55,7 @@ export function registerConsoleAuth(app: FastifyInstance, ctx: ConsoleContext): 
     const path = request.url.split('?')[0] ?? '';
     if (OPEN_PATHS.has(path) || path.startsWith('/console/assets/')) return;
     // @fastify/session restored the session from the store (or made an empty one).
-    const viewer = request.session?.viewer;
+    const viewer = request.session.viewer;
     if (!viewer || !(await keyStillActive(ctx, viewer))) {
       if (request.method === 'GET') return reply.redirect('/console/login', 303);
       return problemPage(reply, 401, 'Logged out', 'Your session has ended; log in again.');

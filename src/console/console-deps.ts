@@ -85,6 +85,6 @@ export async function consoleAudit(
   fact: AuditFact & { accountId: number | undefined },
 ): Promise<void> {
   const { viewer } = sessionOf(request);
-  const actor = viewer.role === 'admin' ? 'console:admin' : `console:${viewer.keyId ?? 'account'}`;
+  const actor = viewer.role === 'admin' ? 'console:admin' : `console:${viewer.keyId}`;
   await audit(ctx, { actor }, fact);
 }

@@ -54,7 +54,7 @@ export function registerKeysPage(app: FastifyInstance, ctx: ConsoleContext): voi
     '/console/keys',
     guardedRoute(async (request, reply) => {
       const accountId = accountOf(request, request.body);
-      const terms = termsOfForm(request.body ?? {});
+      const terms = termsOfForm(request.body);
       const pair = await createKeyPair(ctx.store, ctx.box, { accountId, terms }, ctx.clock.now());
       const detail = { KeyId: pair.record.keyId, Scopes: pair.record.scopes };
       const fact = { action: 'ucloud_key.created', target: pair.publicKey, accountId, detail };

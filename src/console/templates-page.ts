@@ -15,7 +15,7 @@ export function templatesPage(
 ): Html {
   const { list, signatures, status, notice } = view;
   const filters = [undefined, ...Object.values(TemplateStatus)].map((s) => {
-    const label = s === undefined ? 'all' : (STATUS_LABEL[s] ?? String(s));
+    const label = s === undefined ? 'all' : STATUS_LABEL[s];
     const href = s === undefined ? '/console/templates' : `/console/templates?status=${s}`;
     return html`<a href="${href}" ${s === status ? html` aria-current="true"` : ''}>${label}</a>`;
   });
@@ -71,8 +71,7 @@ function signaturesTable(list: readonly Signature[], ctx: PageContext, admin: bo
               <td>${s.accountId}</td>
               <td>${s.sigContent}</td>
               <td>
-                <span class="status s${s.status}"
-                  >${STATUS_LABEL[s.status] ?? String(s.status)}</span
+                <span class="status s${s.status}">${STATUS_LABEL[s.status]}</span
                 >${s.errDesc ? html`<div class="reason">${s.errDesc}</div>` : ''}
               </td>
               <td>${utc(s.updatedAt)}</td>
@@ -90,7 +89,7 @@ function signaturesTable(list: readonly Signature[], ctx: PageContext, admin: bo
 }
 
 function row(t: Template, ctx: PageContext, admin: boolean): Html {
-  const status = STATUS_LABEL[t.status] ?? String(t.status);
+  const status = STATUS_LABEL[t.status];
   return html`<tr id="template-${t.templateId}" data-status="${t.status}">
     <td><code>${t.templateId}</code></td>
     <td>${t.accountId}</td>

@@ -80,8 +80,8 @@ test('pushes from several callers in the same tick are applied in one call', asy
     calls[0]?.reports.map((r) => r.upstreamId),
     ['sim-1', 'sim-2', 'sim-3', 'sim-4'],
   );
-  assert.equal(calls[0]?.now, clock.now());
-  calls[0]?.settle({ unmatched: 0 });
+  assert.equal(calls[0].now, clock.now());
+  calls[0].settle({ unmatched: 0 });
   await Promise.all(pushes);
   assert.equal(sink.applied, 4);
   assert.equal(sink.unmatched, 0);
@@ -113,7 +113,7 @@ test('pushes in a later tick go in a later batch', async () => {
     calls[1]?.reports.map((r) => r.upstreamId),
     ['sim-2'],
   );
-  calls[1]?.settle({ unmatched: 0 });
+  calls[1].settle({ unmatched: 0 });
   await until(() => second.settled, 'the second push');
   calls[0]?.settle({ unmatched: 0 });
   await first;

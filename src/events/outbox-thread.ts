@@ -46,8 +46,14 @@ const report = setInterval(() => {
 }, 100);
 
 port.on('message', (m: ToOutboxThread) => {
-  if (m.kind === 'nudge') worker.nudge();
-  else if (m.kind === 'stop') void stop();
+  switch (m.kind) {
+    case 'nudge':
+      worker.nudge();
+      break;
+    case 'stop':
+      void stop();
+      break;
+  }
 });
 
 async function stop(): Promise<void> {

@@ -118,7 +118,7 @@ export class WebhookSender {
       const error =
         e.code === 'ETIMEDOUT'
           ? `no answer within ${this.options.timeoutMs} ms`
-          : `${e.code ?? 'ERROR'}: ${e.message ?? String(err)}`;
+          : `${e.code ?? 'ERROR'}: ${e.message}`;
       return { statusCode: undefined, error, latencyMs: took(), retryAfter: undefined };
     }
   }

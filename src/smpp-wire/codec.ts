@@ -185,7 +185,7 @@ function tlvValue(bytes: Buffer, start: number, stop: number, type: TlvType): un
 /** Writes a PDU. A response with a non-zero command_status is its header alone (§4: no body). */
 export function encodePdu(pdu: OutPdu): Buffer {
   const def = COMMANDS.get(pdu.command);
-  if (!def) throw new Error(`${String(pdu.command)} is not a command this codec writes`);
+  if (!def) throw new Error(`${pdu.command} is not a command this codec writes`);
   const status = pdu.command_status ?? 0;
   const bare = status !== 0 && def.id >= 0x80000000;
   const length = bare ? HEADER_BYTES : HEADER_BYTES + bodySize(def, pdu);

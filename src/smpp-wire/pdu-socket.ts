@@ -142,7 +142,6 @@ export class PduSocket extends EventEmitter<PduSocketEvents> {
       const pdu = decodePdu(bytes.subarray(at, at + length));
       at += length;
       this.dispatch(pdu);
-      if (this.broken) return;
     }
     this.rest = at === bytes.length ? undefined : bytes.subarray(at);
   }

@@ -219,7 +219,7 @@ export class SmscSim {
   private acked(session: Session, sequence: number, resp: PDU): void {
     const p = this.unacked.get(session)?.get(sequence);
     this.unacked.get(session)?.delete(sequence);
-    if (p && Number(resp.command_status ?? 0) !== 0) this.queue.add(Date.now() + 1000, p);
+    if (p && resp.command_status !== 0) this.queue.add(Date.now() + 1000, p);
   }
 
   private submit(session: Session, state: SessionState, pdu: PDU): void {

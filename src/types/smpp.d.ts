@@ -52,10 +52,11 @@ declare module 'smpp' {
     listener: (session: Session) => void,
   ): Server;
   export const errors: Record<string, number>;
-  /** The package's command definitions, keyed by command name (defs.js). */
+  /** The package's command definitions, keyed by command name (defs.js); a command without a
+   * body (enquire_link, unbind, generic_nack, most error-free responses) has no params. */
   export const commands: Record<
     string,
-    { params: Record<string, { type: unknown; filter?: unknown }> }
+    { params?: Record<string, { type: unknown; filter?: unknown }> }
   >;
   /** The package's optional parameters, keyed by name (defs.js). */
   export const tlvs: Record<string, { id: number; type: unknown; filter?: unknown }>;

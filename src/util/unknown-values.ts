@@ -34,3 +34,11 @@ export function textOf(value: unknown): string {
   const written = typeof value === 'number' || typeof value === 'bigint';
   return written || typeof value === 'boolean' ? String(value) : '';
 }
+
+/**
+ * A value as JSON text, or undefined for what JSON has no form of (undefined, a function, a
+ * symbol): JSON.stringify answers undefined for those, which its declared type leaves out.
+ */
+export function jsonText(value: unknown): string | undefined {
+  return JSON.stringify(value);
+}

@@ -25,8 +25,8 @@ export function runCli(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const run = { code: null as number | null, stdout: '', stderr: '' };
-  child.stdout?.on('data', (d: Buffer) => (run.stdout += d.toString()));
-  child.stderr?.on('data', (d: Buffer) => (run.stderr += d.toString()));
+  child.stdout.on('data', (d: Buffer) => (run.stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (run.stderr += d.toString()));
   // A CLI that hangs fails its test (killed, code null) instead of hanging the suite.
   const limit = setTimeout(() => child.kill('SIGKILL'), 120_000);
   const done = new Promise<CliRun>((resolve) =>

@@ -31,7 +31,7 @@ describe('SMPP server credentials: admin API and the environment', () => {
     const listed = await gw.admin('GET', path(1));
     const item = (listed.json.DataSet as Record<string, unknown>[])[0];
     assert.equal(item?.SystemId, 'kannel');
-    assert.ok(!('Password' in (item ?? {})) && !JSON.stringify(listed.json).includes('scrypt'));
+    assert.ok(!('Password' in item) && !JSON.stringify(listed.json).includes('scrypt'));
   });
 
   it("refuses bad fields by name and another account's system_id", async () => {
@@ -62,7 +62,7 @@ describe('SMPP server credentials: admin API and the environment', () => {
     assert.equal(await gw.store.getSmppCredential('mine'), undefined);
     const seeded = await gw.store.getSmppCredential('seeded');
     assert.equal(seeded?.accountId, 3);
-    assert.equal(await verifyPassword('pw3', seeded?.passwordHash ?? ''), true);
+    assert.equal(await verifyPassword('pw3', seeded.passwordHash), true);
     assert.equal((await gw.admin('GET', path(1), undefined, null)).status, 401);
   });
 });

@@ -65,9 +65,9 @@ describe('interop: Kannel binds to the SMPP server and round-trips', { skip: mis
     });
   });
   after(async () => {
-    await kannel?.stop();
-    await callbacks?.close();
-    await gw?.close();
+    await kannel.stop();
+    await callbacks.close();
+    await gw.close();
     rmSync(dir, { recursive: true, force: true });
   });
 

@@ -139,7 +139,7 @@ describe('SMPP server: receipts back to the ESME', () => {
       .toString('utf16le');
     assert.equal(ucs2, 'Thanks 你好');
     assert.equal(long?.data_coding, 0);
-    assert.ok(long?.message_payload, 'text past 254 octets goes in message_payload');
+    assert.ok(long.message_payload, 'text past 254 octets goes in message_payload');
     assert.deepEqual(theirs.got, [], "another account's bind gets none of them");
   });
 

@@ -51,7 +51,7 @@ describe(
     after(async () => {
       for (const n of nodes) await kill(n.child, 'SIGKILL');
       for (const d of dirs) rmSync(d, { recursive: true, force: true });
-      await scratch?.drop();
+      await scratch.drop();
     });
 
     it('a receipt reaches the bind on the other node', async () => {

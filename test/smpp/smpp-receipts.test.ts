@@ -45,8 +45,8 @@ describe('SMS through SMPP to the SMSC simulator, receipts back', () => {
     assert.match(refused.ReceiptDesc, /^ESME_RINVDSTADR/);
     const sent = env.sim.submits.find((s) => s.destinationAddr === cn(10).slice(1));
     assert.equal(sent?.text, 'Hello Ann, your code is 42');
-    assert.deepEqual([sent?.sourceAddr, sent?.sourceTon, sent?.sourceNpi], ['WIREBIRD', 5, 0]);
-    assert.equal(sent?.registeredDelivery, 1);
+    assert.deepEqual([sent.sourceAddr, sent.sourceTon, sent.sourceNpi], ['WIREBIRD', 5, 0]);
+    assert.equal(sent.registeredDelivery, 1);
   });
 
   it('keeps the message on the smpp route with the SMSC as its upstream, and counts reports so', async () => {

@@ -46,7 +46,7 @@ describe('SMPP on the wire: SMSC settings (against an independent SMSC)', () => 
       const [p, ...rest] = await sendText(ctx.env, ctx.tpl, 'z'.repeat(400), cn(202));
       assert.equal(rest.length, 0);
       assert.equal(p?.shortMessage.length, 0);
-      assert.equal(p?.tlvs.get(MESSAGE_PAYLOAD)?.toString('latin1'), 'T ' + 'z'.repeat(400));
+      assert.equal(p.tlvs.get(MESSAGE_PAYLOAD)?.toString('latin1'), 'T ' + 'z'.repeat(400));
     });
   });
 
@@ -56,14 +56,14 @@ describe('SMPP on the wire: SMSC settings (against an independent SMSC)', () => 
       const [p] = await sendText(ctx.env, ctx.tpl, 'Größe @ 5£', cn(203));
       assert.equal(p?.dataCoding, 3);
       assert.equal(
-        p?.shortMessage.toString('hex'),
+        p.shortMessage.toString('hex'),
         Buffer.from('T Größe @ 5£', 'latin1').toString('hex'),
       );
     });
     it('keeps the GSM alphabet for text Latin-1 cannot hold (€)', async () => {
       const [p] = await sendText(ctx.env, ctx.tpl, '5€', cn(204));
       assert.equal(p?.dataCoding, 0);
-      assert.equal(p?.shortMessage.toString('hex'), '5420351b65');
+      assert.equal(p.shortMessage.toString('hex'), '5420351b65');
     });
   });
 

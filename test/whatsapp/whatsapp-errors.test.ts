@@ -66,8 +66,8 @@ describe('WhatsApp channel: Graph API errors', () => {
       assert.equal(view.UpstreamId, '');
       const last = view.History.at(-1);
       assert.equal(last?.Status, 'failed');
-      assert.equal(last?.Code, String(code));
-      assert.equal(last?.Desc, `(#${code}) ${title}: details from Meta`);
+      assert.equal(last.Code, String(code));
+      assert.equal(last.Desc, `(#${code}) ${title}: details from Meta`);
     });
   }
 

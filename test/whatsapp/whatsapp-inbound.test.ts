@@ -104,7 +104,7 @@ describe('WhatsApp webhook: messages to a business phone', () => {
     );
     const [unknown, button, location, text] = items;
     assert.equal(text?.Text, 'Hi there');
-    assert.equal(text?.ReceiveTime, T0);
+    assert.equal(text.ReceiveTime, T0);
     assert.deepEqual((location?.Content?.location as { name: string }).name, 'The Bund');
     assert.deepEqual((button?.Content?.interactive as { button_reply: unknown }).button_reply, {
       id: 'yes',

@@ -30,7 +30,7 @@ describe('WhatsApp channel: media ids from POST /media', () => {
     assert.equal(uploads.length, 1, 'one upload serves both messages');
     const upload = uploads[0];
     assert.equal(upload?.path, `/${PHONE_NUMBER_ID}/media`);
-    assert.equal(upload?.headers.authorization, `Bearer ${ACCESS_TOKEN}`);
+    assert.equal(upload.headers.authorization, `Bearer ${ACCESS_TOKEN}`);
     const form = await formOf(upload);
     assert.equal(form.get('messaging_product'), 'whatsapp');
     assert.equal(form.get('type'), 'image/png');

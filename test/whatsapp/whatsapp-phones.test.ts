@@ -139,7 +139,7 @@ describe('WhatsApp business phones: declared in the config file', () => {
     await wamidOf(gw, (json.Data as { MessageId: string }).MessageId);
     const [request] = requestsTo(graph, to);
     assert.equal(request?.path, '/555000111/messages');
-    assert.equal(request?.headers.authorization, 'Bearer EAAfrom-config-file');
+    assert.equal(request.headers.authorization, 'Bearer EAAfrom-config-file');
   });
 
   it('is private to its account: another account cannot send from it', async () => {

@@ -164,7 +164,7 @@ describe('WhatsApp webhook: signed status notifications', () => {
     const view = await messageWhen(ctx.gw, messageId, 'failed');
     const last = view.History.at(-1);
     assert.equal(last?.Code, '131026');
-    assert.equal(last?.Desc, 'Message undeliverable: The recipient is not a WhatsApp user');
+    assert.equal(last.Desc, 'Message undeliverable: The recipient is not a WhatsApp user');
     // A read that still arrives proves the delivery; a delivered does not undo the failure.
     await accepted(statusNotification({ id: wamid, status: 'delivered', timestamp: T0 + 2 }));
     assert.equal((await messageView(ctx.gw, messageId)).Status, 'failed');

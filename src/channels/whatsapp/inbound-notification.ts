@@ -8,14 +8,6 @@ import { MEDIA_MESSAGE_TYPES, type MediaRef } from '../../domain/inbound/inbound
 import { arrayAt, timeOf } from './status-notification.js';
 import { fieldsOf } from '../../util/unknown-values.js';
 
-interface MessageObject {
-  id?: unknown;
-  from?: unknown;
-  type?: unknown;
-  timestamp?: unknown;
-  text?: { body?: unknown };
-}
-
 export interface ParsedMessages {
   arrived: ArrivedMessage[];
   /** Messages that could not be read (no wamid, no sender, no business phone). */
@@ -34,13 +26,9 @@ export function inboundMessages(notification: unknown, now: number): ParsedMessa
   for (const entry of arrayAt(notification, 'entry')) {
     for (const change of arrayAt(entry, 'changes')) {
       const value = fieldsOf(change).value;
-      // Meta's notification; the number read is checked by e164() below.
-      const metadata = (value as { metadata?: { display_phone_number?: unknown } } | null)
-        ?.metadata;
-      const to = e164(metadata?.display_phone_number);
+      const to = e164(fieldsOf(fieldsOf(value).metadata).display_phone_number);
       for (const m of arrayAt(value, 'messages')) {
-        // The webhook schema validated each message object before this runs.
-        const read = to === undefined ? undefined : arrivalOf(m as MessageObject, to, now);
+        const read = to === undefined ? undefined : arrivalOf(m, to, now);
         if (read) arrived.push(read);
         else skipped += 1;
       }
@@ -53,12 +41,13 @@ export function inboundMessages(notification: unknown, now: number): ParsedMessa
  * Text as its body; every other type (image, location, contacts, interactive replies, reactions,
  * and types this code does not know) as the message object received, JSON, so nothing is lost.
  */
-function arrivalOf(m: MessageObject, to: string, now: number): ArrivedMessage | undefined {
-  if (typeof m !== 'object' || m === null) return undefined;
+function arrivalOf(object: unknown, to: string, now: number): ArrivedMessage | undefined {
+  // Anything but an object has no fields, so no id: it is skipped like a message without one.
+  const m = fieldsOf(object);
   const from = e164(m.from);
   if (typeof m.id !== 'string' || m.id === '' || from === undefined) return undefined;
   const type = typeof m.type === 'string' && m.type !== '' ? m.type : 'unknown';
-  const text = type === 'text' && typeof m.text?.body === 'string' ? m.text.body : undefined;
+  const text = type === 'text' ? textBody(m.text) : undefined;
   const media = mediaRefOf(m, type);
   return {
     channel: 'whatsapp',
@@ -73,18 +62,22 @@ function arrivalOf(m: MessageObject, to: string, now: number): ArrivedMessage | 
   };
 }
 
+function textBody(text: unknown): string | undefined {
+  const body = fieldsOf(text).body;
+  return typeof body === 'string' ? body : undefined;
+}
+
 /**
  * Meta's media id of an image, video, audio, document or sticker (`m[type].id`), and the name
  * a document was sent with.
  */
-function mediaRefOf(m: MessageObject, type: string): MediaRef | undefined {
+function mediaRefOf(m: Readonly<Record<string, unknown>>, type: string): MediaRef | undefined {
   if (!MEDIA_MESSAGE_TYPES.includes(type)) return undefined;
-  // A media message's object under its type; its fields are checked below.
-  const object = (m as Record<string, { id?: unknown; filename?: unknown } | undefined>)[type];
-  const id = object?.id;
+  const object = fieldsOf(m[type]);
+  const id = object.id;
   // Graph ids are digits; anything else is no id the fetcher could put in a URL path.
   if (typeof id !== 'string' || !/^[0-9A-Za-z_.-]{1,128}$/.test(id)) return undefined;
-  const fileName = typeof object?.filename === 'string' ? safeFileName(object.filename) : '';
+  const fileName = typeof object.filename === 'string' ? safeFileName(object.filename) : '';
   return fileName === '' ? { ref: id } : { ref: id, fileName };
 }
 

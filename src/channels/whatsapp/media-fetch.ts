@@ -13,6 +13,7 @@ import {
 } from '../../domain/inbound/inbound-media.js';
 import type { MediaFile } from '../../domain/media/media-file.js';
 import { MEDIA_MAX_BYTES, normaliseMimeType } from '../../domain/media/media-kinds.js';
+import { fieldsOf } from '../../util/unknown-values.js';
 import type { AccountStore, Clock, InboundMediaStore, Scheduler } from '../../domain/ports.js';
 import { downloadGraph, getGraph } from './graph-client.js';
 import { GraphFailure } from './graph-errors.js';
@@ -151,13 +152,8 @@ export class InboundMediaFetcher {
     const query = `phone_number_id=${encodeURIComponent(sender.phoneNumberId)}`;
     const url = `${apiUrl}/${encodeURIComponent(p.ref)}?${query}`;
     // Graph's media metadata answer; each field is checked before it is used.
-    const answer = (await getGraph({ url, accessToken: sender.accessToken, timeoutMs })) as {
-      url?: unknown;
-      mime_type?: unknown;
-      sha256?: unknown;
-      file_size?: unknown;
-    };
-    if (typeof answer?.url !== 'string' || !/^https?:\/\//.test(answer.url)) {
+    const answer = fieldsOf(await getGraph({ url, accessToken: sender.accessToken, timeoutMs }));
+    if (typeof answer.url !== 'string' || !/^https?:\/\//.test(answer.url)) {
       throw new GraphFailure(true, 'NOURL', 'the Graph API answered the media id without a URL');
     }
     return {

@@ -56,7 +56,7 @@ test('a failed status carries the first error: its code, title and details', () 
     NOW,
   );
   assert.equal(reports[0]?.code, '131047');
-  assert.equal(reports[0]?.desc, 'Re-engagement message: More than 24 hours');
+  assert.equal(reports[0].desc, 'Re-engagement message: More than 24 hours');
 });
 
 test('statuses without an id or with a status we do not know are skipped and counted', () => {

@@ -7,20 +7,6 @@ import type { Report, ReportStatus } from '../../domain/messages/message.js';
 import { WHATSAPP } from './whatsapp-channel.js';
 import { fieldsOf } from '../../util/unknown-values.js';
 
-interface StatusError {
-  code?: unknown;
-  title?: unknown;
-  message?: unknown;
-  error_data?: { details?: unknown };
-}
-
-interface StatusObject {
-  id?: unknown;
-  status?: unknown;
-  timestamp?: unknown;
-  errors?: StatusError[];
-}
-
 /** Meta's statuses in ours: a voice message "played" has been heard, which ranks as read. */
 const STATUS: Record<string, ReportStatus> = {
   sent: 'sent',
@@ -54,12 +40,11 @@ export function statusReports(notification: unknown, now: number): ParsedNotific
   return { reports, skipped };
 }
 
-function* statusObjects(notification: unknown): Generator<StatusObject> {
+function* statusObjects(notification: unknown): Generator {
   for (const entry of arrayAt(notification, 'entry')) {
     for (const change of arrayAt(entry, 'changes')) {
       const value = fieldsOf(change).value;
-      // The webhook schema validated each status object before this runs.
-      for (const status of arrayAt(value, 'statuses')) yield status as StatusObject;
+      yield* arrayAt(value, 'statuses');
     }
   }
 }
@@ -69,8 +54,9 @@ export function arrayAt(holder: unknown, key: string): unknown[] {
   return Array.isArray(value) ? value : [];
 }
 
-function reportOf(s: StatusObject, now: number): Report | undefined {
-  if (typeof s !== 'object' || s === null) return undefined;
+/** A status object's report; anything that is not one (no id, a status we do not know) none. */
+function reportOf(object: unknown, now: number): Report | undefined {
+  const s = fieldsOf(object);
   const meta = typeof s.status === 'string' ? s.status : '';
   const status = STATUS[meta];
   if (!status || typeof s.id !== 'string' || s.id === '') return undefined;
@@ -81,11 +67,12 @@ function reportOf(s: StatusObject, now: number): Report | undefined {
 }
 
 /** Meta's error code and the most specific words it gives (details over message over title). */
-function failure(errors: StatusError[] | undefined): [string, string] {
-  const e = Array.isArray(errors) ? errors[0] : undefined;
-  if (!e) return ['FAILED', 'failed (no error given)'];
+function failure(errors: unknown): [string, string] {
+  const first: unknown = Array.isArray(errors) ? errors[0] : undefined;
+  if (typeof first !== 'object' || first === null) return ['FAILED', 'failed (no error given)'];
+  const e = fieldsOf(first);
   const code = typeof e.code === 'number' || typeof e.code === 'string' ? String(e.code) : 'FAILED';
-  const words = [e.title, e.message, e.error_data?.details].filter(
+  const words = [e.title, e.message, fieldsOf(e.error_data).details].filter(
     (w): w is string => typeof w === 'string' && w !== '',
   );
   const desc = [...new Set(words)].join(': ') || 'failed';

@@ -107,5 +107,5 @@ function csvProblem(path: string, err: unknown): CliError {
   const e = { code: errorCode(err), message: errorText(err) };
   if (e.code === 'ENOENT') return new CliError(`--csv: ${path} does not exist`);
   if (e.code === 'EISDIR') return new CliError(`--csv: ${path} is a folder, not a CSV file`);
-  return new CliError(`--csv: ${path} is not a valid CSV: ${e.message ?? String(err)}`);
+  return new CliError(`--csv: ${path} is not a valid CSV: ${e.message}`);
 }

@@ -37,14 +37,14 @@ const one = (SenderId: string) => [
 test('a sender that can be a source address is sent as one, the text left alone', () => {
   const [m] = planBatch(one('Acme'), ctx(['Acme'])).accepted;
   assert.equal(m?.senderId, 'Acme');
-  assert.equal(m?.text, 'Your code is 1234');
+  assert.equal(m.text, 'Your code is 1234');
 });
 
 test('a signature that cannot be a source address heads the text as 【signature】, counted', () => {
   const [m] = planBatch(one('优刻得'), ctx(['优刻得'])).accepted;
   assert.equal(m?.senderId, '', "sent from the route's default sender");
-  assert.equal(m?.text, '【优刻得】Your code is 1234');
-  assert.equal(m?.costCount, 1);
+  assert.equal(m.text, '【优刻得】Your code is 1234');
+  assert.equal(m.costCount, 1);
 });
 
 test('a sender the account does not have fails the group, signature or not', () => {

@@ -41,7 +41,7 @@ function callingPlanOf(code: string): CallingPlan | null | undefined {
   const countries = json.country_calling_codes[code];
   // null: a code of no region (+800), left to the parser. Nothing else is kept for a code that
   // is none: the key space of arbitrary digits is unbounded.
-  if (countries === undefined) return json.nonGeographic?.[code] ? null : undefined;
+  if (countries === undefined) return code in json.nonGeographic ? null : undefined;
   // The metadata lists at least one country for every calling code it has.
   const country = countries[0] as CountryCode;
   const numbering = numberingPlanOf(country);

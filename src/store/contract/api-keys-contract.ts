@@ -61,7 +61,7 @@ export function apiKeysContract(open: OpenStore): void {
       assert.equal(renamed?.name, 'payments');
       const expiring = await store.updateApiKey(ACCOUNT, 'key_a', { expiresAt: NOW + 60 });
       assert.equal(expiring?.expiresAt, NOW + 60);
-      assert.equal(expiring?.name, 'payments', 'a change keeps what it does not name');
+      assert.equal(expiring.name, 'payments', 'a change keeps what it does not name');
       const revoked = await store.updateApiKey(ACCOUNT, 'key_a', {
         revokedAt: NOW + 1,
         revokedReason: 'leaked',

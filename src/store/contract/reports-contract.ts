@@ -232,7 +232,7 @@ export function reportsContract(open: OpenStore): void {
       await store.applyReports([read], NOW + 3 * SECOND);
       const view = await store.getBusinessMessage(messageId);
       assert.equal(view?.status, 'read');
-      const last = view?.history.at(-1);
+      const last = view.history.at(-1);
       assert.deepEqual(last, { status: 'read', at: NOW + 3 * SECOND, code: 'R', desc: 'seen' });
     });
 

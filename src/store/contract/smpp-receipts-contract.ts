@@ -55,7 +55,7 @@ export function smppReceiptsContract(open: OpenStore): void {
       const [only1, ...rest] = await forBind(store);
       assert.deepEqual(rest, [], 'only the message submitted for the bind');
       assert.equal(only1?.type, 'message.receipt');
-      assert.deepEqual([only1?.data.SessionNo, only1?.data.ReceiptResult], [sessionNo, 'Success']);
+      assert.deepEqual([only1.data.SessionNo, only1.data.ReceiptResult], [sessionNo, 'Success']);
     });
 
     test('cancelQueued ends only queued messages of the account, one number or all', async (store) => {

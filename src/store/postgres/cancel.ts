@@ -17,7 +17,7 @@ export function postgresCancel(pool: Pool): Pick<MessageStore, 'cancelQueued'> {
         const said = { status: 'failed', code: CANCELLED_CODE, desc: CANCELLED_DESC, at: now };
         await messagesChanged(
           c,
-          r.rows.map((row) => ({ id: Number(row.id), ...said })),
+          r.rows.map((row) => ({ id: row.id, ...said })),
           now,
         );
         return r.rows.length;

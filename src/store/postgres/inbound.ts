@@ -35,13 +35,13 @@ async function ownerOf(
 ): Promise<number | undefined> {
   // The newest registration wins where two accounts registered one WhatsApp number; an SMS
   // number belongs to one account (a unique index).
-  const r = await db.query<{ account_id: string | number }>(
+  const r = await db.query<{ account_id: number }>(
     `SELECT account_id FROM business_phones WHERE business_phone = $1 AND channel = ANY($2)
      ORDER BY created_at DESC LIMIT 1`,
     [number, routingChannels(channel)],
   );
   const row = r.rows[0];
-  return row ? Number(row.account_id) : undefined;
+  return row?.account_id;
 }
 
 async function linkOf(db: Queryable, m: ArrivedMessage, accountId: number) {

@@ -234,7 +234,7 @@ async function record(
     ],
   );
   // row.i is the 1-based position in results that the statement was given.
-  const kept = settled.rows.map((row) => results[Number(row.i) - 1] as DeliveryResult);
+  const kept = settled.rows.map((row) => results[row.i - 1] as DeliveryResult);
   // A success's attempt is the delivery's own last_* columns; failures are logged.
   await logAttempts(
     c,

@@ -18,7 +18,7 @@ export function toBusinessPhone(r: PhoneRow): BusinessPhone {
     accountId: r.account_id,
     businessPhone: r.business_phone,
     channel: r.channel,
-    createdAt: Number(r.created_at),
+    createdAt: r.created_at,
     ...(r.phone_number_id === null ? {} : { phoneNumberId: r.phone_number_id }),
     ...(r.access_token === null ? {} : { accessToken: r.access_token }),
   };

@@ -3,17 +3,17 @@ import type { ApiKey, KeyKind, KeyScope, KeySource } from '../../domain/keys/api
 export interface ApiKeyRow {
   key_id: string;
   kind: KeyKind;
-  account_id: number | string;
+  account_id: number;
   key_hash: string;
   name: string;
   prefix: string;
   scopes: string;
   source: KeySource;
-  created_at: number | string;
-  expires_at: number | string | null;
-  revoked_at: number | string | null;
+  created_at: number;
+  expires_at: number | null;
+  revoked_at: number | null;
   revoked_reason: string;
-  last_used_at: number | string | null;
+  last_used_at: number | null;
 }
 
 export const API_KEY_COLUMNS = `key_id, kind, account_id, key_hash, name, prefix, scopes, source,
@@ -49,20 +49,20 @@ export function apiKeyArgs(k: ApiKey): unknown[] {
   ];
 }
 
-const opt = (v: number | string | null) => (v === null ? undefined : Number(v));
+const opt = (v: number | null) => v ?? undefined;
 
 export function toApiKey(r: ApiKeyRow): ApiKey {
   return {
     keyId: r.key_id,
     kind: r.kind,
-    accountId: Number(r.account_id),
+    accountId: r.account_id,
     keyHash: r.key_hash,
     name: r.name,
     prefix: r.prefix,
     // Written from a list of KeyScope by apiKeyArgs.
     scopes: r.scopes === '' ? [] : (r.scopes.split(',') as KeyScope[]),
     source: r.source,
-    createdAt: Number(r.created_at),
+    createdAt: r.created_at,
     expiresAt: opt(r.expires_at),
     revokedAt: opt(r.revoked_at),
     revokedReason: r.revoked_reason,

@@ -1,9 +1,9 @@
 import type { AuditEntry, NewAuditEntry } from '../../domain/audit/audit.js';
 
 export interface AuditRow {
-  audit_id: number | string;
-  at: number | string;
-  account_id: number | string | null;
+  audit_id: number;
+  at: number;
+  account_id: number | null;
   actor: string;
   action: string;
   target: string;
@@ -19,9 +19,9 @@ export function auditArgs(e: NewAuditEntry): unknown[] {
 
 export function toAuditEntry(r: AuditRow): AuditEntry {
   return {
-    id: Number(r.audit_id),
-    at: Number(r.at),
-    accountId: r.account_id === null ? undefined : Number(r.account_id),
+    id: r.audit_id,
+    at: r.at,
+    accountId: r.account_id === null ? undefined : r.account_id,
     actor: r.actor,
     action: r.action,
     target: r.target,

@@ -18,8 +18,8 @@ export function cancelSql(p: (n: number) => string, oneNumber: boolean): string 
 }
 
 export interface CancelledRow {
-  id: number | string;
+  id: number;
   kind: string;
-  account_id: number | string;
+  account_id: number;
   receipt_to: string | null;
 }

@@ -3,12 +3,12 @@ import type { ConsoleSessionRecord } from '../../domain/access/console-session.j
 export interface ConsoleSessionRow {
   session_hash: string;
   role: string;
-  account_id: number | string | null;
+  account_id: number | null;
   key_id: string | null;
   address: string;
-  created_at: number | string;
-  expires_at: number | string;
-  ended_at: number | string | null;
+  created_at: number;
+  expires_at: number;
+  ended_at: number | null;
   ended_reason: string;
   csrf_secret: string;
 }
@@ -35,12 +35,12 @@ export function toConsoleSession(r: ConsoleSessionRow): ConsoleSessionRecord {
   return {
     sessionHash: r.session_hash,
     role: r.role === 'admin' ? 'admin' : 'account',
-    accountId: r.account_id === null ? undefined : Number(r.account_id),
+    accountId: r.account_id === null ? undefined : r.account_id,
     keyId: r.key_id ?? undefined,
     address: r.address,
-    createdAt: Number(r.created_at),
-    expiresAt: Number(r.expires_at),
-    endedAt: r.ended_at === null ? undefined : Number(r.ended_at),
+    createdAt: r.created_at,
+    expiresAt: r.expires_at,
+    endedAt: r.ended_at === null ? undefined : r.ended_at,
     endedReason: r.ended_reason,
     sealedCsrfSecret: r.csrf_secret,
   };

@@ -6,10 +6,10 @@ import type { InboundMedia, PendingMedia } from '../../domain/inbound/inbound-me
 
 export interface PendingMediaRow {
   inbound_id: string;
-  account_id: number | string;
+  account_id: number;
   to_addr: string;
   media: string;
-  media_attempts: number | string;
+  media_attempts: number;
 }
 
 /**
@@ -40,11 +40,11 @@ export function toPendingMedia(r: PendingMediaRow): PendingMedia {
   const { ref, fileName } = JSON.parse(r.media) as InboundMedia;
   return {
     inboundId: r.inbound_id,
-    accountId: Number(r.account_id),
+    accountId: r.account_id,
     to: r.to_addr,
     ref,
     ...(fileName === undefined ? {} : { fileName }),
-    attempts: Number(r.media_attempts),
+    attempts: r.media_attempts,
   };
 }
 

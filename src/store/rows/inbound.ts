@@ -10,17 +10,17 @@ import type {
 
 /** Rows of inbound_messages as both adapters read them. */
 export interface InboundRow {
-  seq: number | string;
+  seq: number;
   inbound_id: string;
   dedupe_key: string;
   channel: string;
-  account_id: number | string | null;
+  account_id: number | null;
   from_addr: string;
   to_addr: string;
   type: string;
   body: string;
   complete: number | boolean;
-  received_at: number | string;
+  received_at: number;
   reply_session_no: string | null;
   reply_message_id: string | null;
   /** JSON of the InboundMedia, for a message that carries a file. */
@@ -39,18 +39,18 @@ export function toInbound(r: InboundRow): InboundMessage {
           ...(r.reply_message_id === null ? {} : { messageId: r.reply_message_id }),
         };
   return {
-    seq: Number(r.seq),
+    seq: r.seq,
     inboundId: r.inbound_id,
     dedupeKey: r.dedupe_key,
     // Written by the store from an InboundChannel only.
     channel: r.channel as InboundChannel,
-    accountId: r.account_id === null ? undefined : Number(r.account_id),
+    accountId: r.account_id === null ? undefined : r.account_id,
     from: r.from_addr,
     to: r.to_addr,
     type: r.type,
     body: r.body,
     complete: r.complete === 1 || r.complete === true,
-    receivedAt: Number(r.received_at),
+    receivedAt: r.received_at,
     replyTo: link,
     // Written by the store from an InboundMedia only.
     media: r.media === null ? undefined : (JSON.parse(r.media) as InboundMedia),
@@ -112,7 +112,7 @@ export interface PartRow {
   body: string;
   from_addr: string;
   to_addr: string;
-  received_at: number | string;
+  received_at: number;
 }
 
 /**
@@ -124,7 +124,7 @@ export function arrivalOfParts(groupKey: string, rows: readonly PartRow[]): Arri
   // Called with the parts of a group, never none.
   const first = rows[0] as PartRow;
   const total = first.total;
-  const receivedAt = Math.min(...rows.map((r) => Number(r.received_at)));
+  const receivedAt = Math.min(...rows.map((r) => r.received_at));
   const { text, complete } = assembleParts(
     rows.map((r) => ({ partNo: r.part_no, text: r.body })),
     total,

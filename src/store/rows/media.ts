@@ -32,12 +32,12 @@ export function mediaFileArgs(f: MediaFile): unknown[] {
 export function toMediaInfo(r: MediaRow): MediaInfo {
   return {
     mediaId: r.media_id,
-    accountId: Number(r.account_id),
+    accountId: r.account_id,
     mimeType: r.mime_type,
     fileName: r.file_name,
-    size: Number(r.size),
+    size: r.size,
     sha256: r.sha256,
-    createdAt: Number(r.created_at),
+    createdAt: r.created_at,
   };
 }
 
@@ -54,7 +54,7 @@ export function toMediaUpload(r: MediaUploadRow): MediaUpload {
     mediaId: r.media_id,
     phoneNumberId: r.phone_number_id,
     whatsAppMediaId: r.whatsapp_media_id,
-    uploadedAt: Number(r.uploaded_at),
+    uploadedAt: r.uploaded_at,
   };
 }
 

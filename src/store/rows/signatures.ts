@@ -4,7 +4,7 @@ import type { TemplateStatus } from '../../domain/templates/template.js';
 
 export interface SignatureRow {
   sig_id: string;
-  account_id: number | string;
+  account_id: number;
   sig_content: string;
   sig_type: number;
   sig_purpose: number;
@@ -17,8 +17,8 @@ export interface SignatureRow {
   proxy_file_media_id: string;
   status: TemplateStatus;
   err_desc: string;
-  created_at: number | string;
-  updated_at: number | string;
+  created_at: number;
+  updated_at: number;
   version: number;
 }
 
@@ -75,7 +75,7 @@ export function signatureToRow(s: Signature): unknown[] {
 export function signatureFromRow(r: SignatureRow): Signature {
   return {
     sigId: r.sig_id,
-    accountId: Number(r.account_id),
+    accountId: r.account_id,
     sigContent: r.sig_content,
     sigType: r.sig_type,
     sigPurpose: r.sig_purpose,
@@ -88,8 +88,8 @@ export function signatureFromRow(r: SignatureRow): Signature {
     proxyFileMediaId: r.proxy_file_media_id,
     status: r.status,
     errDesc: r.err_desc,
-    createdAt: Number(r.created_at),
-    updatedAt: Number(r.updated_at),
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
     version: r.version,
   };
 }

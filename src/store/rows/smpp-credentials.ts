@@ -2,13 +2,13 @@ import type { SmppCredential } from '../../domain/smpp-server/credential.js';
 
 export interface SmppCredentialRow {
   system_id: string;
-  account_id: number | string;
+  account_id: number;
   password_hash: string;
   allowed_networks: string;
   max_binds: number;
   max_tps: number;
   bind_window: number;
-  created_at: number | string;
+  created_at: number;
 }
 
 export const SMPP_CREDENTIAL_COLUMNS = `system_id, account_id, password_hash, allowed_networks,
@@ -40,12 +40,12 @@ export const UPSERT_SMPP_TAIL = `ON CONFLICT (system_id) DO UPDATE SET
 export function toSmppCredential(r: SmppCredentialRow): SmppCredential {
   return {
     systemId: r.system_id,
-    accountId: Number(r.account_id),
+    accountId: r.account_id,
     passwordHash: r.password_hash,
     allowedNetworks: r.allowed_networks === '' ? [] : r.allowed_networks.split(','),
-    maxBinds: Number(r.max_binds),
-    maxTps: Number(r.max_tps),
-    window: Number(r.bind_window),
-    createdAt: Number(r.created_at),
+    maxBinds: r.max_binds,
+    maxTps: r.max_tps,
+    window: r.bind_window,
+    createdAt: r.created_at,
   };
 }

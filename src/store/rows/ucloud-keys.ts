@@ -2,9 +2,9 @@ import type { UcloudKey } from '../../domain/accounts/ucloud-key.js';
 
 export interface UcloudKeyRow {
   public_key: string;
-  account_id: number | string;
+  account_id: number;
   sealed_private_key: string;
-  created_at: number | string;
+  created_at: number;
 }
 
 export const UCLOUD_KEY_COLUMNS = 'public_key, account_id, sealed_private_key, created_at';
@@ -12,8 +12,8 @@ export const UCLOUD_KEY_COLUMNS = 'public_key, account_id, sealed_private_key, c
 export function toUcloudKey(r: UcloudKeyRow): UcloudKey {
   return {
     publicKey: r.public_key,
-    accountId: Number(r.account_id),
+    accountId: r.account_id,
     sealedPrivateKey: r.sealed_private_key,
-    createdAt: Number(r.created_at),
+    createdAt: r.created_at,
   };
 }

@@ -79,7 +79,7 @@ export interface SessionMessageRow {
 /** Counts per receipt result, as both stores read them (a NULL result: not final yet). */
 export interface ResultCountRow {
   result: string | null;
-  n: number | string;
+  n: number;
 }
 
 export const RESULT_COUNTS_SQL = 'SELECT receipt_result AS result, count(*) AS n FROM messages';
@@ -89,13 +89,13 @@ export function toSessionSummary(s: SessionRow, counts: readonly ResultCountRow[
   for (const c of counts) {
     // receipt_result holds a ReceiptResult or NULL; `in` below skips anything else.
     const key = (c.result ?? 'pending') as keyof SessionResults;
-    if (key in results) results[key] += Number(c.n);
+    if (key in results) results[key] += c.n;
   }
   return {
     sessionNo: s.session_no,
-    accountId: Number(s.account_id),
+    accountId: s.account_id,
     acceptedCount: s.accepted_count,
-    createdAt: Number(s.created_at),
+    createdAt: s.created_at,
     results,
   };
 }

@@ -16,7 +16,7 @@ export function sqliteCancel(db: Db, outbox: SqliteOutbox): Pick<MessageStore, '
           ? all.all(at, sessionNo, accountId)
           : one.all(at, sessionNo, accountId, e164);
       for (const r of rows) {
-        const change = { id: Number(r.id), accountId: Number(r.account_id), kind: r.kind };
+        const change = { id: r.id, accountId: r.account_id, kind: r.kind };
         const said = { status: 'failed', code: CANCELLED_CODE, desc: CANCELLED_DESC, at: now };
         outbox.messageChanged({ ...change, ...said, receiptTo: r.receipt_to }, now);
       }
