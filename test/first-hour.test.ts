@@ -42,8 +42,8 @@ describe('errors that say what to do', () => {
     const rows = (json.FailContent as { Target: { Phone: string; FailureDetails: string }[] }[])[0]
       ?.Target;
     assert.equal(rows?.[0]?.Phone, '4155550123');
-    assert.match(rows?.[0]?.FailureDetails ?? '', /not a mobile number of the default region CN/);
-    assert.match(rows?.[0]?.FailureDetails ?? '', /\+<country code><number>/);
+    assert.match(rows[0].FailureDetails, /not a mobile number of the default region CN/);
+    assert.match(rows[0].FailureDetails, /\+<country code><number>/);
   });
 
   it("an account's own default region reads its national numbers, and only its own", async () => {
@@ -100,7 +100,7 @@ describe('errors that say what to do', () => {
       /^Action "SendBatchUSMSMesage" is not supported; did you mean SendBatchUSMSMessage\? Supported: SendMessage, /,
     );
     const far = await gw.api({ Action: 'Frobnicate', AccountId: 1 });
-    assert.doesNotMatch(far.json.Message, /did you mean/);
+    assert.match(far.json.Message, /^Action "Frobnicate" is not supported\. Supported: Send.*\.$/);
   });
 
   it('invalid JSON names where it stopped', async () => {

@@ -34,7 +34,7 @@ export function unknownActionMessage(name: string): string {
   const near = best && best.d <= Math.max(2, Math.floor(best.k.length / 4)) ? best.k : undefined;
   return (
     `Action ${shown} is not supported` +
-    (near ? `; did you mean ${near}?` : '') +
-    ` Supported: ${known.join(', ')}`
+    (near ? `; did you mean ${near}?` : '.') +
+    ` Supported: ${known.join(', ')}.`
   );
 }
