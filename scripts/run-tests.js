@@ -2,8 +2,8 @@
 // expand globs, so the files are listed here; the runner's exit code is passed through.
 // With WIREBIRD_TEST_DATABASE_URL set, the PostgreSQL tests run too (store contract, cluster),
 // and a second pass runs the end-to-end tests of test/ on PostgreSQL (WIREBIRD_TEST_STORE).
-import { readdirSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
 function findTests(dir) {
@@ -51,12 +51,33 @@ const databaseUrl = process.env.WIREBIRD_TEST_DATABASE_URL;
 if (!databaseUrl) {
   console.log('NOTICE: WIREBIRD_TEST_DATABASE_URL is not set; PostgreSQL tests are skipped.');
 }
+/** Whether a compiled test file reaches `target` (a file of dist/test) through its imports. */
+function reaches(file, target, seen = new Set()) {
+  if (file === target) return true;
+  // src/ never imports from test/, so the search stays within dist/test.
+  if (seen.has(file) || !file.startsWith(dirname(dirname(target)))) return false;
+  seen.add(file);
+  const source = readFileSync(file, 'utf8');
+  for (const [, spec] of source.matchAll(
+    /(?:from|import)\s*\(?\s*['"](\.{1,2}\/[^'"]+\.js)['"]/g,
+  )) {
+    if (reaches(resolve(dirname(file), spec), target, seen)) return true;
+  }
+  return false;
+}
+
 const status = run(files, process.env, 'tests');
-// Gateways in their own processes (kill -9, cluster) choose their store themselves.
+// The second pass runs the end-to-end tests whose gateways take their store from
+// WIREBIRD_TEST_STORE (test/helpers/gateway.ts): the others would run the same again. Gateways in
+// their own processes (kill -9, cluster) choose their store themselves; the OpenAPI document and
+// the page that shows it do not depend on the store, nor does what `wirebird send` reads and
+// resumes (the acceptance it drives is the same Action the other tests run on PostgreSQL).
+const storeChosen = resolve('dist/test/helpers/gateway.js');
+const notAgain =
+  /restart-safety|crash-receipts|cluster|postgres-start|shutdown|openapi|docs-browser|cli-send/;
 const onPostgres = files.filter(
   (f) =>
-    f.startsWith(join('dist', 'test')) &&
-    !/restart-safety|crash-receipts|cluster|postgres-start|shutdown/.test(f),
+    f.startsWith(join('dist', 'test')) && !notAgain.test(f) && reaches(resolve(f), storeChosen),
 );
 if (!databaseUrl || onPostgres.length === 0 || process.env.WIREBIRD_TEST_STORE) {
   process.exit(status);

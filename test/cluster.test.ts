@@ -31,9 +31,11 @@ const CONFIG = {
   adminKey: 'cluster-test-admin-key-0123456789',
   // The sweeper runs every receiptTimeoutS / 10 seconds; 60 s keeps every message from timing out.
   receiptTimeoutS: 60,
-  // A route slow enough that the kill lands mid-dispatch (1000/s for the whole cluster: 6 s for
-  // everything), and a short lease so that the killed node's claims come back quickly.
-  dispatch: { routeTps: 1000, leaseMs: 3000, batchSize: 100, window: 100, pollMs: 20 },
+  // A route slow enough that the kill lands mid-dispatch (400/s for the whole cluster: 15 s for
+  // everything; a batch sent to give the third node work lasts 1.25 s, long enough on a loaded
+  // machine to see it submitting and kill it), and a short lease so that the killed node's claims
+  // come back quickly.
+  dispatch: { routeTps: 400, leaseMs: 3000, batchSize: 100, window: 100, pollMs: 20 },
 };
 
 describe(

@@ -65,7 +65,8 @@ export async function spawnGateway(
 }
 
 async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
-  for (let i = 0; i < 300; i++) {
+  // Up to 30 s: a gateway starting beside a full test run on two cores has taken over 15.
+  for (let i = 0; i < 600; i++) {
     if (child.exitCode !== null) throw new Error(`gateway exited with ${child.exitCode}`);
     const ok = await fetch(`${url}/healthz`).then(
       (r) => r.ok,
