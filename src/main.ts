@@ -11,8 +11,8 @@ import {
   importConfiguredPhones,
   importConfiguredUcloudKeys,
   resolveAdminKey,
-  resolveGatewaySecret,
 } from './bootstrap/first-start.js';
+import { resolveGatewaySecret } from './bootstrap/secret-files.js';
 import { secretBox, type SecretBox } from './crypto/secret-box.js';
 import type { Config } from './config/config.js';
 import type { Store } from './domain/ports.js';

@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { saveCredential } from '../smpp-server/credentials-service.js';
 import { newSmppPassword } from '../crypto/password.js';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeSecret } from './secret-files.js';
 import { createApiKey } from '../api/api-keys.js';
 import { hashKey, newApiKey } from '../api/auth.js';
 import type { SecretBox } from '../crypto/secret-box.js';
@@ -156,26 +156,6 @@ export function resolveAdminKey(config: Config): { key: string; created: boolean
   const key = newApiKey().replace(/^wb_/, 'wba_');
   writeSecret(file, `${key}\n`);
   return { key, created: true };
-}
-
-function writeSecret(file: string, content: string): void {
-  // With PostgreSQL nothing else creates the data folder.
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, content, { mode: 0o600 });
-  chmodSync(file, 0o600);
-}
-
-/**
- * The gateway secret: WIREBIRD_SECRET, else the one kept in <dataDir>/gateway.secret, else a new
- * one. Secrets sealed under it (UCloud private keys) cannot be opened without it: back it up.
- */
-export function resolveGatewaySecret(config: Config): string {
-  if (config.secret) return config.secret;
-  const file = join(config.dataDir, 'gateway.secret');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  const secret = randomBytes(32).toString('base64url');
-  writeSecret(file, `${secret}\n`);
-  return secret;
 }
 
 /**

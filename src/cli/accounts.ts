@@ -1,6 +1,5 @@
 import type { Command } from 'commander';
 import { WirebirdError } from '../domain/errors.js';
-import { isKnownRegion } from '../domain/phones/phones.js';
 import { accountOption, failOnError, withStore } from './open-store.js';
 
 /** `wirebird accounts region`: an account's own region for numbers without a country code. */
@@ -20,7 +19,7 @@ export function registerAccounts(program: Command): void {
       async (opts: { account: string; region?: string; clear?: boolean; config?: string }) => {
         await withStore(opts.config, async (store, config) => {
           const accountId = accountOption(opts.account);
-          const region = regionOption(opts);
+          const region = await regionOption(opts);
           if (!(await store.setAccountRegion(accountId, region))) {
             throw new WirebirdError(
               'NotFound',
@@ -36,7 +35,12 @@ export function registerAccounts(program: Command): void {
     );
 }
 
-function regionOption(opts: { region?: string; clear?: boolean }): string | undefined {
+async function regionOption(opts: {
+  region?: string;
+  clear?: boolean;
+}): Promise<string | undefined> {
+  // Loaded here: the phone metadata is most of what the CLI would load at start otherwise.
+  const { isKnownRegion } = await import('../domain/phones/phones.js');
   if (opts.clear === true && opts.region === undefined) return undefined;
   const region = opts.region?.toUpperCase();
   if (opts.clear === true || region === undefined || !isKnownRegion(region)) {

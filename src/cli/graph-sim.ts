@@ -1,5 +1,4 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { GraphSim } from '../graph-sim/graph-sim.js';
 import { CliError } from './cli-error.js';
 
 interface GraphSimFlags {
@@ -47,6 +46,8 @@ export function registerGraphSim(program: Command): void {
       if (!appSecret) {
         throw new CliError('set WIREBIRD_WHATSAPP_APP_SECRET: the statuses are signed with it');
       }
+      // Loaded here, not when the CLI starts: the simulator is a Fastify server.
+      const { GraphSim } = await import('../graph-sim/graph-sim.js');
       const sim = new GraphSim({
         host: f.host,
         port: f.port,

@@ -1,15 +1,21 @@
-import { ConfigError, loadConfig, type Config } from '../config/config.js';
+import type { Config } from '../config/config.js';
+import { ConfigError } from '../config/config-error.js';
 import { CliError } from './cli-error.js';
 import { WirebirdError } from '../domain/errors.js';
-import { audit, type AuditFact } from '../api/audit-log.js';
+import type { AuditFact } from '../api/audit-log.js';
 import type { Store } from '../domain/ports.js';
-import { openStore } from '../store/open-store.js';
 
-/** Opens the store the gateway's config names, runs `use`, and closes it. */
+/**
+ * Opens the store the gateway's config names, runs `use`, and closes it. The config's schema and
+ * the store's drivers are loaded here, not when the CLI starts: half a second of every command,
+ * `--help` included, went to them.
+ */
 export async function withStore<T>(
   configFile: string | undefined,
   use: (store: Store, config: Config) => Promise<T>,
 ): Promise<T> {
+  const { loadConfig } = await import('../config/config.js');
+  const { openStore } = await import('../store/open-store.js');
   const config = loadConfig(process.env, configFile ?? process.env.WIREBIRD_CONFIG);
   const store = await openStore(config);
   try {
@@ -40,5 +46,6 @@ export function failOnError(err: unknown): never {
 
 /** Records a change made with the CLI (actor `cli`) in the audit log. */
 export async function cliAudit(store: Store, fact: AuditFact): Promise<void> {
+  const { audit } = await import('../api/audit-log.js');
   await audit({ store, clock: { now: () => Date.now() } }, { actor: 'cli' }, fact);
 }

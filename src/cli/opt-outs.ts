@@ -3,7 +3,6 @@ import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import type { Command } from 'commander';
 import type { OptOut } from '../domain/opt-out/opt-out.js';
-import { normalizePhone } from '../domain/phones/phones.js';
 import type { Store } from '../domain/ports.js';
 import { CliError } from './cli-error.js';
 import { rows } from './send/csv-targets.js';
@@ -72,6 +71,8 @@ async function importFile(o: {
   region: string;
   now: number;
 }): Promise<{ added: number; already: number; refused: Refused[] }> {
+  // Loaded here: the phone metadata is most of what the CLI would load at start otherwise.
+  const { normalizePhone } = await import('../domain/phones/phones.js');
   const refused: Refused[] = [];
   const totals = { added: 0, already: 0, refused };
   let chunk: OptOut[] = [];

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { loadConfig, type Config } from '../config/config.js';
+import type { Config } from '../config/config.js';
 import { DOCS_PATH, OPENAPI_PATH } from '../api/openapi/paths.js';
 import { failOnError } from './open-store.js';
 import { errorCode, fieldsOf } from '../util/unknown-values.js';
@@ -16,8 +16,9 @@ export function registerServe(program: Command): void {
       '\nExample:\n  PORT=9000 WIREBIRD_DATA_DIR=/var/lib/wirebird wirebird serve',
     )
     .action(async (opts: { config?: string }) => {
-      const config = loadConfig(process.env, opts.config ?? process.env.WIREBIRD_CONFIG);
       // Loaded here, not at the top: the other commands need none of the gateway.
+      const { loadConfig } = await import('../config/config.js');
+      const config = loadConfig(process.env, opts.config ?? process.env.WIREBIRD_CONFIG);
       const { startGateway } = await import('../main.js');
       const gw = await startGateway(config).catch((err: unknown) =>
         failOnError(explain(err, config)),

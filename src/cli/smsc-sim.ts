@@ -1,7 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander';
-import { SubmitLog, writeStatsFile } from '../smsc-sim/bench-files.js';
 import type { SmscFaults } from '../smsc-sim/faults.js';
-import { SmscSim } from '../smsc-sim/smsc-sim.js';
 import { isOneOf } from '../util/unknown-values.js';
 
 /** The flags: the simulator's options, and its faults under their own names. */
@@ -91,6 +89,9 @@ export function registerSmscSim(program: Command): void {
 
 /** Runs the simulator until SIGINT or SIGTERM, printing and filing its stats as it goes. */
 async function runSmscSim(f: SimFlags): Promise<void> {
+  // Loaded here, not when the CLI starts: the simulator is the smpp package's server.
+  const { SmscSim } = await import('../smsc-sim/smsc-sim.js');
+  const { SubmitLog, writeStatsFile } = await import('../smsc-sim/bench-files.js');
   const log = f.submitLog === undefined ? undefined : new SubmitLog(f.submitLog);
   const sim = new SmscSim({
     ...(log ? { onSubmit: (to: string, at: number) => log.add(to, at) } : {}),

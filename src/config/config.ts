@@ -8,6 +8,7 @@ import { SmppSchema, checkSmpp, smppFromUrl } from './smpp-config.js';
 import { SmppServerSchema, parseEsmes } from './smpp-server-config.js';
 import { WhatsAppSchema, checkWhatsApp } from './whatsapp-config.js';
 import { errorText } from '../util/unknown-values.js';
+import { ConfigError } from './config-error.js';
 
 /** Every setting Wirebird reads, in one schema; docs/configuration.md mirrors it. */
 export const ConfigSchema = Type.Object(
@@ -181,7 +182,7 @@ const ENV: Record<string, (v: string, name: string) => [string, unknown]> = {
   WIREBIRD_WEBHOOK_ALLOW_PRIVATE: (v, name) => ['webhooks.allowPrivate', flag(v, name)],
 };
 
-export class ConfigError extends Error {}
+export { ConfigError };
 
 /** Loads the config file (WIREBIRD_CONFIG or the path given), then the environment on top. */
 export function loadConfig(
