@@ -13,10 +13,14 @@ export const SENDSMS_USER = { username: 'bench', password: 'bench' };
  * messages in a file store (the usual production setting: a restart keeps the queue), loopback
  * only, and logs at warning level so that logging does not weigh on the figures.
  */
+/** One `group = …` block of kannel.conf, a field per line (the interop test writes its own too). */
+export const group = (name: string, fields: Record<string, string | number>): string =>
+  [`group = ${name}`, ...Object.entries(fields).map(([k, v]) => `${k} = ${v}`), ''].join('\n');
+
+/** A kannel.conf string value, in double quotes. */
+export const q = (s: string): string => `"${s}"`;
+
 export function kannelConf(dir: string, ports: KannelPorts, window: number): string {
-  const group = (name: string, fields: Record<string, string | number>) =>
-    [`group = ${name}`, ...Object.entries(fields).map(([k, v]) => `${k} = ${v}`), ''].join('\n');
-  const q = (s: string) => `"${s}"`;
   return [
     group('core', {
       'admin-port': ports.admin,

@@ -7,6 +7,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { freePort, kill } from './process-gateway.js';
+import { group, q } from '../../bench/kannel/kannel-conf.js';
 
 const BIN = '/usr/sbin';
 
@@ -30,9 +31,6 @@ export interface Kannel {
 }
 
 function conf(o: KannelOptions, ports: { admin: number; box: number; sendsms: number }): string {
-  const group = (name: string, fields: Record<string, string | number>) =>
-    [`group = ${name}`, ...Object.entries(fields).map(([k, v]) => `${k} = ${v}`), ''].join('\n');
-  const q = (s: string) => `"${s}"`;
   return [
     group('core', {
       'admin-port': ports.admin,
