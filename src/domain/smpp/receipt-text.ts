@@ -1,14 +1,9 @@
 import type { SmppAddress } from './addresses.js';
 
 /** The delivery receipt text of SMPP 3.4 Appendix B, as most SMSCs write it. */
-export function receiptText(r: {
-  id: string;
-  stat: string;
-  err: string;
-  submittedAt: Date;
-  doneAt: Date;
-  text: string;
-}): string {
+export function receiptText(
+  r: Pick<ReceiptPdu, 'id' | 'stat' | 'err' | 'submittedAt' | 'doneAt' | 'text'>,
+): string {
   const delivered = r.stat === 'DELIVRD' ? '001' : '000';
   return (
     `id:${r.id} sub:001 dlvrd:${delivered} submit date:${smppDate(r.submittedAt)} ` +
