@@ -61,6 +61,9 @@ export async function startTestGateway(
     dataDir,
     templateReview: 'manual',
     sqliteSynchronous: 'NORMAL',
+    // One acceptance thread: the path of the default's two (accept-threads.test.ts runs two) at
+    // half the start-up cost, as each thread loads the gateway's modules (0.6 s of CPU each).
+    acceptThreads: 1,
     logLevel: 'silent',
     ...overrides,
   });
