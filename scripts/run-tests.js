@@ -2,7 +2,7 @@
 // expand globs, so the files are listed here; the runner's exit code is passed through.
 // With WIREBIRD_TEST_DATABASE_URL set, the PostgreSQL tests run too (store contract, cluster),
 // and a second pass runs the end-to-end tests of test/ on PostgreSQL (WIREBIRD_TEST_STORE).
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
@@ -66,13 +66,22 @@ function reaches(file, target, seen = new Set()) {
   return false;
 }
 
+const storeChosen = resolve('dist/test/helpers/gateway.js');
+// Were the helper moved, no file would reach it and the pass would pass by running nothing.
+if (
+  databaseUrl &&
+  files.some((f) => f.startsWith(join('dist', 'test'))) &&
+  !existsSync(storeChosen)
+) {
+  console.error(`run-tests: ${storeChosen} is gone; say here which helper chooses the store`);
+  process.exit(1);
+}
 const status = run(files, process.env, 'tests');
 // The second pass runs the end-to-end tests whose gateways take their store from
 // WIREBIRD_TEST_STORE (test/helpers/gateway.ts): the others would run the same again. Gateways in
 // their own processes (kill -9, cluster) choose their store themselves; the OpenAPI document and
 // the page that shows it do not depend on the store, nor does what `wirebird send` reads and
 // resumes (the acceptance it drives is the same Action the other tests run on PostgreSQL).
-const storeChosen = resolve('dist/test/helpers/gateway.js');
 const notAgain =
   /restart-safety|crash-receipts|cluster|postgres-start|shutdown|openapi|docs-browser|cli-send/;
 const onPostgres = files.filter(
