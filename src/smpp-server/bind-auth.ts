@@ -30,6 +30,8 @@ export interface BindRequest {
   password: string;
   address: string;
   mode: BindMode;
+  /** Whether the connection still waits for the answer: a closed one is not checked at all. */
+  wanted?: () => boolean;
 }
 
 export interface BindAuthOptions {
@@ -70,6 +72,10 @@ export class BindAuth {
   }
 
   private async checkNow(bind: BindRequest): Promise<BindVerdict> {
+    // A burst of binds closed while queued must not cost a password check each (nor count).
+    if (bind.wanted && !bind.wanted()) {
+      return refuse(STATUS.ESME_RBINDFAIL, 'the connection closed before its bind was checked');
+    }
     if (this.blocked(bind.address)) {
       return refuse(STATUS.ESME_RBINDFAIL, 'too many failed binds from this address');
     }

@@ -38,11 +38,40 @@ export interface SessionContext {
 /** Commands an ESME may send that the server does not take yet (docs/smpp-server.md). */
 const NOT_TAKEN = ['replace_sm', 'data_sm'];
 
+/** SMPP 3.4 §5.2.22: sm_length is 0 to 254; longer text goes in message_payload. */
+const MAX_SHORT_MESSAGE = 254;
+
+/** The fields whose length is the message's: their faults are ESME_RINVMSGLEN. */
+const MESSAGE_FIELDS = new Set(['short_message', 'message_payload']);
+
+/**
+ * Why a request cannot be taken as it stands, before its state or content is looked at: a body
+ * that overruns command_length (or stops short of it) or a short_message over 254 octets. Kannel
+ * and Jasmin refuse these too; reading on would deliver a truncated text as if it were whole.
+ */
+export function bodyFault(pdu: Pdu): { status: number; reason: string } | undefined {
+  const field = pdu.malformed;
+  if (field !== undefined) {
+    const status = MESSAGE_FIELDS.has(field) ? STATUS.ESME_RINVMSGLEN : STATUS.ESME_RINVCMDLEN;
+    return { status, reason: `${field} does not fit the PDU's command_length` };
+  }
+  const sm = pdu.short_message;
+  if (sm instanceof Uint8Array && sm.length > MAX_SHORT_MESSAGE) {
+    const reason = `short_message of ${sm.length} octets: at most ${MAX_SHORT_MESSAGE}`;
+    return { status: STATUS.ESME_RINVMSGLEN, reason };
+  }
+  return undefined;
+}
+
 export class EsmeSession {
   credential: SmppCredential | undefined;
   mode: BindMode | undefined;
   private binding = false;
   private ending = false;
+  /** close() was called: the connection is on its way out and takes nothing more. */
+  private closing = false;
+  /** The socket closed: nothing this session learns afterwards may bind it. */
+  private gone = false;
   /** The deliver_sm awaiting their resp: each settles once, with a status or without. */
   private readonly answers = new Set<(status: number | undefined) => void>();
   private limiter: RateLimiter | undefined;
@@ -72,6 +101,14 @@ export class EsmeSession {
   /** The remote address as the socket reports it. */
   get address(): string {
     return this.session.socket.remoteAddress ?? '';
+  }
+
+  /**
+   * Open and staying open: a bind verdict that arrives for a connection no longer live is
+   * dropped, and receipts go only to live binds (a closed one would take them and answer none).
+   */
+  get live(): boolean {
+    return !this.gone && !this.closing && !this.ending && this.session.socket.writable;
   }
 
   get receives(): boolean {
@@ -128,6 +165,7 @@ export class EsmeSession {
   }
 
   close(why: string): void {
+    this.closing = true;
     this.ctx.log.info({ systemId: this.credential?.systemId, why }, 'SMPP connection closed');
     this.session.end();
     // A peer that never reads its socket must not keep it open.
@@ -136,6 +174,12 @@ export class EsmeSession {
 
   private received(pdu: Pdu): void {
     const command = pdu.command;
+    const fault = command === 'unknown' ? undefined : bodyFault(pdu);
+    if (fault) {
+      this.ctx.log.info({ address: this.address, command, why: fault.reason }, 'PDU refused');
+      this.answer(pdu, fault.status);
+      return;
+    }
     // The codec reads only bind_transmitter, bind_receiver and bind_transceiver.
     if (command.startsWith('bind_')) void this.bind(pdu, command.slice(5) as BindMode);
     else if (command === 'enquire_link') this.answer(pdu);
@@ -169,8 +213,14 @@ export class EsmeSession {
       password: textOf(pdu.password),
       address: this.address,
       mode,
+      wanted: () => this.live,
     });
     this.binding = false;
+    if (!this.live) {
+      // Closed (by the peer, or by the bind timeout) while the password was checked.
+      this.ctx.log.info({ systemId, address: this.address }, 'bind dropped: connection closed');
+      return;
+    }
     if (!verdict.ok) {
       this.ctx.log.warn({ systemId, address: this.address, why: verdict.reason }, 'bind refused');
       this.answer(pdu, verdict.status);
@@ -274,6 +324,7 @@ export class EsmeSession {
   }
 
   private closed(): void {
+    this.gone = true;
     for (const t of Object.values(this.timers)) clearTimeout(t);
     for (const finish of [...this.answers]) finish(undefined);
     if (this.mode) this.ctx.onClosed(this);

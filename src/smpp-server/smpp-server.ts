@@ -165,7 +165,7 @@ export class SmppServer {
       out.set(endpointId, [...(out.get(endpointId) ?? []), s]);
     for (const [systemId, set] of this.binds) {
       for (const s of set) {
-        if (!s.receives || !s.credential) continue;
+        if (!s.receives || !s.credential || !s.live) continue;
         add(smppEndpointId(systemId), s);
         add(smppAccountEndpointId(s.credential.accountId), s);
       }

@@ -126,6 +126,31 @@ describe('the codec against PDUs written by hand from SMPP 3.4', () => {
     assert.equal(unknown.command, 'unknown');
   });
 
+  it('names the first field that overruns or misses its command_length', () => {
+    const cut = hex(`00000017 00000004 00000000 00000001 00 01 01 ${ascii('44')}`);
+    assert.equal(decodePdu(cut).malformed, 'source_addr', 'a C-string without its NUL');
+    const body = `00 01 01 ${ascii('44')}00 01 01 ${ascii('1')}00 00 00 00 00 00 00 00 00 00`;
+    const sm = (length: string, text: string) => {
+      const bytes = hex(`00000000 00000004 00000000 00000001 ${body} ${length} ${text}`);
+      bytes.writeUInt32BE(bytes.length, 0);
+      return decodePdu(bytes);
+    };
+    assert.equal(sm('05', '4142').malformed, 'short_message', 'sm_length 5, 2 octets present');
+    assert.equal(sm('c8', '4142').malformed, 'short_message', 'sm_length 200, 2 present');
+    assert.equal(sm('02', '4142').malformed, undefined, 'sm_length 2, 2 present');
+    const payload = sm('00', '0424 1388 41424344454647484950');
+    assert.equal(payload.malformed, 'message_payload', 'a TLV of 5,000 with 10 present');
+    assert.equal(sm('00', '0424 00').malformed, 'tlv', 'three octets left after the fields');
+    const missing = hex('00000014 00000004 00000000 00000001 00 05 00 41');
+    assert.equal(decodePdu(missing).malformed, 'source_addr', 'no NUL before the end');
+    const noFields = hex('00000011 00000004 00000000 00000001 00');
+    assert.equal(decodePdu(noFields).malformed, 'source_addr_ton', 'fields missing');
+    const multi = hex(`00000019 00000021 00000000 00000001 00 00 00 00 03 01 01 01 ${ascii('4')}`);
+    assert.equal(decodePdu(multi).malformed, 'destination_addr', 'a dest_address cut short');
+    const errorResp = hex('00000010 80000004 00000045 00000007');
+    assert.equal(decodePdu(errorResp).malformed, undefined, 'an error resp has no body (§4)');
+  });
+
   it('refuses to write a short_message over 255 octets', () => {
     const pdu = { command: 'submit_sm' as const, short_message: Buffer.alloc(256) };
     assert.throws(() => encodePdu(pdu), /message_payload/);

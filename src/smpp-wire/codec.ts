@@ -27,6 +27,12 @@ export interface Pdu {
   command_id: number;
   command_status: number;
   sequence_number: number;
+  /**
+   * Set on reading when the body does not fit its command_length: the first field (or TLV, or
+   * `tlv`) that is missing or runs past the end. What was there is read all the same; a server
+   * refuses such a request (SMPP 3.4 §5.1.3), a client may take a lenient SMSC's answer.
+   */
+  malformed?: string;
   [field: string]: unknown;
 }
 
@@ -67,9 +73,10 @@ export function decodePdu(bytes: Buffer): Pdu {
     sequence_number: bytes.readUInt32BE(12),
   };
   if (!def) return pdu;
-  const reader = { bytes, at: HEADER_BYTES, end: bytes.length };
+  const reader: Reader = { bytes, at: HEADER_BYTES, end: bytes.length };
   readFields(reader, def.fields, pdu);
   readTlvs(reader, pdu);
+  if (reader.fault !== undefined) pdu.malformed = reader.fault;
   return pdu;
 }
 
@@ -77,21 +84,35 @@ interface Reader {
   bytes: Buffer;
   at: number;
   end: number;
+  /** The first field found missing or running past `end`. */
+  fault?: string;
 }
 
-/** Mandatory fields in order; a body that ends early leaves the rest out (as the package does). */
+/** Notes the first field that does not fit (the reader goes on: the loops end by `end`). */
+function overrun(r: Reader, name: string): void {
+  r.fault ??= name;
+}
+
+/**
+ * Mandatory fields in order; a body that ends early leaves the rest out (as the package does)
+ * and is noted as malformed, a response with an error status aside (§4: it has no body).
+ */
 function readFields(r: Reader, fields: FieldList, pdu: Pdu): void {
   for (const [name, type] of fields) {
-    if (r.at >= r.end) return;
+    if (r.at >= r.end) {
+      if (pdu.command_status === 0) overrun(r, name);
+      return;
+    }
     switch (type) {
       case 'int8':
         pdu[name] = r.bytes[r.at++];
         break;
       case 'cstring':
-        pdu[name] = cstring(r);
+        pdu[name] = cstring(r, name);
         break;
       case 'sm': {
         const length = r.bytes[r.at++] ?? 0;
+        if (r.at + length > r.end) overrun(r, name);
         pdu[name] = r.bytes.subarray(r.at, Math.min(r.at + length, r.end));
         r.at += length;
         break;
@@ -107,16 +128,20 @@ function readFields(r: Reader, fields: FieldList, pdu: Pdu): void {
 }
 
 /** A C-Octet String: up to its NUL, or to the end of the PDU when the NUL is missing. */
-function cstring(r: Reader): string {
+function cstring(r: Reader, name: string): string {
   let nul = r.bytes.indexOf(0, r.at);
-  if (nul < 0 || nul >= r.end) nul = r.end;
+  if (nul < 0 || nul >= r.end) {
+    overrun(r, name);
+    nul = r.end;
+  }
   const value = r.bytes.toString('latin1', r.at, nul);
   r.at = nul + 1;
   return value;
 }
 
 /** An octet, or 0 past the end of the PDU (the reader still moves on, so the loops end). */
-function int8(r: Reader): number {
+function int8(r: Reader, name: string): number {
+  if (r.at >= r.end) overrun(r, name);
   const value = r.at < r.end ? (r.bytes[r.at] ?? 0) : 0;
   r.at++;
   return value;
@@ -124,24 +149,28 @@ function int8(r: Reader): number {
 
 function dests(r: Reader): DestAddress[] {
   const out: DestAddress[] = [];
-  for (let n = int8(r); n > 0 && r.at < r.end; n--) {
-    if (int8(r) === 1) {
-      const ton = int8(r);
-      const npi = int8(r);
-      out.push({ dest_addr_ton: ton, dest_addr_npi: npi, destination_addr: cstring(r) });
+  let n = int8(r, 'number_of_dests');
+  for (; n > 0 && r.at < r.end; n--) {
+    if (int8(r, 'dest_flag') === 1) {
+      const ton = int8(r, 'dest_addr_ton');
+      const npi = int8(r, 'dest_addr_npi');
+      const addr = cstring(r, 'destination_addr');
+      out.push({ dest_addr_ton: ton, dest_addr_npi: npi, destination_addr: addr });
     } else {
-      out.push({ dl_name: cstring(r) });
+      out.push({ dl_name: cstring(r, 'dl_name') });
     }
   }
+  if (n > 0) overrun(r, 'dest_address');
   return out;
 }
 
 function unsuccess(r: Reader): UnsuccessSme[] {
   const out: UnsuccessSme[] = [];
-  for (let n = int8(r); n > 0 && r.at < r.end; n--) {
-    const ton = int8(r);
-    const npi = int8(r);
-    const addr = cstring(r);
+  for (let n = int8(r, 'no_unsuccess'); n > 0 && r.at < r.end; n--) {
+    const ton = int8(r, 'dest_addr_ton');
+    const npi = int8(r, 'dest_addr_npi');
+    const addr = cstring(r, 'destination_addr');
+    if (r.at + 4 > r.end) overrun(r, 'error_status_code');
     const code = r.at + 4 <= r.end ? r.bytes.readUInt32BE(r.at) : 0;
     r.at += 4;
     out.push({
@@ -154,7 +183,10 @@ function unsuccess(r: Reader): UnsuccessSme[] {
   return out;
 }
 
-/** The TLVs after the mandatory fields: the known ones by name, the others skipped. */
+/**
+ * The TLVs after the mandatory fields: the known ones by name, the others skipped. A value that
+ * runs past the PDU, or one to three octets left over, is noted as malformed.
+ */
 function readTlvs(r: Reader, pdu: Pdu): void {
   while (r.at + 4 <= r.end) {
     const tag = r.bytes.readUInt16BE(r.at);
@@ -163,8 +195,10 @@ function readTlvs(r: Reader, pdu: Pdu): void {
     const stop = Math.min(start + length, r.end);
     r.at = start + length;
     const tlv = TLVS_BY_TAG.get(tag);
+    if (start + length > r.end) overrun(r, tlv?.name ?? 'tlv');
     if (tlv) pdu[tlv.name] = tlvValue(r.bytes, start, stop, tlv.type);
   }
+  if (r.at < r.end) overrun(r, 'tlv');
 }
 
 function tlvValue(bytes: Buffer, start: number, stop: number, type: TlvType): unknown {

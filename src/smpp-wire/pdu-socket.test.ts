@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { createServer, connect, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { encodePdu, type Pdu } from './codec.js';
-import { PduSocket } from './pdu-socket.js';
+import { OUTPUT_HIGH_WATER, OUTPUT_LIMIT, PduSocket } from './pdu-socket.js';
 
 /** Two ends of one TCP connection on 127.0.0.1, each read and written with PduSocket. */
 async function pair(): Promise<{ client: PduSocket; server: PduSocket; close: () => void }> {
@@ -96,11 +96,56 @@ describe('PduSocket', () => {
         encodePdu({ command: 'enquire_link', sequence_number: 2 }),
       ]),
     );
-    await new Promise((r) => setTimeout(r, 100));
+    await once(server, 'malformed');
     close();
     assert.deepEqual(seen, [
       'enquire_link',
       'malformed: PDU length 8 is out of bounds (16 – 66048)',
     ]);
+  });
+
+  it('stops reading from a peer that does not read, and answers it all once it does', async () => {
+    const { client, server, close } = await pair();
+    server.on('request', (p) => server.respond(p));
+    client.socket.pause();
+    // 16 MB each way: more than the kernel's buffers on loopback hold.
+    const links = 1_000_000;
+    const link = encodePdu({ command: 'enquire_link', sequence_number: 1 });
+    const held = once(server, 'backpressure');
+    client.socket.write(Buffer.concat(Array.from({ length: links }, () => link)));
+    assert.deepEqual(await held, [true]);
+    assert.ok(server.socket.isPaused(), 'nothing more is read');
+    const waiting = server.socket.writableLength;
+    // One chunk read before the pause is answered in full: 64 KiB at most on loopback.
+    assert.ok(waiting <= OUTPUT_HIGH_WATER + 64 * 1024, `${waiting} octets waiting`);
+    let answered = 0;
+    const all = new Promise<void>((resolve) =>
+      client.on('response', () => {
+        if (++answered === links) resolve();
+      }),
+    );
+    const released = once(server, 'backpressure');
+    client.socket.resume();
+    assert.deepEqual(await released, [false]);
+    await all;
+    close();
+  });
+
+  it('drops a peer that takes nothing while requests of its own pile up', async () => {
+    const { client, server, close } = await pair();
+    client.socket.pause();
+    let error: Error | undefined;
+    server.on('error', (e) => (error = e));
+    const closed = new Promise((resolve) => server.on('close', () => resolve(undefined)));
+    // Bounded: 20 turns of 1.6 MB of enquire_link pass OUTPUT_LIMIT whatever the kernel holds.
+    for (let turn = 0; turn < 20 && !error; turn++) {
+      for (let i = 0; i < 100_000; i++) server.request('enquire_link');
+      await new Promise((r) => setImmediate(r));
+    }
+    assert.match(error?.message ?? 'not dropped', /the peer does not read/);
+    await closed;
+    assert.ok(server.socket.destroyed);
+    assert.ok(OUTPUT_LIMIT > OUTPUT_HIGH_WATER);
+    close();
   });
 });

@@ -12,6 +12,19 @@ import { HEADER_BYTES, decodePdu, encodePdu, type Pdu } from './codec.js';
 /** SMPP 3.4 leaves the largest PDU open; 64 KiB of message_payload and its fields fit. */
 export const MAX_PDU_BYTES = 64 * 1024 + 512;
 
+/**
+ * Output waiting in the socket past which nothing more is read from the peer until it drains:
+ * a peer that sends but does not read (pipelined enquire_link, say) makes answers no faster than
+ * it takes them, so what it costs the gateway stays bounded (docs/smpp-server.md).
+ */
+export const OUTPUT_HIGH_WATER = 512 * 1024;
+/**
+ * Output waiting past which the connection is dropped. With reading stopped only this end's own
+ * requests (deliver_sm within a window, enquire_link) can add to it, so it is reached only by a
+ * peer that has stopped reading altogether.
+ */
+export const OUTPUT_LIMIT = 4 * 1024 * 1024;
+
 const ESME_RINVCMDID = 0x03;
 const MAX_SEQUENCE = 0x7fffffff;
 
@@ -28,6 +41,8 @@ export interface PduSocketEvents {
   response: [Pdu];
   /** The peer sent bytes that are no PDU; nothing more is read from this connection. */
   malformed: [Error];
+  /** Reading stopped (true) because the peer does not take what is written, or resumed. */
+  backpressure: [boolean];
   error: [Error];
   close: [];
 }
@@ -40,6 +55,8 @@ export class PduSocket extends EventEmitter<PduSocketEvents> {
   private sequence = 0;
   private readonly callbacks = new Map<number, (resp: Pdu) => void>();
   private out: Buffer[] = [];
+  /** Reading stopped until the socket's output drains. */
+  private held = false;
 
   constructor(
     readonly socket: Socket,
@@ -48,8 +65,12 @@ export class PduSocket extends EventEmitter<PduSocketEvents> {
     super();
     socket.on('data', (chunk: Buffer) => this.read(chunk));
     socket.on('error', (err) => this.emit('error', err));
+    socket.on('drain', () => this.release());
     socket.on('close', () => {
+      // What the connection held goes with it.
       this.callbacks.clear();
+      this.out = [];
+      this.rest = undefined;
       this.emit('close');
     });
   }
@@ -123,6 +144,29 @@ export class PduSocket extends EventEmitter<PduSocketEvents> {
     if (!this.socket.writable) return;
     // Of length 1, so its first is there.
     this.socket.write(out.length === 1 ? (out[0] as Buffer) : Buffer.concat(out));
+    this.watchOutput();
+  }
+
+  /** Stops reading while the peer leaves output waiting; drops a peer that takes none at all. */
+  private watchOutput(): void {
+    const waiting = this.socket.writableLength;
+    if (waiting > OUTPUT_LIMIT) {
+      this.emit('error', new Error(`the peer does not read: ${waiting} octets waiting`));
+      this.destroy();
+      return;
+    }
+    if (waiting > OUTPUT_HIGH_WATER && !this.held) {
+      this.held = true;
+      this.socket.pause();
+      this.emit('backpressure', true);
+    }
+  }
+
+  private release(): void {
+    if (!this.held) return;
+    this.held = false;
+    this.socket.resume();
+    this.emit('backpressure', false);
   }
 
   private read(chunk: Buffer): void {
