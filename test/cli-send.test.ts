@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { cli, runCli } from './helpers/cli.js';
@@ -125,6 +126,25 @@ describe('wirebird send and receipts', () => {
     assert.deepEqual([a.requests, a.accepted], [1, 20_000]);
     assert.deepEqual(a.sessionNos, s.sessionNos);
     assert.equal((await storedMessages(gw)) - before, 20_000);
+  });
+
+  it('names the address it tried when no gateway listens there, not a flag', async () => {
+    const csv = join(dir, 'nowhere.csv');
+    writeCsv(csv, 1);
+    const free = createServer().listen(0, '127.0.0.1');
+    await new Promise((r) => free.once('listening', r));
+    const { port } = free.address() as { port: number };
+    await new Promise((r) => free.close(r));
+    const url = `http://127.0.0.1:${port}`;
+    const run = await runCli(gw, ['send', '--template', tpl, '--csv', csv, '--url', url]).done;
+    assert.notEqual(run.code, 0);
+    assert.match(
+      run.stderr,
+      new RegExp(
+        `no gateway at ${url.replace(/\./g, '\\.')} \\(ECONNREFUSED\\) after 6 attempts: .*set --url or PORT`,
+      ),
+    );
+    assert.doesNotMatch(run.stderr, /--template/);
   });
 
   it('exits 3 when no row was accepted', async () => {

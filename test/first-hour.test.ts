@@ -44,6 +44,7 @@ describe('errors that say what to do', () => {
     assert.equal(rows?.[0]?.Phone, '4155550123');
     assert.match(rows[0].FailureDetails, /not a mobile number of the default region CN/);
     assert.match(rows[0].FailureDetails, /\+<country code><number>/);
+    assert.match(rows[0].FailureDetails, /DefaultRegion.*WIREBIRD_DEFAULT_REGION/, 'the setting');
   });
 
   it("an account's own default region reads its national numbers, and only its own", async () => {
@@ -99,8 +100,45 @@ describe('errors that say what to do', () => {
       json.Message,
       /^Action "SendBatchUSMSMesage" is not supported; did you mean SendBatchUSMSMessage\? Supported: SendMessage, /,
     );
+    const verb = await gw.api({ Action: 'SendSms', AccountId: 1 });
+    assert.match(
+      verb.json.Message,
+      /^Action "SendSms" is not supported; did you mean SendMessage, SendUSMSMessage or SendBatchUSMSMessage\? Supported: /,
+    );
     const far = await gw.api({ Action: 'Frobnicate', AccountId: 1 });
     assert.match(far.json.Message, /^Action "Frobnicate" is not supported\. Supported: Send.*\.$/);
+  });
+
+  it('a JSON body sent as a form (curl -d without Content-Type) says which header to send', async () => {
+    const res = await fetch(`${gw.url}/api`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${gw.key}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: JSON.stringify({ Action: 'QueryUSMSTemplate', AccountId: 1 }),
+    });
+    const json = (await res.json()) as { RetCode: number; Message: string };
+    assert.equal(json.RetCode, RetCode.MalformedRequest);
+    assert.match(json.Message, /looks like JSON .*Content-Type: application\/json$/);
+  });
+
+  it('a body over the limit names the limit and the setting', async () => {
+    const { status, json } = await gw.api(JSON.stringify({ Pad: 'x'.repeat(1_100_000) }));
+    assert.equal(status, 413);
+    assert.equal(json.RetCode, RetCode.LimitExceeded);
+    assert.match(json.Message, /limit of 1048576 bytes \(the gateway's bodyLimitBytes setting/);
+  });
+
+  it('a webhook to a private address names the setting that allows it', async () => {
+    const { json } = await gw.api({
+      Action: 'CreateWebhookEndpoint',
+      AccountId: 1,
+      Url: 'http://10.0.0.1/hook',
+      Events: ['message.receipt'],
+    });
+    assert.equal(json.RetCode, RetCode.InvalidParameter);
+    assert.match(json.Message, /WIREBIRD_WEBHOOK_ALLOW_PRIVATE=1/);
   });
 
   it('invalid JSON names where it stopped', async () => {

@@ -22,19 +22,37 @@ function distance(a: string, b: string): number {
   return row[y.length] as number;
 }
 
-/** The refusal of an Action name Wirebird does not know: the nearest one it does, and the list. */
+/** The first word of a CamelCase name, lower-cased: "Send" of SendSms. */
+const firstWord = (name: string): string => (/^[A-Z]?[a-z]+/.exec(name)?.[0] ?? '').toLowerCase();
+
+/**
+ * What was plausibly meant: the one name a few edits away (or the same in another case); else
+ * up to three of the names that begin with the same verb, nearest first (SendSms: the Send
+ * Actions).
+ */
+function nearest(name: string, known: readonly string[]): string[] {
+  const ranked = known.map((k) => ({ k, d: distance(name, k) })).sort((p, q) => p.d - q.d);
+  const best = ranked[0];
+  if (best && best.d <= Math.max(2, Math.floor(best.k.length / 4))) return [best.k];
+  const verb = firstWord(name);
+  if (verb === '') return [];
+  return ranked
+    .filter((r) => firstWord(r.k) === verb)
+    .map((r) => r.k)
+    .slice(0, 3);
+}
+
+const oneOf = (names: readonly string[]): string =>
+  names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} or ${names.at(-1) ?? ''}`;
+
+/** The refusal of an Action name Wirebird does not know: the nearest ones it does, and the list. */
 export function unknownActionMessage(name: string): string {
   const known = [...actions.keys()];
   const shown = JSON.stringify(name.slice(0, 80));
-  const best = known
-    .map((k) => ({ k, d: distance(name.slice(0, 80), k) }))
-    .sort((p, q) => p.d - q.d)[0];
-  // A suggestion only when it is plausibly what was meant: a few edits, or the same name in
-  // another case.
-  const near = best && best.d <= Math.max(2, Math.floor(best.k.length / 4)) ? best.k : undefined;
+  const near = nearest(name.slice(0, 80), known);
   return (
     `Action ${shown} is not supported` +
-    (near ? `; did you mean ${near}?` : '.') +
+    (near.length > 0 ? `; did you mean ${oneOf(near)}?` : '.') +
     ` Supported: ${known.join(', ')}.`
   );
 }

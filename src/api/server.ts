@@ -58,7 +58,8 @@ export function buildServer(deps: ApiDeps, logger: Logger): FastifyInstance {
       : err.statusCode && err.statusCode < 500
         ? err.statusCode
         : undefined;
-    return sendError({ request, reply }, { action, err: fromFastifyError(err), status });
+    const limit = request.routeOptions.bodyLimit;
+    return sendError({ request, reply }, { action, err: fromFastifyError(err, limit), status });
   });
   registerFixedAnswers(app);
   registerApiRoute(app, deps, guard);
@@ -101,7 +102,7 @@ function registerFixedAnswers(app: FastifyInstance): void {
 }
 
 /** Errors Fastify raises before a handler runs, in the envelope's terms. */
-function fromFastifyError(err: FastifyError): unknown {
+function fromFastifyError(err: FastifyError, bodyLimitBytes: number): unknown {
   if (err instanceof WirebirdError) return err;
   switch (err.code) {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
@@ -110,7 +111,10 @@ function fromFastifyError(err: FastifyError): unknown {
         "Content-Type must be application/json (or application/x-www-form-urlencoded, the UCloud SDKs' form)",
       );
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new WirebirdError('LimitExceeded', 'the request body is larger than the limit');
+      return new WirebirdError(
+        'LimitExceeded',
+        `the request body is larger than the limit of ${bodyLimitBytes} bytes (the gateway's bodyLimitBytes setting, docs/configuration.md): send fewer numbers per request, or raise the setting`,
+      );
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return new WirebirdError('MalformedRequest', 'the request body is empty');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':

@@ -92,7 +92,7 @@ export async function urlProblem(
   }
   const blocked = addresses.find(isBlockedAddress);
   if (blocked !== undefined || addresses.length === 0) {
-    return `resolves to ${blocked ?? 'no address'}, a loopback, private, link-local or otherwise internal address; webhooks go to public addresses only`;
+    return `resolves to ${blocked ?? 'no address'}, a loopback, private, link-local or otherwise internal address; webhooks go to public addresses only (for a receiver on this machine or your own network, start the gateway with WIREBIRD_WEBHOOK_ALLOW_PRIVATE=1)`;
   }
   return undefined;
 }

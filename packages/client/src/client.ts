@@ -210,7 +210,7 @@ export class WirebirdClient extends Operations {
         body: body as string | FormData | undefined,
       });
     } catch (err) {
-      throw transportError(err);
+      throw transportError(err, this.base);
     }
     const answered = await res.text().catch(() => '');
     try {
@@ -228,21 +228,21 @@ export class WirebirdClient extends Operations {
   }
 }
 
-/** Whether fetch failed before the request reached the gateway: then any call may be sent again. */
-function transportError(err: unknown): WirebirdTransportError {
+/**
+ * Whether fetch failed before the request reached the gateway (then any call may be sent again),
+ * and a message that names the address tried.
+ */
+function transportError(err: unknown, base: string): WirebirdTransportError {
   const cause = (err as { cause?: { code?: string } }).cause;
   const code = cause?.code ?? '';
   const unreached = ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT'].includes(
     code,
   );
   const what = err instanceof Error ? err.message : String(err);
-  return new WirebirdTransportError(
-    `the gateway did not answer: ${what}${code ? ` (${code})` : ''}`,
-    {
-      unreached,
-      cause: err,
-    },
-  );
+  const message = unreached
+    ? `no gateway at ${base} (${code})`
+    : `the gateway at ${base} did not answer: ${what}${code ? ` (${code})` : ''}`;
+  return new WirebirdTransportError(message, { unreached, cause: err });
 }
 
 function retryAfterMs(headers: Headers): number | undefined {

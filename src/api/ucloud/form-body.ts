@@ -25,6 +25,13 @@ export function isFormRequest(request: FastifyRequest, paths: readonly string[])
 
 /** Reads `a=1&b.0=x` into its parameters; a name given twice is refused, not guessed at. */
 export function parseForm(text: string): FormParams {
+  // curl -d sends this type unless told otherwise: a JSON body read as a form has no Action.
+  if (/^\s*[{[]/.test(text)) {
+    throw new WirebirdError(
+      'MalformedRequest',
+      `the body looks like JSON but came as ${FORM_TYPE} (curl's default for -d): send it with the header Content-Type: application/json`,
+    );
+  }
   // Object.create(null) answers any; a map without a prototype, so no name is inherited.
   const params: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const [name, value] of new URLSearchParams(text)) {

@@ -37,6 +37,12 @@ export function cliErrorOf(err: unknown, what: string): Error {
     return new CliError(`${what}: ${message} (RetCode ${err.retCode})`);
   }
   if (err instanceof WirebirdTransportError) {
+    // Nothing listens there: no flag of the call is to blame, but where the CLI looked.
+    if (err.unreached) {
+      return new CliError(
+        `${err.message} after ${RETRIES + 1} attempts: start it (npm start, or wirebird serve), or set --url or PORT`,
+      );
+    }
     return new CliError(`${what}: ${err.message} after ${RETRIES + 1} attempts`);
   }
   return err instanceof Error ? err : new Error(String(err));

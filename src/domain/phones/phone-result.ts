@@ -27,4 +27,4 @@ export const refused = (reason: string): PhoneResult => ({ ok: false, reason });
 
 /** A number written without a country code that is no mobile of the region it was read in. */
 export const notMobileIn = (region: string): string =>
-  `is not a mobile number of the default region ${region}, in which a number without a country code is read; write it as +<country code><number>, such as +14155552671`;
+  `is not a mobile number of the default region ${region}, in which a number without a country code is read; write it as +<country code><number>, such as +14155552671, or change the region (the account's DefaultRegion, PUT /admin/accounts/{id}/default-region, or the gateway's WIREBIRD_DEFAULT_REGION)`;
