@@ -74,6 +74,7 @@ export async function createEndpoint(
     now: s.clock.now(),
   });
   await s.store.insertEndpoint(endpoint);
+  s.events.endpointsChanged();
   return { endpoint, secret };
 }
 
@@ -91,8 +92,8 @@ export async function updateEndpoint(
   };
   const next = await s.store.updateEndpoint(s.accountId, endpointId, change, s.clock.now());
   if (!next) throw new WirebirdError('NotFound', `EndpointId ${endpointId} not found`);
-  // Deliveries that waited while it was disabled are due now.
-  if (input.disabled === false) s.events.nudge();
+  // Signed and sent as changed from the next delivery on (and what waited while disabled, now).
+  s.events.endpointsChanged();
   return next;
 }
 
@@ -100,6 +101,7 @@ export async function deleteEndpoint(s: WebhookScope, endpointId: string): Promi
   if (!(await s.store.deleteEndpoint(s.accountId, endpointId))) {
     throw new WirebirdError('NotFound', `EndpointId ${endpointId} not found`);
   }
+  s.events.endpointsChanged();
 }
 
 /**
@@ -120,6 +122,8 @@ export async function rotateSecret(
     previousUntil,
   };
   await s.store.updateEndpoint(s.accountId, endpointId, change, now);
+  // The new secret signs the very next delivery (docs/events.md).
+  s.events.endpointsChanged();
   return { secret, previousUntil };
 }
 

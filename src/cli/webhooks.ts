@@ -34,7 +34,9 @@ function scopeOf(store: Store, config: Config, account: string): WebhookScope {
       box: secretBox(resolveGatewaySecret(config)),
       urlProblem: (url) => urlProblem(url, { allowPrivate }),
       newSecret: newWebhookSecret,
+      // The CLI runs beside a gateway, not in it: the gateway reads endpoints within a second.
       nudge: () => undefined,
+      endpointsChanged: () => undefined,
     },
     accountId: accountOption(account),
   };

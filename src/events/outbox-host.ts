@@ -52,6 +52,10 @@ export class OutboxThreadHost {
     this.worker?.postMessage({ kind: 'nudge' } satisfies ToOutboxThread);
   }
 
+  endpointsChanged(): void {
+    this.worker?.postMessage({ kind: 'endpoints' } satisfies ToOutboxThread);
+  }
+
   /** Lets attempts in flight finish and be recorded, then ends the thread. */
   async stop(): Promise<void> {
     this.stopping = true;

@@ -10,7 +10,7 @@ export interface OutboxThreadData {
   share: StoreShare | undefined;
 }
 
-export type ToOutboxThread = { kind: 'nudge' } | { kind: 'stop' };
+export type ToOutboxThread = { kind: 'nudge' } | { kind: 'endpoints' } | { kind: 'stop' };
 
 /** One attempt as /metrics counts it. */
 export interface AttemptSummary {

@@ -50,6 +50,9 @@ port.on('message', (m: ToOutboxThread) => {
     case 'nudge':
       worker.nudge();
       break;
+    case 'endpoints':
+      worker.endpointsChanged();
+      break;
     case 'stop':
       void stop();
       break;

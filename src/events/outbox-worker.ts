@@ -88,6 +88,8 @@ export class OutboxWorker {
   private ticking: Promise<void> = Promise.resolve();
   private recording: Promise<void> = Promise.resolve();
   private lastRefresh = -Infinity;
+  /** An endpoint changed on this node (a rotated secret, say): read them before the next send. */
+  private stale = false;
   private readonly sending = new Set<Promise<void>>();
   /** Sealed secret → the secret, for the endpoints' current and previous secrets. */
   private readonly opened = new Map<string, string>();
@@ -113,6 +115,15 @@ export class OutboxWorker {
   /** Looks for due deliveries now rather than at the next poll. */
   nudge(): void {
     if (!this.stopped) this.schedule(0);
+  }
+
+  /**
+   * An endpoint was created, changed, rotated or deleted: read them again before the next
+   * delivery is signed, so that a rotated secret signs at once (other nodes within a refresh).
+   */
+  endpointsChanged(): void {
+    this.stale = true;
+    this.nudge();
   }
 
   /**
@@ -171,7 +182,8 @@ export class OutboxWorker {
 
   private async refreshEndpoints(): Promise<void> {
     const now = this.o.clock.now();
-    if (now - this.lastRefresh < ENDPOINTS_REFRESH_MS) return;
+    if (!this.stale && now - this.lastRefresh < ENDPOINTS_REFRESH_MS) return;
+    this.stale = false;
     this.lastRefresh = now;
     const endpoints = await this.o.store.listEndpoints(undefined);
     const seen = new Set<string>();
@@ -218,7 +230,9 @@ export class OutboxWorker {
   }
 
   /** One signed POST; its result waits to be recorded with others. */
-  private async deliver(e: WebhookEndpoint, d: ClaimedDelivery): Promise<void> {
+  private async deliver(claimedFor: WebhookEndpoint, d: ClaimedDelivery): Promise<void> {
+    if (this.stale) await this.refreshEndpoints();
+    const e = this.lanes.get(d.endpointId)?.endpoint ?? claimedFor;
     const timestamp = Math.floor(this.o.clock.now() / 1000);
     const msg = { id: webhookId(d.eventId), timestamp, body: d.body };
     const answer = await this.o.send(e.url, webhookHeaders(this.secretsOf(e), msg), d.body);

@@ -16,6 +16,8 @@ export interface EventsDeps {
   urlProblem(url: string): Promise<string | undefined>;
   newSecret(): string;
   nudge(): void;
+  /** An endpoint was created, changed, rotated or deleted on this node. */
+  endpointsChanged(): void;
 }
 
 export interface Events {
@@ -78,22 +80,23 @@ export function createEvents(o: {
   onAttempt: (a: AttemptSummary) => void;
 }): Events {
   const allowPrivate = o.config.webhooks.allowPrivate;
-  const deps = (nudge: () => void): EventsDeps => ({
+  const deps = (worker: Pick<EventsDeps, 'nudge' | 'endpointsChanged'>): EventsDeps => ({
     box: o.box,
     urlProblem: (url) => urlProblem(url, { allowPrivate }),
     newSecret: newWebhookSecret,
-    nudge,
+    nudge: () => worker.nudge(),
+    endpointsChanged: () => worker.endpointsChanged(),
   });
   if (o.config.webhooks.thread) {
     const host = new OutboxThreadHost({
       ...o,
       onAttempts: (list) => list.forEach(o.onAttempt),
     });
-    return { deps: deps(() => host.nudge()), start: () => host.start(), stop: () => host.stop() };
+    return { deps: deps(host), start: () => host.start(), stop: () => host.stop() };
   }
   const { worker, sender } = buildOutbox(o);
   return {
-    deps: deps(() => worker.nudge()),
+    deps: deps(worker),
     start: async () => worker.start(),
     async stop() {
       await worker.stop();
