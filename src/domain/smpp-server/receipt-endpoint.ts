@@ -4,6 +4,7 @@
  * webhook_endpoints: the HTTP deliverer never sees it; the SMPP server's deliverer claims it.
  */
 export const SMPP_ENDPOINT_PREFIX = 'smpp:';
+export const SMPP_ACCOUNT_ENDPOINT_PREFIX = 'smpp-account:';
 
 /** What a message keeps in receipt_to: the system_id, and ` failures` when only those are asked. */
 const FAILURES_ONLY = ' failures';
@@ -17,8 +18,14 @@ export function smppEndpointId(systemId: string): string {
  * system_id it bound with: one endpoint per account.
  */
 export function smppAccountEndpointId(accountId: number): string {
-  return `smpp-account:${accountId}`;
+  return `${SMPP_ACCOUNT_ENDPOINT_PREFIX}${accountId}`;
 }
+
+/**
+ * The prefixes of the outbox's endpoints that are SMPP binds, not webhook endpoints: their
+ * deliveries are kept out of the webhook listings (ListWebhookDeliveries, the console, the CLI).
+ */
+export const BIND_ENDPOINT_PREFIXES = [SMPP_ENDPOINT_PREFIX, SMPP_ACCOUNT_ENDPOINT_PREFIX];
 
 /**
  * receipt_to for a submit: registered_delivery 1 asks for every final receipt, 2 for failures

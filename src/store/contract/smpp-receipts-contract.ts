@@ -52,6 +52,11 @@ export function smppReceiptsContract(open: OpenStore): void {
         [report('u1', 'delivered', NOW), report('u2', 'delivered', NOW)],
         NOW,
       );
+      // The bind's receipt waits in the outbox, yet no webhook listing shows it (issue 35).
+      const listed = await store.listDeliveries({ accountId: ACCOUNT, limit: 10 });
+      assert.deepEqual(listed.deliveries, [], 'not among the webhook deliveries');
+      const named = { accountId: undefined, endpointId: BIND, limit: 10 };
+      assert.deepEqual((await store.listDeliveries(named)).deliveries, [], 'not by name either');
       const [only1, ...rest] = await forBind(store);
       assert.deepEqual(rest, [], 'only the message submitted for the bind');
       assert.equal(only1?.type, 'message.receipt');

@@ -9,6 +9,7 @@ import type {
 } from '../../domain/events/endpoint.js';
 import { storedTypeFilter, typesOfFilter } from '../../domain/events/event.js';
 import type { MessageEventSource } from '../../domain/events/payloads.js';
+import { BIND_ENDPOINT_PREFIXES } from '../../domain/smpp-server/receipt-endpoint.js';
 
 export const ENDPOINT_COLUMNS = `endpoint_id, account_id, url, description, event_types, secret,
   previous_secret, previous_until, disabled, disabled_reason, disabled_at, failing_since,
@@ -210,6 +211,10 @@ export function deliveryConditions(
     conds.push(sql(p(values.length)));
   };
   if (f.accountId !== undefined) add((ph) => `e.account_id = ${ph}`, f.accountId);
+  // Webhook deliveries only: receipts to SMPP binds are no endpoint a listing could name.
+  for (const prefix of BIND_ENDPOINT_PREFIXES) {
+    add((ph) => `substr(d.endpoint_id, 1, ${prefix.length}) <> ${ph}`, prefix);
+  }
   if (f.endpointId !== undefined) add((ph) => `d.endpoint_id = ${ph}`, f.endpointId);
   if (f.eventId !== undefined) add((ph) => `d.event_id = ${ph}`, f.eventId);
   if (f.state !== undefined) add((ph) => `d.state = ${ph}`, f.state);
