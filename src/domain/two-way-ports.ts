@@ -15,6 +15,7 @@ import type { PendingMedia, SettledMedia } from './inbound/inbound-media.js';
 import type {
   AttemptView,
   ClaimedDelivery,
+  DeliveryClaim,
   DeliveryFilter,
   DeliveryPage,
   DeliveryResult,
@@ -139,6 +140,12 @@ export interface WebhookStore {
   eventBody(accountId: number | undefined, eventId: number): Promise<string | undefined>;
   /** Makes deliveries due again now; answers how many. */
   replayEvents(request: ReplayRequest, now: number): Promise<number>;
+  /**
+   * Makes due at `now` the deliveries still pending as these claims left them (claimed and not
+   * sent at a stop; failed during an outage that has ended), so they wait neither for a lease
+   * nor for a long retry step; one claimed or settled since is left alone. Answers how many.
+   */
+  releaseDeliveries(claims: readonly DeliveryClaim[], now: number): Promise<number>;
   outboxStats(): Promise<{ pending: number; oldestPendingAt: number | undefined }>;
   /**
    * Lets go of settled history: deliveries delivered or failed whose event is older than

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type {
   ClaimedDelivery,
+  DeliveryClaim,
   DeliveryResult,
   WebhookEndpoint,
 } from '../domain/events/endpoint.js';
@@ -39,7 +40,12 @@ interface Lane {
   queue: ClaimedDelivery[];
   /** While it is failing, when it may be probed again; undefined once an attempt succeeds. */
   probeAt: number | undefined;
+  /** The deliveries that failed since the lane last succeeded (at most MAX_HELD). */
+  failed: DeliveryClaim[];
 }
+
+/** Failures a lane remembers for an early retry when it reopens: the rest wait their step. */
+const MAX_HELD = 1024;
 
 /**
  * How much a lane may take now. A failing endpoint is probed with one attempt at a time, at
@@ -93,6 +99,10 @@ export class OutboxWorker {
   private readonly sending = new Set<Promise<void>>();
   /** Sealed secret → the secret, for the endpoints' current and previous secrets. */
   private readonly opened = new Map<string, string>();
+  /** Deliveries to make due now once the results before them are recorded. */
+  private toRelease: DeliveryClaim[] = [];
+  /** Deliveries given their early retry after an outage: each gets one (bounded, then reset). */
+  private readonly retriedEarly = new Set<string>();
 
   constructor(private readonly o: OutboxWorkerOptions) {}
 
@@ -106,8 +116,11 @@ export class OutboxWorker {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     await this.ticking;
-    // What was fetched and not sent is due again when its lease ends.
-    for (const lane of this.lanes.values()) lane.queue.length = 0;
+    // What was fetched and not sent is handed back, due at once for whichever node runs next.
+    for (const lane of this.lanes.values()) {
+      this.toRelease.push(...lane.queue);
+      lane.queue.length = 0;
+    }
     await Promise.all([...this.sending]);
     await this.record();
   }
@@ -192,7 +205,13 @@ export class OutboxWorker {
       const lane = this.lanes.get(e.endpointId);
       if (lane) lane.endpoint = e;
       else
-        this.lanes.set(e.endpointId, { endpoint: e, inFlight: 0, queue: [], probeAt: undefined });
+        this.lanes.set(e.endpointId, {
+          endpoint: e,
+          inFlight: 0,
+          queue: [],
+          probeAt: undefined,
+          failed: [],
+        });
     }
     for (const [id, lane] of this.lanes)
       if (!seen.has(id) && lane.inFlight === 0) this.lanes.delete(id);
@@ -245,7 +264,10 @@ export class OutboxWorker {
     this.o.onAttempt?.(result);
     const lane = this.lanes.get(e.endpointId);
     if (lane) {
+      const wasFailing = lane.probeAt !== undefined;
       lane.probeAt = probeAfter(result, this.o.probeMs);
+      if (result.state === 'pending' && lane.failed.length < MAX_HELD) lane.failed.push(d);
+      else if (result.state === 'delivered' && wasFailing) this.reopened(lane);
       // A failing endpoint keeps nothing queued: what was fetched is due again when its lease
       // ends, not spent on a receiver that is down.
       if (lane.probeAt !== undefined) lane.queue.length = 0;
@@ -273,14 +295,40 @@ export class OutboxWorker {
     });
   }
 
-  /** Records what came back, one batch at a time, in order. */
+  /**
+   * A failing lane answered again: what failed during the outage is retried now rather than
+   * after its step (the second step is minutes). Only after an outage, when two or more
+   * deliveries failed, and once per delivery: one event a receiver refuses on its own merits
+   * keeps its schedule.
+   */
+  private reopened(lane: Lane): void {
+    const failed = lane.failed;
+    lane.failed = [];
+    if (failed.length < 2) return;
+    if (this.retriedEarly.size > 100 * MAX_HELD) this.retriedEarly.clear();
+    for (const d of failed) {
+      const key = `${d.endpointId} ${d.eventId}`;
+      if (this.retriedEarly.has(key)) continue;
+      this.retriedEarly.add(key);
+      this.toRelease.push(d);
+    }
+  }
+
+  /** Records what came back, one batch at a time, in order; then what is to be due now. */
   private record(): Promise<void> {
     this.recording = this.recording.then(async () => {
       const batch = this.results;
-      if (batch.length === 0) return;
+      const release = this.toRelease;
       this.results = [];
+      this.toRelease = [];
       try {
-        await this.o.store.recordDeliveries(batch, this.o.clock.now() - this.o.disableAfterMs);
+        const now = this.o.clock.now();
+        if (batch.length > 0)
+          await this.o.store.recordDeliveries(batch, now - this.o.disableAfterMs);
+        // After the results: a release must not be overwritten by the failure it follows.
+        if (release.length > 0 && (await this.o.store.releaseDeliveries(release, now)) > 0) {
+          this.nudge();
+        }
       } catch (err) {
         // Unrecorded attempts are due again when their lease ends: sent twice, never lost.
         this.o.log.error({ err, results: batch.length }, 'webhook attempts not recorded');

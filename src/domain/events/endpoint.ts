@@ -118,6 +118,9 @@ export interface ClaimedDelivery {
   body: string;
 }
 
+/** A delivery as one claim holds it: enough to act on it only while that claim is the last. */
+export type DeliveryClaim = Pick<ClaimedDelivery, 'eventId' | 'endpointId' | 'claim'>;
+
 /** What one attempt came to, as the worker records it. */
 export interface DeliveryResult {
   eventId: number;

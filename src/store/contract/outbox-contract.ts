@@ -184,6 +184,34 @@ export function outboxContract(open: OpenStore): void {
       assert.deepEqual(await store.outboxStats(), { pending: 0, oldestPendingAt: undefined });
     });
 
+    test('a release makes due now what its claim left pending, and nothing claimed since', async (store) => {
+      const e = await withEndpoint(store);
+      // One claim's lease runs out and another claim takes its delivery.
+      await store.emitEvents([event('template.reviewed')], NOW);
+      const [reclaimed] = await claimAll(store, e);
+      const later = NOW + LEASE;
+      assert.equal((await claimAll(store, e, later))[0]?.eventId, reclaimed?.eventId);
+      await store.emitEvents([event('contact.opted_out'), event('contact.opted_in')], later);
+      const [unsent, failed, ...none] = await claimAll(store, e, later);
+      assert.ok(reclaimed && unsent && failed);
+      assert.deepEqual(none, []);
+      // One failed with an hour to wait; one was claimed and never sent.
+      await store.recordDeliveries(
+        [result(failed, { state: 'pending', statusCode: 503, nextAt: later + 3_600_000 })],
+        0,
+      );
+      const now = later + SECOND;
+      const released = await store.releaseDeliveries([unsent, failed, reclaimed], now);
+      assert.equal(released, 2, 'the unsent and the failed; not the one claimed since');
+      const due = await claimAll(store, e, now);
+      assert.deepEqual(
+        due.map((d) => `${d.eventId}:${d.attempt}`).sort(),
+        [`${unsent.eventId}:1`, `${failed.eventId}:2`].sort(),
+        'due at once, the failed one on its second attempt',
+      );
+      assert.equal(await store.releaseDeliveries([], now), 0);
+    });
+
     test('a replay is not settled by a result of the claim before it', async (store) => {
       const e = await withEndpoint(store);
       const [id] = await store.emitEvents([event('contact.opted_in')], NOW);

@@ -3,6 +3,7 @@ import {
   type ClaimedDelivery,
   type DeliveryResult,
   type ReplayRequest,
+  type DeliveryClaim,
   type WebhookEndpoint,
 } from '../../domain/events/endpoint.js';
 import type { WebhookStore } from '../../domain/ports.js';
@@ -109,6 +110,22 @@ function postgresDeliveries(pool: Pool) {
     ...postgresDeliveryReads(pool),
     replayEvents: (request: ReplayRequest, now: number) =>
       inTransaction(pool, (c) => replay(c, request, now)),
+    releaseDeliveries: async (claims: readonly DeliveryClaim[], now: number) => {
+      if (claims.length === 0) return 0;
+      const r = await pool.query(
+        `UPDATE webhook_deliveries d SET next_at = $4
+         FROM unnest($1::text[], $2::bigint[], $3::int[]) AS r(endpoint_id, event_id, claims)
+         WHERE d.endpoint_id = r.endpoint_id AND d.event_id = r.event_id
+           AND d.claims = r.claims AND d.state = 'pending' AND d.next_at > $4`,
+        [
+          claims.map((c) => c.endpointId),
+          claims.map((c) => c.eventId),
+          claims.map((c) => c.claim),
+          now,
+        ],
+      );
+      return r.rowCount ?? 0;
+    },
     pruneOutbox: (before: number, limit: number) =>
       inTransaction(pool, async (c) => {
         const old = await c.query<{ event_id: number }>(

@@ -2,6 +2,7 @@ import type {
   ClaimedDelivery,
   DeliveryResult,
   ReplayRequest,
+  DeliveryClaim,
   WebhookEndpoint,
 } from '../../domain/events/endpoint.js';
 import { changedEndpoint } from '../../domain/events/endpoint.js';
@@ -97,6 +98,7 @@ function sqliteDeliveries(db: Db) {
   const claim = sqliteClaim(db);
   const record = sqliteRecord(db);
   const replay = sqliteReplay(db);
+  const release = sqliteRelease(db);
   const prune = sqlitePrune(db);
   const pending = db.prepare<unknown[], { n: number; oldest: number | null }>(
     `SELECT count(*) AS n, min(e.created_at) AS oldest FROM webhook_deliveries d
@@ -142,6 +144,9 @@ function sqliteDeliveries(db: Db) {
     },
     async replayEvents(request: ReplayRequest, now: number) {
       return replay(request, now);
+    },
+    async releaseDeliveries(claims: readonly DeliveryClaim[], now: number) {
+      return claims.length === 0 ? 0 : release(claims, now);
     },
     async pruneOutbox(before: number, limit: number) {
       return prune(before, limit);
@@ -294,6 +299,21 @@ function sqliteReplay(db: Db) {
     }
     const endpoint = r.endpointId ?? null;
     return failedSince.run(now, endpoint, endpoint, r.accountId, r.failedSince).changes;
+  });
+}
+
+/** Due now, each delivery still as its claim left it (WebhookStore.releaseDeliveries). */
+function sqliteRelease(db: Db) {
+  const due = db.prepare(
+    `UPDATE webhook_deliveries SET next_at = ?
+     FROM json_each(?) AS r
+     WHERE webhook_deliveries.endpoint_id = r.value ->> 0
+       AND webhook_deliveries.event_id = r.value ->> 1 AND claims = r.value ->> 2
+       AND state = 'pending' AND next_at > ?`,
+  );
+  return db.transaction((claims: readonly DeliveryClaim[], now: number): number => {
+    const list = claims.map((c) => [c.endpointId, c.eventId, c.claim]);
+    return due.run(now, JSON.stringify(list), now).changes;
   });
 }
 
