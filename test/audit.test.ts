@@ -51,7 +51,8 @@ describe('the audit log', () => {
     });
     const hook = await api({ Action: 'CreateWebhookEndpoint', Url: 'http://127.0.0.1:9/hook' });
     await api({ Action: 'RotateWebhookSecret', EndpointId: hook.EndpointId });
-    await api({ Action: 'CreateOptOut', Phones: ['+8613800009999'] });
+    // Typed nationally: logged as stored, in E.164, as the business phone's entry is.
+    await api({ Action: 'CreateOptOut', Phones: ['138 0000 9999'] });
     await api({ Action: 'UpdateOptOutSettings', OptOutKeywords: ['STOP', 'QUIT'] });
     const mine = (await log('?accountId=1')).filter((e) => e.Actor === `key:${devKeyId}`);
     assert.deepEqual(mine.map((e) => [e.Action, e.Target]).reverse(), [

@@ -37,6 +37,10 @@ describe('the reference page /docs in a real browser', { skip: browserSkip() }, 
       await page.getByText('message.receipt').first().waitFor(WAIT);
       // The admin API is listed under its tag, with the operation that makes a key.
       await page.getByText('/admin/accounts/{accountId}/keys').first().waitFor(WAIT);
+      // Wirebird's word mark in the top bar, not Swagger's.
+      const logo = page.locator('.topbar a img').first();
+      await logo.waitFor(WAIT);
+      assert.match((await logo.getAttribute('src')) ?? '', /^data:image\/svg\+xml;base64,/);
       assert.deepEqual(elsewhere, []);
       assert.deepEqual(problems, []);
     }));

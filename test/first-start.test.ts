@@ -66,6 +66,10 @@ describe('first start', () => {
     const file = join(dataDir, 'dev-account.key');
     assert.equal(modeOf(file), 0o600);
     assert.equal(readFileSync(file, 'utf8').trim(), `1:${gw.devAccount.key}`);
+    // The database and its WAL hold hashes, sealed secrets and messages: its owner's alone too.
+    for (const db of ['wirebird.db', 'wirebird.db-wal', 'wirebird.db-shm']) {
+      assert.equal(modeOf(join(dataDir, db)), 0o600, db);
+    }
     assert.equal(await queryAs(gw, 1, gw.devAccount.key), RetCode.NotFound);
     assert.equal(await queryAs(gw, 2, gw.devAccount.key), RetCode.PermissionDenied);
     await stop(gw);

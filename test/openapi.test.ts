@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -30,11 +30,12 @@ describe('the OpenAPI document', () => {
   });
   after(async () => gw.close());
 
-  it('is served at /api/openapi.json as it is generated, without a key', async () => {
+  it('is served at /api/openapi.json as committed in docs/openapi.json, byte for byte', async () => {
     const res = await fetch(`${gw.url}/api/openapi.json`);
     assert.equal(res.status, 200);
     assert.match(res.headers.get('content-type') ?? '', /application\/json/);
-    assert.deepEqual(await res.json(), JSON.parse(JSON.stringify(doc)));
+    const committed = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'openapi.json'));
+    assert.equal(await res.text(), committed.toString('utf8'));
   });
 
   it('is committed as docs/openapi.json with the client generated from it, all current', async () => {
@@ -76,7 +77,7 @@ describe('types generated from the document by openapi-typescript', () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
   const tsc = join(process.cwd(), 'node_modules', 'typescript', 'bin', 'tsc');
   const check = async (program: string) => {
-    writeFileSync(join(dir, 'api.ts'), astToString(await openapiTS(doc as never)));
+    writeFileSync(join(dir, 'api.ts'), astToString(await openapiTS(structuredClone(doc) as never)));
     writeFileSync(join(dir, 'main.ts'), program);
     return run(process.execPath, [
       tsc,

@@ -27,10 +27,16 @@ const Phones = Type.Array(Type.String({ minLength: 1, maxLength: 64 }), {
   maxItems: MAX_OPT_OUT_PHONES,
 });
 
-/** The phones as E.164, each read in the account's region; a bad one names its index. */
-async function phonesOf(ctx: ActionContext, raw: readonly string[]): Promise<string[]> {
+/**
+ * The phones as E.164, each read in the account's region; a bad one names its index. The input
+ * is left holding them as stored, so that the audit log names each number as every other
+ * Action's entry does (E.164), not as it was typed.
+ */
+async function phonesOf(ctx: ActionContext, input: { Phones: string[] }): Promise<string[]> {
   const region = await ctx.defaultRegion();
-  return [...new Set(raw.map((p, i) => e164Of(p, region, `Phones[${i}]`)))];
+  const phones = [...new Set(input.Phones.map((p, i) => e164Of(p, region, `Phones[${i}]`)))];
+  input.Phones = phones;
+  return phones;
 }
 
 export function optOutView(o: OptOut): Record<string, unknown> {
@@ -59,7 +65,7 @@ export const createOptOut = defineAction(
     }),
   },
   async (ctx, input) => {
-    const phones = await phonesOf(ctx, input.Phones);
+    const phones = await phonesOf(ctx, input);
     const now = ctx.deps.clock.now();
     const list = phones.map((phone) => ({
       accountId: ctx.accountId,
@@ -89,7 +95,7 @@ export const deleteOptOut = defineAction(
     }),
   },
   async (ctx, input) => {
-    const phones = await phonesOf(ctx, input.Phones);
+    const phones = await phonesOf(ctx, input);
     const now = ctx.deps.clock.now();
     const removed = await ctx.deps.store.removeOptOuts(ctx.accountId, phones, 'api', now);
     return { Removed: removed.length, NotOptedOut: phones.length - removed.length };

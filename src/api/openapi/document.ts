@@ -19,6 +19,14 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: Json) => ({ 'application/json': { schema } });
 
 /**
+ * The document as text: what GET /api/openapi.json answers and docs/openapi.json holds, byte for
+ * byte (test/openapi.test.ts compares them).
+ */
+export function openApiText(document: Json = openApiDocument()): string {
+  return `${JSON.stringify(document, null, 2)}\n`;
+}
+
+/**
  * The OpenAPI 3.1 document of the gateway, built from the schemas the server validates with:
  * every Action of POST /api, the admin API, the media routes, the webhook events and the
  * security schemes. Served at GET /api/openapi.json and committed as docs/openapi.json.

@@ -1,8 +1,9 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
-import { openApiDocument } from './document.js';
+import { openApiDocument, openApiText } from './document.js';
 import { DOCS_PATH, OPENAPI_PATH } from './paths.js';
+import { WIREBIRD_LOGO_SVG } from './wirebird-logo.js';
 
 /**
  * GET /api/openapi.json, and the reference page at /docs: Swagger UI, whose files come from the
@@ -21,7 +22,7 @@ const DOCS_CSP = [
 
 export function registerOpenApiRoutes(app: FastifyInstance): void {
   const document = openApiDocument();
-  const text = JSON.stringify(document);
+  const text = openApiText(document);
   app.get(OPENAPI_PATH, async (_request, reply) =>
     reply.type('application/json; charset=utf-8').send(text),
   );
@@ -35,6 +36,12 @@ export function registerOpenApiRoutes(app: FastifyInstance): void {
       routePrefix: DOCS_PATH,
       uiConfig: { docExpansion: 'list', deepLinking: true, tryItOutEnabled: false },
       theme: { title: 'Wirebird API reference' },
+      logo: {
+        type: 'image/svg+xml',
+        content: Buffer.from(WIREBIRD_LOGO_SVG),
+        href: DOCS_PATH,
+        target: '_self',
+      },
       staticCSP: true,
       // The package's policy allows https: fonts, styles and an online validator and upgrades
       // requests to https, which breaks a gateway served over plain HTTP: only the gateway's own.

@@ -106,6 +106,12 @@ export function optOutsContract(open: OpenStore): void {
         got.map((d) => d.type),
         ['contact.opted_out', 'contact.opted_in'],
       );
+      // Each names the reply that made it, as the opt-out's own row does.
+      const keywords = got.map((d) => (JSON.parse(d.body) as { data: { Keyword: string } }).data);
+      assert.deepEqual(
+        keywords.map((k) => k.Keyword),
+        ['Stop', 'Start'],
+      );
     });
   });
 }

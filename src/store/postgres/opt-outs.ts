@@ -60,7 +60,14 @@ async function add(c: Queryable, list: readonly OptOut[], now: number): Promise<
 
 async function drop(
   c: Queryable,
-  o: { accountId: number; phones: readonly string[]; source: OptOutSource; now: number },
+  o: {
+    accountId: number;
+    phones: readonly string[];
+    source: OptOutSource;
+    /** The reply that opted back in (START); '' otherwise. */
+    keyword: string;
+    now: number;
+  },
 ): Promise<string[]> {
   if (o.phones.length === 0) return [];
   const r = await c.query<{ phone: string }>(
@@ -68,9 +75,7 @@ async function drop(
     [o.accountId, [...o.phones]],
   );
   const removed = r.rows.map((row) => row.phone);
-  const events = removed.map((phone) =>
-    optOutEvent('in', { accountId: o.accountId, phone, source: o.source, keyword: '', at: o.now }),
-  );
+  const events = removed.map((phone) => optOutEvent('in', { ...o, phone, at: o.now }));
   await emitEvents(c, events, o.now);
   return removed;
 }
@@ -85,7 +90,14 @@ export async function keywordReply(
     const o = { accountId: m.accountId, phone: m.from, source: 'keyword' as const };
     await add(c, [{ ...o, keyword: m.body.trim(), createdAt: m.at }], m.at);
   } else if (action === 'in') {
-    await drop(c, { accountId: m.accountId, phones: [m.from], source: 'keyword', now: m.at });
+    const keyword = m.body.trim();
+    await drop(c, {
+      accountId: m.accountId,
+      phones: [m.from],
+      source: 'keyword',
+      keyword,
+      now: m.at,
+    });
   }
 }
 
@@ -114,7 +126,7 @@ export function postgresOptOuts(pool: Pool): OptOutStore {
     },
     addOptOuts: (list, now) => inTransaction(pool, (c) => add(c, list, now)),
     removeOptOuts: (accountId, phones, source, now) =>
-      inTransaction(pool, (c) => drop(c, { accountId, phones, source, now })),
+      inTransaction(pool, (c) => drop(c, { accountId, phones, source, keyword: '', now })),
     async listOptOuts(f) {
       const r = await pool.query<OptOutRow>(
         `SELECT ${OPT_OUT_COLUMNS} FROM opt_outs WHERE account_id = $1

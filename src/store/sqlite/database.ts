@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { refuseNewerSchema } from '../schema-version.js';
 import { sqliteMigrations } from './migrations.js';
@@ -15,8 +15,22 @@ export interface SqliteOptions {
   cacheKib?: number;
 }
 
+/**
+ * The database holds hashes of keys and passwords, sealed secrets and every message: readable by
+ * its owner only, as the key files beside it are. SQLite gives its -wal and -shm files the
+ * database's own mode, so creating it 0600 covers all three; one left 0644 by an older version is
+ * tightened.
+ */
+function ownerOnly(path: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  if (!existsSync(path)) closeSync(openSync(path, 'a', 0o600));
+  for (const file of [path, `${path}-wal`, `${path}-shm`]) {
+    if (existsSync(file) && (statSync(file).mode & 0o077) !== 0) chmodSync(file, 0o600);
+  }
+}
+
 export function openDatabase(options: SqliteOptions): Db {
-  if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
+  if (options.path !== ':memory:') ownerOnly(options.path);
   const db = new Database(options.path);
   db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);

@@ -42,10 +42,16 @@ export function sqliteOptOuts(db: Db, outbox: SqliteOutbox) {
       outbox.emit(optOutEvent('out', { ...o, at: o.createdAt }), now);
       return [o.phone];
     });
-  const drop = (accountId: number, phones: readonly string[], source: OptOutSource, now: number) =>
+  /** Removes opt-outs; `keyword` is the reply that opted back in (START), '' otherwise. */
+  const drop = (
+    accountId: number,
+    phones: readonly string[],
+    how: { source: OptOutSource; keyword: string },
+    now: number,
+  ) =>
     phones.filter((phone) => {
       if (remove.run(accountId, phone).changes === 0) return false;
-      outbox.emit(optOutEvent('in', { accountId, phone, source, keyword: '', at: now }), now);
+      outbox.emit(optOutEvent('in', { accountId, phone, ...how, at: now }), now);
       return true;
     });
   const settingsOfAccount = (accountId: number) => settingsOf(settings.get(accountId));
@@ -60,7 +66,7 @@ export function sqliteOptOuts(db: Db, outbox: SqliteOutbox) {
         m.at,
       );
     } else if (action === 'in') {
-      drop(m.accountId, [m.from], 'keyword', m.at);
+      drop(m.accountId, [m.from], { source: 'keyword', keyword: m.body.trim() }, m.at);
     }
   };
 
@@ -75,7 +81,7 @@ export function sqliteOptOuts(db: Db, outbox: SqliteOutbox) {
       return db.transaction(() => add(list, now))();
     },
     async removeOptOuts(accountId, phones, source, now) {
-      return db.transaction(() => drop(accountId, phones, source, now))();
+      return db.transaction(() => drop(accountId, phones, { source, keyword: '' }, now))();
     },
   };
   return { store, keywordReply };
