@@ -19,21 +19,12 @@ import type { SqliteOutbox } from './outbox.js';
 
 export type SqliteOptOuts = ReturnType<typeof sqliteOptOuts>;
 
-/** Opt-outs and the accounts' keywords; each change with its event, in one transaction. */
-export function sqliteOptOuts(db: Db, outbox: SqliteOutbox) {
-  const settings = db.prepare<unknown[], SettingsRow>(
-    `SELECT ${SETTINGS_COLUMNS} FROM accounts WHERE account_id = ?`,
-  );
+/** Adding and removing opt-outs, each with its event: the caller holds the transaction. */
+function optOutChanges(db: Db, outbox: SqliteOutbox) {
   const insert = db.prepare(
     `INSERT INTO opt_outs (${OPT_OUT_COLUMNS}) VALUES (?,?,?,?,?) ON CONFLICT DO NOTHING`,
   );
   const remove = db.prepare('DELETE FROM opt_outs WHERE account_id = ? AND phone = ?');
-  const any = db.prepare('SELECT EXISTS (SELECT 1 FROM opt_outs WHERE account_id = ?)').pluck();
-  const among = db
-    .prepare<unknown[], string>(
-      'SELECT phone FROM opt_outs WHERE account_id = ? AND phone IN (SELECT value FROM json_each(?))',
-    )
-    .pluck();
 
   const add = (list: readonly OptOut[], now: number): string[] =>
     list.flatMap((o) => {
@@ -54,6 +45,21 @@ export function sqliteOptOuts(db: Db, outbox: SqliteOutbox) {
       outbox.emit(optOutEvent('in', { accountId, phone, ...how, at: now }), now);
       return true;
     });
+  return { add, drop };
+}
+
+/** Opt-outs and the accounts' keywords; each change with its event, in one transaction. */
+export function sqliteOptOuts(db: Db, outbox: SqliteOutbox) {
+  const settings = db.prepare<unknown[], SettingsRow>(
+    `SELECT ${SETTINGS_COLUMNS} FROM accounts WHERE account_id = ?`,
+  );
+  const any = db.prepare('SELECT EXISTS (SELECT 1 FROM opt_outs WHERE account_id = ?)').pluck();
+  const among = db
+    .prepare<unknown[], string>(
+      'SELECT phone FROM opt_outs WHERE account_id = ? AND phone IN (SELECT value FROM json_each(?))',
+    )
+    .pluck();
+  const { add, drop } = optOutChanges(db, outbox);
   const settingsOfAccount = (accountId: number) => settingsOf(settings.get(accountId));
 
   /** A reply that is an opt-out or opt-in keyword of its account changes the opt-out with it. */

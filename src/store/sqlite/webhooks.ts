@@ -111,17 +111,7 @@ function sqliteDeliveries(db: Db) {
     async recordDeliveries(results: readonly DeliveryResult[], failingCutoff: number) {
       record(results, failingCutoff);
     },
-    async listDeliveries(filter: Parameters<WebhookStore['listDeliveries']>[0]) {
-      const { where, values } = deliveryConditions(filter, Q);
-      const rows = db
-        .prepare<unknown[], DeliveryRow>(
-          `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d
-           JOIN outbox_events e ON e.event_id = d.event_id WHERE ${where}
-           ORDER BY d.event_id DESC, d.endpoint_id DESC LIMIT ?`,
-        )
-        .all(...values, filter.limit + 1);
-      return deliveryPage(rows, filter.limit);
-    },
+    ...sqliteDeliveryReads(db),
     async deliveryAttempts(accountId: number | undefined, endpointId: string, eventId: number) {
       const rows = db
         .prepare<unknown[], AttemptRow>(
@@ -155,6 +145,23 @@ function sqliteDeliveries(db: Db) {
       // An aggregate without GROUP BY answers exactly one row.
       const r = pending.get() as { n: number; oldest: number | null };
       return { pending: r.n, oldestPendingAt: r.oldest ?? undefined };
+    },
+  };
+}
+
+/** What the API and the console list of deliveries. */
+function sqliteDeliveryReads(db: Db) {
+  return {
+    async listDeliveries(filter: Parameters<WebhookStore['listDeliveries']>[0]) {
+      const { where, values } = deliveryConditions(filter, Q);
+      const rows = db
+        .prepare<unknown[], DeliveryRow>(
+          `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries d
+           JOIN outbox_events e ON e.event_id = d.event_id WHERE ${where}
+           ORDER BY d.event_id DESC, d.endpoint_id DESC LIMIT ?`,
+        )
+        .all(...values, filter.limit + 1);
+      return deliveryPage(rows, filter.limit);
     },
   };
 }
