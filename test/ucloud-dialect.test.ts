@@ -66,6 +66,27 @@ describe('the UCloud dialect over HTTP', () => {
         RetCode.SignatureMismatch,
         /Signature does not match/,
       ],
+      // The right signature cut to its first 1 or 8 characters, or with more after it.
+      ...[
+        (sig: string) => sig.slice(0, 1),
+        (sig: string) => sig.slice(0, 8),
+        (sig: string) => `${sig}0`,
+        (sig: string) => `${sig}${sig}`,
+      ].map((cut): [Record<string, string>, number, RegExp] => [
+        signedForm(batch([cn(1)]), pair, (p) => (p.Signature = cut(p.Signature ?? ''))),
+        RetCode.SignatureMismatch,
+        /Signature does not match/,
+      ]),
+      [
+        // ProjectId=org-1 and ProjectIdo=rg-1 are signed alike (names and values joined): the
+        // signature holds, and the parameter that is none of the Action's is refused.
+        signedForm(batch([cn(1)]), pair, (p) => {
+          delete p.ProjectId;
+          p.ProjectIdo = 'rg-1';
+        }),
+        RetCode.InvalidParameter,
+        /^ProjectIdo is not a parameter of SendBatchUSMSMessage; in the UCloud dialect/,
+      ],
       [
         signedForm(batch([cn(1)]), { ...pair, publicKey: 'wbpk_unknown' }),
         RetCode.UnknownPublicKey,

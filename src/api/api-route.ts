@@ -19,6 +19,9 @@ import {
   type UcloudCall,
 } from './ucloud/dialect.js';
 import { FORM_TYPE, FormParams, parseForm } from './ucloud/form-body.js';
+import { refuseUnknownParameters } from './ucloud/reading.js';
+import { actions } from './actions/index.js';
+import { NOT_SUPPORTED } from './actions/not-supported.js';
 import { logRequest, noteOutcome } from './request-log.js';
 import { answerPayload } from './streamed.js';
 import { errorCode, fieldsOf } from '../util/unknown-values.js';
@@ -179,6 +182,11 @@ async function runUcloud(
   const signer = isSigned(call) ? await signedBy(call, deps) : undefined;
   const asked = { ...headers, dialect: 'ucloud' as const, signer };
   const action = call.body.Action;
+  // An Action not offered is answered as such (RetCode 162), whatever it was sent with.
+  const def = typeof action === 'string' ? actions.get(action) : undefined;
+  if (def && typeof action === 'string' && !NOT_SUPPORTED.includes(action)) {
+    refuseUnknownParameters(action, call.body, def.request);
+  }
   if (deps.offload && typeof action === 'string' && OFFLOADED_ACTIONS.has(action)) {
     const job = { body: JSON.stringify(call.body), ...asked };
     const outcome = (await runOffloaded(deps.offload, job, action))?.outcome;

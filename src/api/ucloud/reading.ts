@@ -1,4 +1,37 @@
+import type { TSchema } from '@sinclair/typebox';
 import { WirebirdError, invalid } from '../../domain/errors.js';
+import { fieldsOf } from '../../util/unknown-values.js';
+
+/**
+ * What the SDKs send with every call beside an Action's own parameters (Region and ProjectId
+ * from their configuration, Zone from some), and the envelope's account.
+ */
+const DIALECT_PARAMS = new Set(['Action', 'AccountId', 'accountId', 'Region', 'Zone', 'ProjectId']);
+
+/** The top-level fields a request schema names (each branch of a union). */
+function schemaFields(schema: TSchema): string[] {
+  const branches = Array.isArray(schema.anyOf) ? (schema.anyOf as TSchema[]) : [schema];
+  return branches.flatMap((b) => Object.keys(fieldsOf(b.properties)));
+}
+
+/**
+ * A signature covers the string of names and values joined without separators, so moving the
+ * boundary between a name and its value (ProjectIdp=1 for ProjectId=p1) keeps it valid: refusing
+ * every parameter the Action does not take closes that door (docs/ucloud-sdk.md).
+ */
+export function refuseUnknownParameters(
+  action: string,
+  body: Record<string, unknown>,
+  request: TSchema,
+): void {
+  const known = new Set([...DIALECT_PARAMS, ...schemaFields(request)]);
+  const unknown = Object.keys(body).find((name) => !known.has(name));
+  if (unknown === undefined) return;
+  throw invalid(
+    unknown.slice(0, 80),
+    `is not a parameter of ${action}; in the UCloud dialect an Action takes only its own parameters (${[...schemaFields(request)].join(', ')}) besides ${[...DIALECT_PARAMS].join(', ')}`,
+  );
+}
 
 /**
  * What the dialect spells otherwise than the JSON API, rewritten into the JSON API's form:
