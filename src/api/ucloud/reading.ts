@@ -10,6 +10,7 @@ const DIALECT_PARAMS = new Set(['Action', 'AccountId', 'accountId', 'Region', 'Z
 
 /** The top-level fields a request schema names (each branch of a union). */
 function schemaFields(schema: TSchema): string[] {
+  // A TypeBox union's anyOf holds TypeBox schemas.
   const branches = Array.isArray(schema.anyOf) ? (schema.anyOf as TSchema[]) : [schema];
   return branches.flatMap((b) => Object.keys(fieldsOf(b.properties)));
 }
