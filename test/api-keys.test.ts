@@ -7,7 +7,7 @@ import { createScratchSchema, type ScratchSchema } from '../src/store/postgres/s
 import { startTestGateway, type TestGateway } from './helpers/gateway.js';
 import { freePort, kill, spawnGateway, type GatewayProcess } from './helpers/process-gateway.js';
 import { call } from './helpers/process-api.js';
-import { approvedTemplate, cn } from './helpers/sending.js';
+import { approvedTemplate, cn, messageBody, registerBusinessPhone } from './helpers/sending.js';
 
 type Json = Record<string, unknown>;
 
@@ -64,15 +64,22 @@ describe('API keys as records: scopes, revocation, rotation', () => {
       Template: 'Hi {1}',
     };
     assert.equal((await api(templates, template)).RetCode, 0);
+    // A business message is a send too: a send key sends it, a read or templates key may not.
+    await registerBusinessPhone(gw);
+    const business = messageBody({ To: cn(4102) });
+    const message = await api(send, business);
+    assert.equal(message.RetCode, 0, message.Message);
     for (const [key, fields] of [
       [send, receipts],
       [read, batch],
       [templates, batch],
+      [read, business],
+      [templates, business],
       [send, template],
       [read, { Action: 'ListWebhookEndpoints' }],
     ] as const) {
       const { status, json } = await gw.api({ AccountId: 1, ...fields }, { key });
-      assert.equal(json.RetCode, 173, `${fields.Action}: ${json.Message}`);
+      assert.equal(json.RetCode, 173, `${String(fields.Action)}: ${json.Message}`);
       assert.equal(status, 403);
       assert.match(json.Message, /^the API key key_\S+ may only \w+; \w+ needs /);
     }

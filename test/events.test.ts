@@ -251,6 +251,24 @@ describe('webhook events (Standard Webhooks)', () => {
     }
     const replay = await as2({ Action: 'ReplayWebhookEvents', EventId: test.EventId });
     assert.equal(replay.RetCode, RetCode.NotFound);
+    // Naming account 1's endpoint or event answers account 2 nothing of them.
+    for (const filter of [{ EndpointId: id }, { EventId: test.EventId }]) {
+      const listed = await as2({ Action: 'ListWebhookDeliveries', ...filter });
+      assert.equal(listed.RetCode, 0, listed.Message);
+      assert.deepEqual(listed.Data, [], JSON.stringify(filter));
+    }
+    const since = { Action: 'ReplayWebhookEvents', Since: 0, EndpointId: id };
+    const replayed = await as2(since);
+    assert.ok(
+      replayed.RetCode === RetCode.NotFound || replayed.Replayed === 0,
+      `${replayed.RetCode}: ${replayed.Message}`,
+    );
+    const both = await as2({
+      Action: 'ReplayWebhookEvents',
+      EventId: test.EventId,
+      EndpointId: id,
+    });
+    assert.ok(both.RetCode === RetCode.NotFound || both.Replayed === 0, both.Message);
     assert.equal((await gw.store.getEndpoint(1, id))?.description, '');
   });
 

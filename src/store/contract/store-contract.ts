@@ -1,5 +1,6 @@
 /**
- * The one Store contract suite (DESIGN rule 4): every adapter runs it through its own runner
+ * The one Store contract suite (docs/architecture.md: all SQL in store/, both adapters held to
+ * one contract): every adapter runs it through its own runner
  * file, passing a function that opens a fresh, empty store. Each test opens its own store and
  * closes it, and speaks only the Store interface, so the suite never knows which adapter it is.
  */
