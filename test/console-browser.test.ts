@@ -28,6 +28,11 @@ describe('console in a real browser', { skip: browserSkip() }, () => {
     }
     return phones.length;
   }
+  /** The page's scrolled width and the window's. */
+  const widths = () =>
+    page.evaluate<[number, number]>(
+      '[document.documentElement.scrollWidth, document.documentElement.clientWidth]',
+    );
   before(async () => {
     gw = await startTestGateway({ simDelayMs: 50 });
     browser = await launchBrowser();
@@ -190,8 +195,38 @@ describe('console in a real browser', { skip: browserSkip() }, () => {
       assert.equal(await page.locator('#conversations li').count(), 50);
     }));
 
-  it('fits every page on a 390-px phone: nothing cut off at the right', (t) =>
+  it('fits the audit log in a 1280-px window, each time on one line', (t) =>
     withScreenshot(t, page, async () => {
+      // A change with a long detail: every keyword of both lists.
+      const keywords = ['STOP', 'QUIT', 'UNSUBSCRIBE', 'CANCEL', 'END', 'STOPALL', 'OPTOUT'];
+      const changed = await gw.api({
+        Action: 'UpdateOptOutSettings',
+        AccountId: 1,
+        OptOutKeywords: keywords,
+        OptInKeywords: ['START', 'UNSTOP', 'SUBSCRIBE', 'YES'],
+      });
+      assert.equal(changed.json.RetCode, 0, changed.json.Message);
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.goto(`${gw.url}/console/audit`);
+      assert.deepEqual(await widths(), [1280, 1280]);
+      // The test's own tsconfig has no DOM types: the page runs this text.
+      const lines = await page.evaluate<number>(`(() => {
+        const range = document.createRange();
+        range.selectNodeContents(document.querySelector('table.audit tbody td'));
+        return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+      })()`);
+      assert.equal(lines, 1, 'the time is on one line');
+    }));
+
+  it('fits every page on a 390-px phone: nothing cut off, every link and button on screen', (t) =>
+    withScreenshot(t, page, async () => {
+      // A row with a button on each page that lists them: an opt-out, a webhook endpoint.
+      await gw.api({ Action: 'CreateOptOut', AccountId: 1, Phones: [cn(71)] });
+      await gw.api({
+        Action: 'CreateWebhookEndpoint',
+        AccountId: 1,
+        Url: 'http://127.0.0.1:9/a-rather-long-path/of-a-receiver/that-goes-on',
+      });
       await page.setViewportSize({ width: 390, height: 844 });
       for (const path of [
         'inbox',
@@ -202,15 +237,23 @@ describe('console in a real browser', { skip: browserSkip() }, () => {
         'opt-outs',
         'keys',
         'health',
+        'audit',
       ]) {
         await page.goto(`${gw.url}/console/${path}`);
-        const [scroll, client] = await page.evaluate<[number, number]>(
-          '[document.documentElement.scrollWidth, document.documentElement.clientWidth]',
-        );
+        const [scroll, client] = await widths();
         assert.ok(
           scroll <= client,
           `/console/${path} is ${scroll} px wide on a ${client}-px screen`,
         );
+        // Whole on the screen, not behind a table's or the navigation's scroll.
+        const outside = await page.evaluate<string[]>(`
+          [...document.querySelectorAll('header nav a, main button')]
+            .filter((el) => {
+              const r = el.getBoundingClientRect();
+              return r.left < 0 || r.right > ${client} + 0.5;
+            })
+            .map((el) => el.textContent.trim())`);
+        assert.deepEqual(outside, [], `/console/${path}: cut off at the edge`);
       }
       await page.setViewportSize({ width: 1280, height: 800 });
     }));
