@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import type { Config } from '../config/config.js';
+import type { Gateway } from '../main.js';
 import { DOCS_PATH, OPENAPI_PATH } from '../api/openapi/paths.js';
 import { failOnError } from './open-store.js';
 import { errorCode, fieldsOf } from '../util/unknown-values.js';
@@ -11,46 +12,22 @@ export function registerServe(program: Command): void {
     .command('serve')
     .description('run the gateway (the API, the dispatcher and the simulator)')
     .option('-c, --config <file>', 'a JSON config file (also WIREBIRD_CONFIG)')
-    .addHelpText(
-      'after',
-      '\nExample:\n  PORT=9000 WIREBIRD_DATA_DIR=/var/lib/wirebird wirebird serve',
+    .option(
+      '-d, --data-dir <dir>',
+      'the SQLite database and key files (WIREBIRD_DATA_DIR; default ./data in the working folder)',
     )
-    .action(async (opts: { config?: string }) => {
+    .addHelpText('after', '\nExample:\n  PORT=9000 wirebird serve --data-dir /var/lib/wirebird')
+    .action(async (opts: { config?: string; dataDir?: string }) => {
       // Loaded here, not at the top: the other commands need none of the gateway.
       const { loadConfig } = await import('../config/config.js');
-      const config = loadConfig(process.env, opts.config ?? process.env.WIREBIRD_CONFIG);
+      // The flag is the environment's variable, said on the command line: it wins over both.
+      const env = opts.dataDir ? { ...process.env, WIREBIRD_DATA_DIR: opts.dataDir } : process.env;
+      const config = loadConfig(env, opts.config ?? process.env.WIREBIRD_CONFIG);
       const { startGateway } = await import('../main.js');
       const gw = await startGateway(config).catch((err: unknown) =>
         failOnError(explain(err, config)),
       );
-      if (gw.devAccount) {
-        console.log(
-          [
-            '',
-            'Wirebird created a development account (shown once):',
-            `  AccountId: ${gw.devAccount.accountId}`,
-            `  API key:   ${gw.devAccount.key}`,
-            `  (also in ${config.dataDir}/dev-account.key, readable by you only)`,
-            ...(gw.devAccount.smsNumber
-              ? [`  SMS number: ${gw.devAccount.smsNumber} (replies sent to it are this account's)`]
-              : []),
-            `  Admin key: in ${config.dataDir}/admin.key`,
-            '',
-          ].join('\n'),
-        );
-      } else if (existsSync(join(config.dataDir, 'dev-account.key'))) {
-        console.log(`Development account key: ${join(config.dataDir, 'dev-account.key')}`);
-      }
-      if (gw.devSmpp) {
-        console.log(
-          [
-            'SMPP credential of the development account (shown once):',
-            `  system_id: ${gw.devSmpp.systemId}  password: ${gw.devSmpp.password}`,
-            `  (also in ${config.dataDir}/dev-smpp.credential, readable by you only)`,
-            '',
-          ].join('\n'),
-        );
-      }
+      announceCredentials(gw, config);
       console.log(banner(gw.url, config, gw.smppAddress));
       const stop = (signal: NodeJS.Signals) => {
         gw.logger.info({ signal }, `${signal} received: stopping`);
@@ -65,6 +42,38 @@ export function registerServe(program: Command): void {
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
     });
+}
+
+/** What a first start made, shown once: the development account's key and SMPP credential. */
+function announceCredentials(gw: Gateway, config: Config): void {
+  if (gw.devAccount) {
+    console.log(
+      [
+        '',
+        'Wirebird created a development account (shown once):',
+        `  AccountId: ${gw.devAccount.accountId}`,
+        `  API key:   ${gw.devAccount.key}`,
+        `  (also in ${config.dataDir}/dev-account.key, readable by you only)`,
+        ...(gw.devAccount.smsNumber
+          ? [`  SMS number: ${gw.devAccount.smsNumber} (replies sent to it are this account's)`]
+          : []),
+        `  Admin key: in ${config.dataDir}/admin.key`,
+        '',
+      ].join('\n'),
+    );
+  } else if (existsSync(join(config.dataDir, 'dev-account.key'))) {
+    console.log(`Development account key: ${join(config.dataDir, 'dev-account.key')}`);
+  }
+  if (gw.devSmpp) {
+    console.log(
+      [
+        'SMPP credential of the development account (shown once):',
+        `  system_id: ${gw.devSmpp.systemId}  password: ${gw.devSmpp.password}`,
+        `  (also in ${config.dataDir}/dev-smpp.credential, readable by you only)`,
+        '',
+      ].join('\n'),
+    );
+  }
 }
 
 /** Where to go next: the console, and the README's first call, ready to paste. */

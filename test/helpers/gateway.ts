@@ -6,6 +6,8 @@ import { pino, type Logger } from 'pino';
 import { checkConfig, type Config } from '../../src/config/config.js';
 import { startGateway, type Gateway } from '../../src/main.js';
 import { checkApiAnswer } from './openapi.js';
+// Here since most tests that wait start their gateway here; its own module for those that do not.
+export { eventually } from './eventually.js';
 import {
   createScratchSchema,
   type ScratchSchema,
@@ -101,19 +103,4 @@ export async function startTestGateway(
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-/** Polls `probe` until it returns a value; for background work, never a timing assertion. */
-export async function eventually<T>(
-  probe: () => Promise<T | undefined>,
-  what: string,
-  limitMs = 15000,
-): Promise<T> {
-  const end = Date.now() + limitMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }

@@ -64,7 +64,7 @@ export async function spawnGateway(
   return { child, url, key, adminKey };
 }
 
-async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
+export async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
   // Up to 30 s: a gateway starting beside a full test run on two cores has taken over 15.
   for (let i = 0; i < 600; i++) {
     if (child.exitCode !== null) throw new Error(`gateway exited with ${child.exitCode}`);
