@@ -51,4 +51,13 @@ describe('documents named in the repository', () => {
     }
     assert.deepEqual(missing, []);
   });
+
+  it('docs/architecture.md lists every top-level room of src/', () => {
+    const text = readFileSync(join(ROOT, 'docs', 'architecture.md'), 'utf8');
+    const rooms = readdirSync(join(ROOT, 'src')).filter((n) =>
+      statSync(join(ROOT, 'src', n)).isDirectory(),
+    );
+    const unlisted = rooms.filter((room) => !text.includes(`| \`${room}/\``));
+    assert.deepEqual(unlisted, [], 'add a row for each to the table of rooms');
+  });
 });
