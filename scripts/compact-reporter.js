@@ -1,5 +1,6 @@
 // A compact report for `npm test`: a dot per 100 passing tests, what tests print, every failure in full, skipped tests
-// with their reason, and one closing line `<label>: N passed, N failed, N skipped`.
+// with their reason, each file's duration (the ten slowest first), and one closing line
+// `<label>: N passed, N failed, N skipped`.
 // node's runner loads it with --test-reporter; WIREBIRD_TEST_REPORTER=tap (or spec) is the raw one.
 import { inspect } from 'node:util';
 
@@ -23,11 +24,33 @@ function failure(data) {
   return lines.join('\n').replace(/^/gm, '  ') + '\n\n';
 }
 
+/** The source file a compiled test file was built from: dist/test/a.test.js → test/a.test.ts. */
+const sourceOf = (file) =>
+  file
+    .replace(process.cwd() + '/', '')
+    .replace(/^dist\//, '')
+    .replace(/\.js$/, '.ts');
+
+/**
+ * Each file's duration: its top-level tests and suites (with their hooks, so a gateway's start),
+ * module loading aside. Node 20's runner reports no event per file, so they are added up here.
+ */
+function durationLines(durations) {
+  const rows = [...durations].sort((a, b) => b[1] - a[1]);
+  const line = ([file, ms]) => `${(ms / 1000).toFixed(1).padStart(7)} s  ${sourceOf(file)}`;
+  const rest = rows.length > 10 ? [`${label}: every other file`, ...rows.slice(10).map(line)] : [];
+  return [`\n${label}: the ten slowest files`, ...rows.slice(0, 10).map(line), ...rest].join('\n');
+}
+
 export default async function* compact(source) {
   const counts = { passed: 0, failed: 0, skipped: 0 };
+  const durations = new Map();
   let dots = 0;
   for await (const event of source) {
     const { type, data } = event;
+    if ((type === 'test:pass' || type === 'test:fail') && data.nesting === 0 && data.file) {
+      durations.set(data.file, (durations.get(data.file) ?? 0) + (data.details?.duration_ms ?? 0));
+    }
     // Suites (describe) pass or fail through their tests: only tests are counted.
     const isSuite = data?.details?.type === 'suite';
     if (type === 'test:pass' && !isSuite) {
@@ -54,5 +77,6 @@ export default async function* compact(source) {
       yield data.message;
     }
   }
+  if (durations.size > 0) yield `${durationLines(durations)}\n`;
   yield `\n${label}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`;
 }
