@@ -155,4 +155,25 @@ describe('OutboxWorker: what it hands back', () => {
     const release = store.calls.findIndex((c) => c.startsWith('release'));
     assert.ok(failuresRecorded >= 0 && failuresRecorded < release, store.calls.join(' | '));
   });
+
+  it('a delivery that failed twice in the outage is released under its latest claim', async () => {
+    const store = new FakeStore(1);
+    const released = store.releasedOnce();
+    let tries = 0;
+    const w = worker(store, (eventId) => {
+      if (eventId === 1 && ++tries === 1) {
+        store.due.push({ ...store.template, eventId: 1, claim: 2, attempt: 2, body: '{"n":1}' });
+      } else if (eventId === 1) {
+        store.due.push({ ...store.template, eventId: 5, body: '{"n":5}' });
+      }
+      return Promise.resolve(answer(eventId === 1 ? 500 : 200));
+    });
+    w.start();
+    await released;
+    await w.stop();
+    assert.deepEqual(
+      store.released.map((list) => list.map((c) => `${c.eventId}:${c.claim}`)),
+      [['1:2']],
+    );
+  });
 });

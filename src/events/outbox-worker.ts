@@ -298,16 +298,17 @@ export class OutboxWorker {
   /**
    * A failing lane answered again: what failed during the outage is retried now rather than
    * after its step (the second step is minutes). Only after an outage, when two or more
-   * deliveries failed, and once per delivery: one event a receiver refuses on its own merits
-   * keeps its schedule.
+   * attempts failed before an attempt succeeded, and once per delivery: one event a receiver
+   * refuses on its own merits (one failure, then the next event succeeds) keeps its schedule.
    */
   private reopened(lane: Lane): void {
     const failed = lane.failed;
     lane.failed = [];
     if (failed.length < 2) return;
     if (this.retriedEarly.size > 100 * MAX_HELD) this.retriedEarly.clear();
-    for (const d of failed) {
-      const key = `${d.endpointId} ${d.eventId}`;
+    // A delivery that failed twice in the outage is released under its latest claim.
+    const latest = new Map(failed.map((d) => [`${d.endpointId} ${d.eventId}`, d]));
+    for (const [key, d] of latest) {
       if (this.retriedEarly.has(key)) continue;
       this.retriedEarly.add(key);
       this.toRelease.push(d);
