@@ -1,5 +1,6 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import { KEY_KINDS, KEY_SCOPES } from '../domain/keys/api-key.js';
+import { EVENT_ID_PATTERN } from '../domain/events/event.js';
 
 /**
  * The shapes Wirebird answers with, as JSON Schema: what the OpenAPI document publishes
@@ -136,7 +137,7 @@ export const WebhookEndpoint = Obj(
 
 export const WebhookDelivery = Obj(
   {
-    EventId: Type.String({ pattern: '^evt_[0-9]+$' }),
+    EventId: Type.String({ pattern: EVENT_ID_PATTERN }),
     EndpointId: Type.String(),
     Type: Type.String(),
     State: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),

@@ -5,7 +5,7 @@ import {
   type ReplayRequest,
   type WebhookEndpoint,
 } from '../domain/events/endpoint.js';
-import { EVENT_TYPES, TEST_EVENT, type EventType } from '../domain/events/event.js';
+import { EVENT_TYPES, TEST_EVENT, webhookId, type EventType } from '../domain/events/event.js';
 import type { Clock, Store } from '../domain/ports.js';
 import type { EventsDeps } from '../events/start-events.js';
 import { isOneOf } from '../util/unknown-values.js';
@@ -153,7 +153,7 @@ export async function replay(
   };
   const replayed = await s.store.replayEvents(request, s.clock.now());
   if (replayed === 0 && 'eventId' in what) {
-    throw new WirebirdError('NotFound', `EventId evt_${what.eventId} not found`);
+    throw new WirebirdError('NotFound', `EventId ${webhookId(what.eventId)} not found`);
   }
   s.events.nudge();
   return replayed;

@@ -16,6 +16,7 @@ import { urlProblem } from '../events/address-guard.js';
 import { newWebhookSecret } from '../events/signing.js';
 import { CliError } from './cli-error.js';
 import { accountOption, cliAudit, failOnError, withStore } from './open-store.js';
+import { eventNumber, webhookId } from '../domain/events/event.js';
 
 type Opts = { account: string; config?: string };
 
@@ -139,7 +140,9 @@ function registerDeliveries(hooks: Command): void {
   command(hooks, 'test', 'send a webhook.test event to an endpoint')
     .requiredOption('-e, --endpoint <EndpointId>', 'the endpoint')
     .action((opts: Opts & { endpoint: string }) =>
-      run(opts, async (s) => console.log(`evt_${await sendTestEvent(s, opts.endpoint)} queued`)),
+      run(opts, async (s) =>
+        console.log(`${webhookId(await sendTestEvent(s, opts.endpoint))} queued`),
+      ),
     );
   command(hooks, 'deliveries', 'the latest deliveries, newest first')
     .option('-n, --limit <n>', 'how many (1-1000)', '50')
@@ -159,7 +162,7 @@ function registerDeliveries(hooks: Command): void {
         for (const d of page.deliveries) {
           const answer = d.lastStatus ?? d.lastError;
           console.log(
-            `evt_${d.eventId}\t${d.type}\t${d.endpointId}\t${d.state}\t${d.attempts}\t${answer}`,
+            `${webhookId(d.eventId)}\t${d.type}\t${d.endpointId}\t${d.state}\t${d.attempts}\t${answer}`,
           );
         }
       }),
@@ -198,9 +201,9 @@ function replayed(opts: {
     throw new CliError('give --event or --since, not both');
   }
   if (opts.event !== undefined) {
-    const m = /^evt_(\d{1,15})$/.exec(opts.event);
-    if (!m) throw new CliError('--event must be an event id such as evt_123');
-    return { eventId: Number(m[1]) };
+    const eventId = eventNumber(opts.event);
+    if (eventId === undefined) throw new CliError('--event must be an event id such as evt_123');
+    return { eventId };
   }
   // --event or --since is required; --event was not given.
   const raw = opts.since as string;

@@ -1,5 +1,5 @@
 import type { AttemptView, DeliveryView, WebhookEndpoint } from '../domain/events/endpoint.js';
-import { EVENT_TYPES } from '../domain/events/event.js';
+import { EVENT_TYPES, webhookId } from '../domain/events/event.js';
 import { html, type Html } from './html.js';
 import { accountPicker, csrfField, page, utc, type PageContext } from './layout.js';
 
@@ -153,7 +153,7 @@ function deliveriesTable(accountId: number, list: readonly DeliveryView[]): Html
               <td>
                 <a
                   href="/console/webhooks/deliveries/${d.endpointId}/${d.eventId}?account=${accountId}"
-                  >evt_${d.eventId}</a
+                  >${webhookId(d.eventId)}</a
                 >
               </td>
               <td>${d.type}</td>
@@ -179,8 +179,8 @@ export function deliveryPage(
   return page(
     ctx,
     'webhooks',
-    `evt_${d.eventId}`,
-    html`<h1>evt_${d.eventId} to ${d.endpointId}</h1>
+    webhookId(d.eventId),
+    html`<h1>${webhookId(d.eventId)} to ${d.endpointId}</h1>
       <p>${d.type} · ${d.state} · created ${utc(d.createdAt)}</p>
       <div class="scroll">
         <table class="attempts">

@@ -13,6 +13,7 @@ import { accountOf, consoleAudit, pageContext, type ConsoleContext } from './con
 import { guardedRoute, sendPage, type PageRequest } from './console-routes.js';
 import { checkboxReader, formReader, text } from './forms.js';
 import { deliveryPage, webhooksPage, type Shown } from './webhooks-page.js';
+import { webhookId } from '../domain/events/event.js';
 
 const DELIVERIES_SHOWN = 50;
 
@@ -129,7 +130,7 @@ function registerEndpointForms(app: FastifyInstance, ctx: ConsoleContext): void 
 async function endpointVerb(s: WebhookScope, endpointId: string, verb: string, body: unknown) {
   switch (verb) {
     case 'test':
-      return `test event evt_${await sendTestEvent(s, endpointId)} queued for ${endpointId}`;
+      return `test event ${webhookId(await sendTestEvent(s, endpointId))} queued for ${endpointId}`;
     case 'disable':
     case 'enable':
       await updateEndpoint(s, endpointId, { disabled: verb === 'disable' });
@@ -142,7 +143,7 @@ async function endpointVerb(s: WebhookScope, endpointId: string, verb: string, b
       if (!Number.isSafeInteger(eventId) || eventId < 1)
         throw invalid('eventId', 'is not an event');
       await replay(s, { eventId }, endpointId);
-      return `evt_${eventId} sent again to ${endpointId}`;
+      return `${webhookId(eventId)} sent again to ${endpointId}`;
     }
     default:
       throw invalid(

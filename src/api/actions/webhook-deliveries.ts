@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { invalid } from '../../domain/errors.js';
 import type { DeliveryCursor, DeliveryView } from '../../domain/events/endpoint.js';
-import { webhookId } from '../../domain/events/event.js';
+import { EVENT_ID_PATTERN, eventNumber, webhookId } from '../../domain/events/event.js';
 import { defineAction } from '../context.js';
 import { IntegerLike } from './schema-types.js';
 import { replay } from '../webhooks-service.js';
@@ -11,12 +11,10 @@ import { Obj, WebhookDelivery } from '../answer-schemas.js';
 const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 1000;
 
-const EventId = Type.String({ pattern: '^evt_[0-9]{1,15}$', maxLength: 19 });
+const EventId = Type.String({ pattern: EVENT_ID_PATTERN, maxLength: 19 });
 
-/** `evt_<n>` (the webhook-id receivers see) as the store's number. */
-function eventNumber(id: string): number {
-  return Number(id.slice('evt_'.length));
-}
+/** An EventId the schema checked (`evt_<n>`), as the store's number. */
+const checkedEventNumber = (id: string): number => eventNumber(id) ?? 0;
 
 function deliveryView(d: DeliveryView): Record<string, unknown> {
   const s = (ms: number | undefined) => (ms === undefined ? 0 : Math.floor(ms / 1000));
@@ -74,7 +72,7 @@ export const listWebhookDeliveries = defineAction(
     const page = await ctx.deps.store.listDeliveries({
       accountId: ctx.accountId,
       ...(input.EndpointId === undefined ? {} : { endpointId: input.EndpointId }),
-      ...(input.EventId === undefined ? {} : { eventId: eventNumber(input.EventId) }),
+      ...(input.EventId === undefined ? {} : { eventId: checkedEventNumber(input.EventId) }),
       ...(input.State === undefined ? {} : { state: input.State }),
       ...(input.Cursor === undefined ? {} : { before: cursorOf(input.Cursor) }),
       limit: limitOf(input.Limit),
@@ -114,7 +112,7 @@ export const replayWebhookEvents = defineAction(
     }
     const what =
       input.EventId !== undefined
-        ? { eventId: eventNumber(input.EventId) }
+        ? { eventId: checkedEventNumber(input.EventId) }
         : { failedSince: sinceMs(input.Since) };
     return { Replayed: await replay(webhookScope(ctx), what, input.EndpointId) };
   },

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { WirebirdError } from '../../domain/errors.js';
 import type { WebhookEndpoint } from '../../domain/events/endpoint.js';
-import { webhookId } from '../../domain/events/event.js';
+import { EVENT_ID_PATTERN, webhookId } from '../../domain/events/event.js';
 import { defineAction, type ActionContext } from '../context.js';
 import {
   createEndpoint,
@@ -159,7 +159,7 @@ export const sendWebhookTestEvent = defineAction(
   {
     summary: 'Sends a webhook.test event to one endpoint.',
     request: Type.Object({ EndpointId }),
-    answer: Obj({ EventId: Type.String({ pattern: '^evt_[0-9]+$' }) }),
+    answer: Obj({ EventId: Type.String({ pattern: EVENT_ID_PATTERN }) }),
   },
   async (ctx, input) => {
     const eventId = await sendTestEvent(webhookScope(ctx), input.EndpointId);

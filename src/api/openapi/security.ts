@@ -1,4 +1,5 @@
 import { PUBLIC_KEY_PARAM } from '../ucloud/dialect.js';
+import { EVENT_ID_PATTERN } from '../../domain/events/event.js';
 
 /** How callers prove who they are (docs/api.md, docs/ucloud-sdk.md, docs/configuration.md). */
 export const SECURITY_SCHEMES = {
@@ -30,7 +31,7 @@ export const WEBHOOK_HEADERS = [
     in: 'header',
     required: true,
     description: 'The event id (`evt_<n>`): the same on every retry; use it to drop repeats.',
-    schema: { type: 'string', pattern: '^evt_[0-9]+$' },
+    schema: { type: 'string', pattern: EVENT_ID_PATTERN },
   },
   {
     name: 'webhook-timestamp',

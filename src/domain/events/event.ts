@@ -54,7 +54,19 @@ export function typesOfFilter(stored: string): EventType[] {
   return stored.split(',').filter(isEventType);
 }
 
-/** The `webhook-id` of an event: stable across retries and replays of it. */
+/**
+ * How an event's number is written wherever people and receivers see it (the `webhook-id`, the
+ * EventId of the Actions, the console, the CLI): `evt_<n>`. Defined here once.
+ */
+export const EVENT_ID_PATTERN = '^evt_[0-9]{1,15}$';
+
+/** The `webhook-id` of an event, its EventId: stable across retries and replays of it. */
 export function webhookId(eventId: number): string {
   return `evt_${eventId}`;
+}
+
+/** The store's number of an EventId (`evt_<n>`); undefined for anything else. */
+export function eventNumber(id: string): number | undefined {
+  const m = /^evt_([0-9]{1,15})$/.exec(id);
+  return m ? Number(m[1]) : undefined;
 }
