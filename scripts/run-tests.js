@@ -37,8 +37,11 @@ function run(files, env, label) {
   return result.status ?? 1;
 }
 
-const roots = ['dist/src', 'dist/test'];
-const filter = process.argv[2];
+// `--unit` (npm run test:unit): the tests beside the code in src/ (domain rules, codecs, the
+// workers with fakes, the SQLite store contract), no end-to-end gateway: the fast tier.
+const unit = process.argv[2] === '--unit';
+const roots = unit ? ['dist/src'] : ['dist/src', 'dist/test'];
+const filter = unit ? process.argv[3] : process.argv[2];
 const files = roots
   .flatMap(findTests)
   .filter((f) => !filter || f.includes(filter))
@@ -76,7 +79,7 @@ if (
   console.error(`run-tests: ${storeChosen} is gone; say here which helper chooses the store`);
   process.exit(1);
 }
-const status = run(files, process.env, 'tests');
+const status = run(files, process.env, unit ? 'unit' : 'tests');
 // The second pass runs the end-to-end tests whose gateways take their store from
 // WIREBIRD_TEST_STORE (test/helpers/gateway.ts): the others would run the same again. Gateways in
 // their own processes (kill -9, cluster) choose their store themselves; the OpenAPI document and
@@ -88,7 +91,7 @@ const onPostgres = files.filter(
   (f) =>
     f.startsWith(join('dist', 'test')) && !notAgain.test(f) && reaches(resolve(f), storeChosen),
 );
-if (!databaseUrl || onPostgres.length === 0 || process.env.WIREBIRD_TEST_STORE) {
+if (unit || !databaseUrl || onPostgres.length === 0 || process.env.WIREBIRD_TEST_STORE) {
   process.exit(status);
 }
 console.log('== the end-to-end tests again, on PostgreSQL (WIREBIRD_TEST_STORE=postgres)');
