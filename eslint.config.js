@@ -105,7 +105,7 @@ const channelsSelfContained = {
       {
         patterns: [
           {
-            group: ['**/api/**', '**/dispatch/**', '**/console/**', '**/cli/**', '**/pipeline.js'],
+            group: ['**/api/**', '**/dispatch/**', '**/console/**', '**/cli/**', '**/gateway/**'],
             message:
               'channels/ imports nothing from the dispatcher, the API, the console or the CLI.',
           },

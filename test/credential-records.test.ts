@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import type { PDU } from 'smpp';
 import { checkConfig } from '../src/config/config.js';
 import { RetCode } from '../src/domain/errors.js';
-import { startGateway, type Gateway } from '../src/main.js';
+import { startGateway, type Gateway } from '../src/gateway/start-gateway.js';
 import { Esme, status } from './helpers/esme.js';
 import { startTestGateway, type TestGateway } from './helpers/gateway.js';
 import { postForm, signedForm, type KeyPair } from './helpers/ucloud.js';

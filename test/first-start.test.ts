@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { checkConfig } from '../src/config/config.js';
 import { RetCode } from '../src/domain/errors.js';
-import { startGateway, type Gateway } from '../src/main.js';
+import { startGateway, type Gateway } from '../src/gateway/start-gateway.js';
 
 const silent = pino({ level: 'silent' });
 const dirs: string[] = [];

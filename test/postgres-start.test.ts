@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { checkConfig } from '../src/config/config.js';
-import { startGateway } from '../src/main.js';
+import { startGateway } from '../src/gateway/start-gateway.js';
 import { createScratchSchema } from '../src/store/postgres/scratch-schema.js';
 
 const url = process.env.WIREBIRD_TEST_DATABASE_URL;

@@ -2,7 +2,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { RetCode } from '../src/domain/errors.js';
 import type { ReceiptPerPhone } from '../src/domain/receipts/receipt.js';
-import { startTestGateway, type TestGateway } from './helpers/gateway.js';
+import { eventually, startTestGateway, type TestGateway } from './helpers/gateway.js';
+import { ManualTime } from './helpers/manual-time.js';
 import {
   accountKey,
   approvedTemplate,
@@ -221,5 +222,37 @@ describe('GetUSMSSendReceipt', () => {
         ],
       );
     });
+  });
+});
+
+describe('receipts with the clock moved, not waited for', () => {
+  const time = new ManualTime(Date.now());
+  let gw: TestGateway;
+  before(async () => {
+    // A ten-minute receipt timeout, reached in no time: the sweeper runs when the clock is moved.
+    const config = {
+      simDelayMs: 0,
+      receiptTimeoutS: 600,
+      templateReview: 'manual',
+      acceptThreads: 0,
+    };
+    gw = await startTestGateway(config, undefined, { clock: time, scheduler: time });
+  });
+  after(() => gw.close());
+
+  it('a 0003 number becomes Unknow once the timeout has passed on the gateway clock', async () => {
+    const plain = await approvedTemplate(gw, 'Your parcel is on its way');
+    const session = await sendAll(gw, [{ TemplateId: plain, Target: [{ Phone: cn(3) }] }]);
+    const submitted = await eventually(
+      async () => ((await gw.store.countByState()).submitted === 1 ? true : undefined),
+      'the submit',
+    );
+    assert.ok(submitted);
+    await time.advance(599_000);
+    assert.deepEqual(await finalReceipts(gw, session, 0), [], 'not final a second early');
+    await time.advance(61_000);
+    const [receipt] = await finalReceipts(gw, session, 1);
+    assert.equal(receipt?.ReceiptResult, 'Unknow');
+    assert.equal(receipt.ReceiptTime, Math.floor(time.now() / 1000) - 60, 'at the sweep, not now');
   });
 });

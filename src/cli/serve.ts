@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import type { Config } from '../config/config.js';
-import type { Gateway } from '../main.js';
+import type { Gateway } from '../gateway/start-gateway.js';
 import { DOCS_PATH, OPENAPI_PATH } from '../api/openapi/paths.js';
 import { failOnError } from './open-store.js';
 import { errorCode, fieldsOf } from '../util/unknown-values.js';
@@ -23,7 +23,7 @@ export function registerServe(program: Command): void {
       // The flag is the environment's variable, said on the command line: it wins over both.
       const env = opts.dataDir ? { ...process.env, WIREBIRD_DATA_DIR: opts.dataDir } : process.env;
       const config = loadConfig(env, opts.config ?? process.env.WIREBIRD_CONFIG);
-      const { startGateway } = await import('../main.js');
+      const { startGateway } = await import('../gateway/start-gateway.js');
       const gw = await startGateway(config).catch((err: unknown) =>
         failOnError(explain(err, config)),
       );

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { randomIds } from '../api/sources.js';
+import { randomIds } from '../gateway/system-sources.js';
 import {
   createEndpoint,
   deleteEndpoint,

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { WirebirdClient } from '@wirebird/client';
 import { pino, type Logger } from 'pino';
 import { checkConfig, type Config } from '../../src/config/config.js';
-import { startGateway, type Gateway } from '../../src/main.js';
+import { startGateway, type Gateway, type GatewayTime } from '../../src/gateway/start-gateway.js';
 import { checkApiAnswer } from './openapi.js';
 // Here since most tests that wait start their gateway here; its own module for those that do not.
 export { eventually } from './eventually.js';
@@ -49,10 +49,15 @@ async function scratchDatabase(): Promise<ScratchSchema | undefined> {
 export const sqliteOnly =
   process.env.WIREBIRD_TEST_STORE === 'postgres' ? { skip: 'reads the SQLite files' } : {};
 
-/** Starts a real gateway on a free loopback port with a throw-away data folder (or schema). */
+/**
+ * Starts a real gateway on a free loopback port with a throw-away data folder (or schema). With
+ * `time` (a ManualTime), the gateway's clock and timers are the test's to move: pass
+ * `acceptThreads: 0` too, as an acceptance thread reads the clock of its own thread.
+ */
 export async function startTestGateway(
   overrides: Record<string, unknown> = {},
   logger: Logger = pino({ level: 'silent' }),
+  time?: GatewayTime,
 ): Promise<TestGateway> {
   const dataDir = mkdtempSync(join(tmpdir(), 'wirebird-test-'));
   const scratch = await scratchDatabase();
@@ -69,7 +74,7 @@ export async function startTestGateway(
     logLevel: 'silent',
     ...overrides,
   });
-  const gw = await startGateway(config, logger);
+  const gw = await startGateway(config, logger, time);
   if (!gw.devAccount) throw new Error('expected a development account on first start');
   const key = gw.devAccount.key;
   // Every call of the tests goes through the typed client's transport (packages/client), raw:

@@ -6,7 +6,7 @@ import { openStore } from '../../store/open-store.js';
 import { KeyUsage } from '../api-keys.js';
 import type { ActionDeps } from '../context.js';
 import { runEnvelope } from '../run-envelope.js';
-import { randomIds, systemClock } from '../sources.js';
+import { randomIds, systemClock } from '../../gateway/system-sources.js';
 import {
   carryError,
   OFFLOADED_ACTIONS,

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
-import { buildServer } from './api/server.js';
-import { randomIds, systemClock, systemScheduler } from './api/sources.js';
-import { mountWebhook } from './api/webhook-route.js';
+import { buildServer } from '../api/server.js';
+import { randomIds, systemClock, systemScheduler } from './system-sources.js';
+import { mountWebhook } from '../api/webhook-route.js';
 import {
   createDevAccountIfNone,
   createDevSmppCredentialIfNone,
@@ -11,26 +11,26 @@ import {
   importConfiguredPhones,
   importConfiguredUcloudKeys,
   resolveAdminKey,
-} from './bootstrap/first-start.js';
-import { resolveGatewaySecret } from './bootstrap/secret-files.js';
-import { secretBox, type SecretBox } from './crypto/secret-box.js';
-import type { Config } from './config/config.js';
-import type { Store } from './domain/ports.js';
-import type { SmppServer } from './smpp-server/smpp-server.js';
-import { createChannels } from './channels/registry.js';
-import { registerConsole } from './console/console.js';
-import { InboxFeed } from './console/inbox-feed.js';
-import { createLogger } from './logger.js';
-import { MetricsHistory } from './metrics/history.js';
-import { Metrics } from './metrics/metrics.js';
-import { InboundSink } from './dispatch/inbound-sink.js';
-import type { InboundMediaFetcher } from './channels/whatsapp/media-fetch.js';
-import { onOneNode } from './dispatch/one-node.js';
-import { startPipeline, type Pipeline } from './pipeline.js';
-import type { AutoReviewer } from './review/auto-reviewer.js';
-import { openStore, storeShare } from './store/open-store.js';
-import type { AcceptPool } from './api/offload/accept-pool.js';
-import { KeyUsage } from './api/api-keys.js';
+} from '../bootstrap/first-start.js';
+import { resolveGatewaySecret } from '../bootstrap/secret-files.js';
+import { secretBox, type SecretBox } from '../crypto/secret-box.js';
+import type { Config } from '../config/config.js';
+import type { Clock, Scheduler, Store } from '../domain/ports.js';
+import type { SmppServer } from '../smpp-server/smpp-server.js';
+import { createChannels } from '../channels/registry.js';
+import { registerConsole } from '../console/console.js';
+import { InboxFeed } from '../console/inbox-feed.js';
+import { createLogger } from '../logger.js';
+import { MetricsHistory } from '../metrics/history.js';
+import { Metrics } from '../metrics/metrics.js';
+import { InboundSink } from '../dispatch/inbound-sink.js';
+import type { InboundMediaFetcher } from '../channels/whatsapp/media-fetch.js';
+import { onOneNode } from '../dispatch/one-node.js';
+import { startPipeline, type Pipeline } from './dispatch-pipeline.js';
+import type { AutoReviewer } from '../review/auto-reviewer.js';
+import { openStore, storeShare } from '../store/open-store.js';
+import type { AcceptPool } from '../api/offload/accept-pool.js';
+import { KeyUsage } from '../api/api-keys.js';
 import {
   autoReviewer,
   eventsOf,
@@ -40,7 +40,7 @@ import {
   startAcceptPool,
   webhookOf,
   type Runtime,
-} from './parts.js';
+} from './optional-parts.js';
 
 export interface Gateway {
   app: FastifyInstance;
@@ -60,16 +60,28 @@ export interface Gateway {
   stop(): Promise<void>;
 }
 
+/**
+ * Time as the gateway reads it: the wall clock and real timers, unless a test passes a clock it
+ * moves (test/helpers/manual-time.ts) so that what is due falls due without waiting for it.
+ */
+export interface GatewayTime {
+  clock: Clock;
+  scheduler: Scheduler;
+}
+
+const SYSTEM_TIME: GatewayTime = { clock: systemClock, scheduler: systemScheduler };
+
 /** Wires config → store → background workers → API, and listens. */
 export async function startGateway(
   config: Config,
   logger: Logger = createLogger(config.logLevel),
+  time: GatewayTime = SYSTEM_TIME,
 ): Promise<Gateway> {
   // SQLite written from other threads (acceptance, the outbox thread) takes a shared write lock.
   const threads = config.acceptThreads > 0 || config.webhooks.thread;
   const share = threads ? storeShare(config) : undefined;
   const store = await openStore(config, share);
-  const runtime = { config, store, clock: systemClock, scheduler: systemScheduler, logger, share };
+  const runtime = { config, store, ...time, logger, share };
   try {
     return await startOnStore(runtime);
   } catch (err) {

@@ -3,24 +3,24 @@
  * scheduler, logger): the builders main.ts's composition root calls, in its order.
  */
 import type { Logger } from 'pino';
-import { randomIds } from './api/sources.js';
-import { whatsAppWebhook } from './channels/whatsapp/webhook.js';
-import { InboundMediaFetcher, type MediaFetchOptions } from './channels/whatsapp/media-fetch.js';
-import { resolveGatewaySecret } from './bootstrap/secret-files.js';
-import type { SecretBox } from './crypto/secret-box.js';
-import type { Config } from './config/config.js';
-import type { Clock, Routing, Scheduler, Store, StoreShare } from './domain/ports.js';
-import { releaseShareOf } from './store/open-store.js';
-import { SmppServer } from './smpp-server/smpp-server.js';
-import { commandStatusName } from './channels/smpp/command-status.js';
-import type { Metrics } from './metrics/metrics.js';
-import type { InboundSink } from './dispatch/inbound-sink.js';
-import { createEvents } from './events/start-events.js';
-import { onOneNode } from './dispatch/one-node.js';
-import type { Pipeline } from './pipeline.js';
-import { AutoReviewer } from './review/auto-reviewer.js';
-import { AcceptPool } from './api/offload/accept-pool.js';
-import type { KeyUsage } from './api/api-keys.js';
+import { randomIds } from './system-sources.js';
+import { whatsAppWebhook } from '../channels/whatsapp/webhook.js';
+import { InboundMediaFetcher, type MediaFetchOptions } from '../channels/whatsapp/media-fetch.js';
+import { resolveGatewaySecret } from '../bootstrap/secret-files.js';
+import type { SecretBox } from '../crypto/secret-box.js';
+import type { Config } from '../config/config.js';
+import type { Clock, Routing, Scheduler, Store, StoreShare } from '../domain/ports.js';
+import { releaseShareOf } from '../store/open-store.js';
+import { SmppServer } from '../smpp-server/smpp-server.js';
+import { commandStatusName } from '../channels/smpp/command-status.js';
+import type { Metrics } from '../metrics/metrics.js';
+import type { InboundSink } from '../dispatch/inbound-sink.js';
+import { createEvents } from '../events/start-events.js';
+import { onOneNode } from '../dispatch/one-node.js';
+import type { Pipeline } from './dispatch-pipeline.js';
+import { AutoReviewer } from '../review/auto-reviewer.js';
+import { AcceptPool } from '../api/offload/accept-pool.js';
+import type { KeyUsage } from '../api/api-keys.js';
 
 export interface Runtime {
   config: Config;

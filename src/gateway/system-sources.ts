@@ -3,7 +3,7 @@ import { INBOUND_ID_PREFIX } from '../domain/inbound/inbound.js';
 import { MEDIA_ID_PREFIX } from '../domain/media/media-file.js';
 import type { Clock, Scheduler } from '../domain/ports.js';
 import { ENDPOINT_ID_PREFIX } from '../domain/events/endpoint.js';
-import type { IdSource } from './context.js';
+import type { IdSource } from '../api/context.js';
 
 export const systemClock: Clock = { now: () => Date.now() };
 

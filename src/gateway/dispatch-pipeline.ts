@@ -1,13 +1,13 @@
 import type { Logger } from 'pino';
-import type { Channels } from './channels/registry.js';
-import type { Config } from './config/config.js';
-import { Dispatcher } from './dispatch/dispatcher.js';
-import { onOneNode } from './dispatch/one-node.js';
-import { ReceiptSweeper } from './dispatch/receipt-sweeper.js';
-import { RecordGate } from './dispatch/record-gate.js';
-import { ReportSink } from './dispatch/report-sink.js';
-import type { Clock, Scheduler, Store } from './domain/ports.js';
-import type { Metrics } from './metrics/metrics.js';
+import type { Channels } from '../channels/registry.js';
+import type { Config } from '../config/config.js';
+import { Dispatcher } from '../dispatch/dispatcher.js';
+import { onOneNode } from '../dispatch/one-node.js';
+import { ReceiptSweeper } from '../dispatch/receipt-sweeper.js';
+import { RecordGate } from '../dispatch/record-gate.js';
+import { ReportSink } from '../dispatch/report-sink.js';
+import type { Clock, Scheduler, Store } from '../domain/ports.js';
+import type { Metrics } from '../metrics/metrics.js';
 
 export interface Pipeline {
   channels: Channels;
