@@ -180,24 +180,34 @@ const eventsInward = {
   },
 };
 
-// The SMPP server face is a second front door beside the HTTP API: it works through the ports.
-const smppServerInward = {
-  files: ['src/smpp-server/**/*.ts'],
+// The faces (docs/architecture.md) read their wire and call core/: none imports another. What two
+// faces share is a use case (core/) or HTTP plumbing (http/). The SMPP server face also works
+// through the ports alone: no store at all.
+const FACES = ['api', 'console', 'cli', 'smpp-server'];
+const facesApart = FACES.map((face) => ({
+  files: [`src/${face}/**/*.ts`],
   rules: {
     'no-restricted-imports': [
       'error',
       {
+        paths: DRIVERS,
         patterns: [
           {
-            group: ['**/api/**', '**/console/**', '**/cli/**', '**/store/**'],
-            message:
-              'smpp-server/ works through the ports: it imports no HTTP API, console or store.',
+            // Up to src/, then into another face (domain/smpp-server/ is the domain's, not one).
+            regex: `^(\\.\\./)+(${FACES.filter((f) => f !== face).join('|')})/`,
+            message: `${face}/ is a face: it calls core/ (or http/), never another face.`,
           },
+          face === 'smpp-server'
+            ? {
+                group: ['**/store/**'],
+                message: 'smpp-server/ works through the ports: it imports no store.',
+              }
+            : STORE_ADAPTERS,
         ],
       },
     ],
   },
-};
+}));
 
 // Small functions in the code that runs: at most 60 lines, comments and blank lines counted, and
 // an options object past four parameters (tests and the store contract suites, lists of cases,
@@ -332,7 +342,7 @@ export default tseslint.config(
   storeInward,
   dispatchInward,
   eventsInward,
-  smppServerInward,
+  ...facesApart,
   smallFunctions,
   ...strictTypeChecked,
   typeAware,

@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { hashKey } from '../src/api/auth.js';
+import { hashKey } from '../src/core/auth.js';
 import { RetCode } from '../src/domain/errors.js';
 import { sqliteOnly, startTestGateway, type TestGateway } from './helpers/gateway.js';
 import { createTemplate, newAccountKey, queryTemplates } from './helpers/templates.js';

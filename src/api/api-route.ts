@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
 import { RetCode, WirebirdError } from '../domain/errors.js';
 import { errorAnswer, internalError, successAnswer } from './answer.js';
-import { httpStatusOf } from './http-status.js';
+import { httpStatusOf } from '../http/http-status.js';
 import type { AuthGuard } from './auth-guard.js';
 import { IDEMPOTENCY_HEADER } from './idempotency.js';
 import type { ActionOffload, ApiDeps, ApiOutcome, OffloadedRequest } from './context.js';

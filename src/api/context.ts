@@ -7,10 +7,10 @@ import type { InboundSink } from '../dispatch/inbound-sink.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { EventsDeps } from '../events/start-events.js';
-import type { KeyUsage } from './api-keys.js';
-import type { KeyHolder } from './auth.js';
-import type { AuditFact } from './audit-log.js';
-import { validator } from './validate.js';
+import type { KeyUsage } from '../core/api-keys.js';
+import type { KeyHolder } from '../core/auth.js';
+import type { AuditFact } from '../core/audit.js';
+import { validator } from '../http/validate.js';
 
 /** Functions, not methods: each is handed on alone (newSessionNo: ids.uuid). */
 export interface IdSource {

@@ -3,30 +3,14 @@
  * the URL an inbound WhatsApp message's file is handed to the application with (docs/inbound.md),
  * and a way to read back what the account uploaded. Another account's file is not found.
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { WirebirdError } from '../domain/errors.js';
-import { MEDIA_ID_PREFIX, type MediaFile } from '../domain/media/media-file.js';
+import { MEDIA_ID_PREFIX } from '../domain/media/media-file.js';
+import { sendMediaFile } from '../http/media-file.js';
 import { sendError } from './api-route.js';
-import { authorised } from './auth.js';
+import { authorised } from '../core/auth.js';
 import type { ApiDeps } from './context.js';
-import { httpStatusOf } from './http-status.js';
-
-/** `attachment; filename*=UTF-8''…`: any name, written so no browser reads it as markup. */
-function disposition(fileName: string): string {
-  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
-}
-
-/** The file as a download: never shown inline, never sniffed as another type (the console too). */
-export function sendMediaFile(reply: FastifyReply, file: MediaFile): FastifyReply {
-  return reply
-    .header('content-type', file.mimeType)
-    .header('content-disposition', disposition(file.fileName))
-    .header('x-content-type-options', 'nosniff')
-    .header('cache-control', 'private, max-age=86400, immutable')
-    .header('etag', `"${file.sha256}"`)
-    .send(Buffer.from(file.bytes));
-}
+import { httpStatusOf } from '../http/http-status.js';
 
 export function registerMediaDownload(app: FastifyInstance, deps: ApiDeps): void {
   app.get<{ Params: { mediaId: string } }>('/media/:mediaId', async (request, reply) => {

@@ -11,8 +11,8 @@ import { MEDIA_ID_PREFIX, type MediaFile } from '../domain/media/media-file.js';
 import { HEAD_BYTES, checkUpload } from '../domain/media/upload-rules.js';
 import { sendError } from './api-route.js';
 import { Obj } from './answer-schemas.js';
-import { httpStatusOf } from './http-status.js';
-import { authorised } from './auth.js';
+import { httpStatusOf } from '../http/http-status.js';
+import { authorised } from '../core/auth.js';
 import type { ApiDeps } from './context.js';
 import {
   FORM_LIMITS,

@@ -1,5 +1,5 @@
 import { WirebirdError, invalid } from '../domain/errors.js';
-import { fieldPath } from './validate.js';
+import { fieldPath } from '../http/validate.js';
 
 /**
  * Text both stores keep alike: PostgreSQL refuses NUL in text and SQLite keeps it, and a lone

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { KeyTerms } from '../api/api-keys.js';
+import type { KeyTerms } from '../core/api-keys.js';
 import { checkExpiry, checkKeyName, checkScopes } from '../domain/keys/api-key.js';
 
 /** The flags every credential is created with: its key record's name, scopes and expiry. */

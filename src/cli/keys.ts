@@ -5,7 +5,7 @@ import {
   renameApiKey,
   revokeApiKey,
   rotateApiKey,
-} from '../api/api-keys.js';
+} from '../core/api-keys.js';
 import { checkGrace, checkKeyName, type ApiKey } from '../domain/keys/api-key.js';
 import { termsOfFlags, withTermsFlags, type TermsFlags } from './key-terms.js';
 import { CliError } from './cli-error.js';

@@ -2,7 +2,7 @@ import type { Config } from '../config/config.js';
 import { ConfigError } from '../config/config-error.js';
 import { CliError } from './cli-error.js';
 import { WirebirdError } from '../domain/errors.js';
-import type { AuditFact } from '../api/audit-log.js';
+import type { AuditFact } from '../core/audit.js';
 import type { Store } from '../domain/ports.js';
 
 /**
@@ -46,6 +46,6 @@ export function failOnError(err: unknown): never {
 
 /** Records a change made with the CLI (actor `cli`) in the audit log. */
 export async function cliAudit(store: Store, fact: AuditFact): Promise<void> {
-  const { audit } = await import('../api/audit-log.js');
+  const { audit } = await import('../core/audit.js');
   await audit({ store, clock: { now: () => Date.now() } }, { actor: 'cli' }, fact);
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import type { Config } from '../config/config.js';
 import type { Gateway } from '../gateway/start-gateway.js';
-import { DOCS_PATH, OPENAPI_PATH } from '../api/openapi/paths.js';
+import { DOCS_PATH, OPENAPI_PATH } from '../http/paths.js';
 import { failOnError } from './open-store.js';
 import { errorCode, fieldsOf } from '../util/unknown-values.js';
 

@@ -4,10 +4,10 @@ import {
   deleteCredential,
   saveCredential,
   type CredentialRequest,
-} from '../smpp-server/credentials-service.js';
+} from '../core/smpp-credentials.js';
 import { accountOption, cliAudit, failOnError, withStore } from './open-store.js';
 import { termsOfFlags, withTermsFlags, type TermsFlags } from './key-terms.js';
-import { recordsOf } from '../api/api-keys.js';
+import { recordsOf } from '../core/api-keys.js';
 import { credentialHash } from '../domain/keys/api-key.js';
 
 interface CreateFlags extends TermsFlags {

@@ -1,10 +1,10 @@
 import type { Command } from 'commander';
-import { createKeyPair, deleteKeyPair } from '../api/ucloud/key-pair.js';
+import { createKeyPair, deleteKeyPair } from '../core/ucloud-key-pairs.js';
 import { secretBox } from '../crypto/secret-box.js';
 import { resolveGatewaySecret } from '../bootstrap/secret-files.js';
 import { accountOption, cliAudit, failOnError, withStore } from './open-store.js';
 import { termsOfFlags, withTermsFlags, type TermsFlags } from './key-terms.js';
-import { recordsOf } from '../api/api-keys.js';
+import { recordsOf } from '../core/api-keys.js';
 import { credentialHash, keyState } from '../domain/keys/api-key.js';
 
 /** `wirebird keys ucloud create|list|delete`: the key pairs the UCloud SDKs sign with. */

@@ -7,7 +7,7 @@ import {
   sendTestEvent,
   updateEndpoint,
   type WebhookScope,
-} from '../api/webhooks-service.js';
+} from '../core/webhook-endpoints.js';
 import { resolveGatewaySecret } from '../bootstrap/secret-files.js';
 import type { Config } from '../config/config.js';
 import { secretBox } from '../crypto/secret-box.js';

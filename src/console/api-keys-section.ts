@@ -4,7 +4,7 @@
  * ended one by one or all at once by the admin. The same services as the admin API and CLI.
  */
 import type { FastifyInstance } from 'fastify';
-import { createApiKey, revokeApiKey } from '../api/api-keys.js';
+import { createApiKey, revokeApiKey } from '../core/api-keys.js';
 import { sessionLabel, type ConsoleSessionRecord } from '../domain/access/console-session.js';
 import { WirebirdError } from '../domain/errors.js';
 import {

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { hashKey, isAdminKey } from '../api/auth.js';
+import { hashKey, isAdminKey } from '../core/auth.js';
 import { keyState } from '../domain/keys/api-key.js';
 import type { ConsoleContext } from './console-deps.js';
 import { attachSession } from './console-deps.js';

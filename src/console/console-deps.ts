@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { audit, type AuditFact } from '../api/audit-log.js';
+import { audit, type AuditFact } from '../core/audit.js';
 import type { ChannelStatus } from '../channels/channel.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { InboundSink } from '../dispatch/inbound-sink.js';

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { WirebirdError } from '../domain/errors.js';
-import { httpStatusOf } from '../api/http-status.js';
+import { httpStatusOf } from '../http/http-status.js';
 import { problemPage } from './console-auth.js';
 import type { Html } from './html.js';
 

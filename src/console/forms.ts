@@ -4,7 +4,7 @@
  * route, and a refusal that names the field (a WirebirdError, which guardedRoute shows as a page).
  */
 import { Type, type TOptional, type TString } from '@sinclair/typebox';
-import { validator } from '../api/validate.js';
+import { validator } from '../http/validate.js';
 import { invalid } from '../domain/errors.js';
 
 /** One value of a form or query field, at most `max` characters once trimmed. */

@@ -7,7 +7,7 @@ import { accountScope, pageContext, type ConsoleContext } from './console-deps.j
 import { guardedRoute as guarded, sendPage as send, type PageRequest } from './console-routes.js';
 import { formReader, text } from './forms.js';
 import { CONVERSATIONS_PER_PAGE, inboxPage } from './inbox-page.js';
-import { sendMediaFile } from '../api/media-download-route.js';
+import { sendMediaFile } from '../http/media-file.js';
 
 const ENTRIES_SHOWN = 200;
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { createKeyPair, deleteKeyPair } from '../api/ucloud/key-pair.js';
+import { createKeyPair, deleteKeyPair } from '../core/ucloud-key-pairs.js';
 import type { UcloudKey } from '../domain/accounts/ucloud-key.js';
 import { accountOf, consoleAudit, pageContext, type ConsoleContext } from './console-deps.js';
 import { guardedRoute, sendPage, type PageRequest } from './console-routes.js';

@@ -1,5 +1,5 @@
 import type { Viewer } from './console-session.js';
-import { DOCS_PATH } from '../api/openapi/paths.js';
+import { DOCS_PATH } from '../http/paths.js';
 import { html, type Html } from './html.js';
 
 export type PageName =

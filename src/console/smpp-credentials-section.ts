@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { SmppCredential } from '../domain/smpp-server/credential.js';
-import { deleteCredential, saveCredential } from '../smpp-server/credentials-service.js';
+import { deleteCredential, saveCredential } from '../core/smpp-credentials.js';
 import { accountOf, consoleAudit, type ConsoleContext } from './console-deps.js';
 import { guardedRoute, sendPage, type PageRequest } from './console-routes.js';
 import { formReader, text } from './forms.js';

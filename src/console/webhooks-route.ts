@@ -8,7 +8,7 @@ import {
   sendTestEvent,
   updateEndpoint,
   type WebhookScope,
-} from '../api/webhooks-service.js';
+} from '../core/webhook-endpoints.js';
 import { accountOf, consoleAudit, pageContext, type ConsoleContext } from './console-deps.js';
 import { guardedRoute, sendPage, type PageRequest } from './console-routes.js';
 import { checkboxReader, formReader, text } from './forms.js';

@@ -20,7 +20,7 @@ import { onOneNode } from '../dispatch/one-node.js';
 import type { Pipeline } from './dispatch-pipeline.js';
 import { AutoReviewer } from '../review/auto-reviewer.js';
 import { AcceptPool } from '../api/offload/accept-pool.js';
-import type { KeyUsage } from '../api/api-keys.js';
+import type { KeyUsage } from '../core/api-keys.js';
 
 export interface Runtime {
   config: Config;

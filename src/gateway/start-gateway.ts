@@ -30,7 +30,7 @@ import { startPipeline, type Pipeline } from './dispatch-pipeline.js';
 import type { AutoReviewer } from '../review/auto-reviewer.js';
 import { openStore, storeShare } from '../store/open-store.js';
 import type { AcceptPool } from '../api/offload/accept-pool.js';
-import { KeyUsage } from '../api/api-keys.js';
+import { KeyUsage } from '../core/api-keys.js';
 import {
   autoReviewer,
   eventsOf,

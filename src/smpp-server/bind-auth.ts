@@ -14,7 +14,7 @@ import {
   type SmppCredential,
 } from '../domain/smpp-server/credential.js';
 import { STATUS } from './command-status.js';
-import { allowedBy } from './networks.js';
+import { allowedBy } from '../core/networks.js';
 import { FailedAttempts } from '../rate-limit/failed-attempts.js';
 
 export const FAILED_BINDS_ALLOWED = 5;

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { ApiKeyView, Obj } from '../answer-schemas.js';
-import { apiKeyView, revokeApiKey } from '../api-keys.js';
+import { apiKeyView, revokeApiKey } from '../../core/api-keys.js';
 import { defineAction } from '../context.js';
 
 /**

@@ -4,7 +4,7 @@ import type { DeliveryCursor, DeliveryView } from '../../domain/events/endpoint.
 import { EVENT_ID_PATTERN, eventNumber, webhookId } from '../../domain/events/event.js';
 import { defineAction } from '../context.js';
 import { IntegerLike } from './schema-types.js';
-import { replay } from '../webhooks-service.js';
+import { replay } from '../../core/webhook-endpoints.js';
 import { webhookScope } from './webhook-endpoints.js';
 import { Obj, WebhookDelivery } from '../answer-schemas.js';
 

@@ -10,7 +10,7 @@ import {
   sendTestEvent,
   updateEndpoint,
   type WebhookScope,
-} from '../webhooks-service.js';
+} from '../../core/webhook-endpoints.js';
 import { Obj, WebhookEndpoint as WebhookEndpointSchema } from '../answer-schemas.js';
 import { definedFields } from './audit-facts.js';
 

@@ -1,7 +1,7 @@
 import type { TSchema } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { validator } from '../validate.js';
-import { audit, type AuditFact } from '../audit-log.js';
+import { validator } from '../../http/validate.js';
+import { audit, type AuditFact } from '../../core/audit.js';
 import type { ApiDeps } from '../context.js';
 import { ok, sendAdminError } from './guard.js';
 

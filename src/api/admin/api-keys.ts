@@ -16,7 +16,7 @@ import {
   renameApiKey,
   revokeApiKey,
   rotateApiKey,
-} from '../api-keys.js';
+} from '../../core/api-keys.js';
 import type { ApiDeps } from '../context.js';
 import { serveAdmin, type AdminInput, type AdminRoute } from './admin-route.js';
 import { accountIdParam } from './guard.js';

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { RetCode, WirebirdError, invalid } from '../../domain/errors.js';
 import { errorAnswer } from '../answer.js';
-import { isAdminKey } from '../auth.js';
-import { httpStatusOf } from '../http-status.js';
+import { isAdminKey } from '../../core/auth.js';
+import { httpStatusOf } from '../../http/http-status.js';
 
 /** The admin API answers in the same shape as /api, with REST status codes. */
 export function adminGuard(adminKey: string | undefined) {

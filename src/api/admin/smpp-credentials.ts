@@ -1,12 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import {
-  credentialView,
-  deleteCredential,
-  saveCredential,
-} from '../../smpp-server/credentials-service.js';
+import { credentialView, deleteCredential, saveCredential } from '../../core/smpp-credentials.js';
 import { KeyRecordFields, Obj } from '../answer-schemas.js';
-import { recordsOf } from '../api-keys.js';
+import { recordsOf } from '../../core/api-keys.js';
 import { credentialHash } from '../../domain/keys/api-key.js';
 import type { SmppCredential } from '../../domain/smpp-server/credential.js';
 import { KeyTermsFields, termsOf } from './api-keys.js';

@@ -1,13 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { KeyRecordFields, Obj } from '../answer-schemas.js';
-import { recordFields, recordsOf } from '../api-keys.js';
+import { recordFields, recordsOf } from '../../core/api-keys.js';
 import { credentialHash } from '../../domain/keys/api-key.js';
 import { KeyTermsFields, termsOf } from './api-keys.js';
 
 const NewTerms = Type.Object(KeyTermsFields);
 import type { ApiDeps } from '../context.js';
-import { createKeyPair, deleteKeyPair } from '../ucloud/key-pair.js';
+import { createKeyPair, deleteKeyPair } from '../../core/ucloud-key-pairs.js';
 import { serveAdmin, type AdminInput, type AdminRoute } from './admin-route.js';
 import { accountIdParam } from './guard.js';
 

@@ -3,7 +3,7 @@ import { smsRouting } from '../../channels/sms-routing.js';
 import { countRoutes } from '../../domain/messages/route-counts.js';
 import { createLogger } from '../../logger.js';
 import { openStore } from '../../store/open-store.js';
-import { KeyUsage } from '../api-keys.js';
+import { KeyUsage } from '../../core/api-keys.js';
 import type { ActionDeps } from '../context.js';
 import { runEnvelope } from '../run-envelope.js';
 import { randomIds, systemClock } from '../../gateway/system-sources.js';

@@ -2,7 +2,7 @@ import { IDEMPOTENCY_HEADER } from '../idempotency.js';
 import { MEDIA_FORM } from '../media-form.js';
 import { MEDIA_UPLOADED } from '../media-route.js';
 import { jsonSchema, type Json } from './json-schema.js';
-import { DOCS_PATH, OPENAPI_PATH } from './paths.js';
+import { DOCS_PATH, OPENAPI_PATH } from '../../http/paths.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: Json) => ({ 'application/json': { schema } });

@@ -2,7 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { openApiDocument, openApiText } from './document.js';
-import { DOCS_PATH, OPENAPI_PATH } from './paths.js';
+import { DOCS_PATH, OPENAPI_PATH } from '../../http/paths.js';
 import { WIREBIRD_LOGO_SVG } from './wirebird-logo.js';
 
 /**

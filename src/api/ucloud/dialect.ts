@@ -1,8 +1,8 @@
 import { WirebirdError, missing } from '../../domain/errors.js';
 import type { ApiKeyStore, Clock, UcloudKeyStore } from '../../domain/ports.js';
 import { credentialHash } from '../../domain/keys/api-key.js';
-import { activeHolder, type KeyHolder } from '../auth.js';
-import type { KeyUsage } from '../api-keys.js';
+import { activeHolder, type KeyHolder } from '../../core/auth.js';
+import type { KeyUsage } from '../../core/api-keys.js';
 import { SIGNATURE_PARAM, flatten, unflatten } from '../../domain/ucloud/flattened.js';
 import { FormParams } from './form-body.js';
 import type { SecretBox } from '../../crypto/secret-box.js';

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { WirebirdError } from '../../domain/errors.js';
-import type { Store } from '../../domain/ports.js';
-import type { SecretBox } from '../../crypto/secret-box.js';
-import { credentialHash, type ApiKey } from '../../domain/keys/api-key.js';
-import { newKeyRecord, type KeyTerms } from '../api-keys.js';
+import { WirebirdError } from '../domain/errors.js';
+import type { Store } from '../domain/ports.js';
+import type { SecretBox } from '../crypto/secret-box.js';
+import { credentialHash, type ApiKey } from '../domain/keys/api-key.js';
+import { newKeyRecord, type KeyTerms } from './api-keys.js';
 
 /** A new key pair: the public key names it, the private key (32 random bytes) signs with it. */
 export function newKeyPair(): { publicKey: string; privateKey: string } {
