@@ -154,10 +154,10 @@ const dispatchInward = {
 };
 
 // The outbox worker reads the store through its port and sends over HTTP: it knows no caller.
-const eventsInward = {
-  files: ['src/events/**/*.ts'],
+const outboxInward = {
+  files: ['src/outbox/**/*.ts'],
   // The outbox thread's entry is its composition root: it opens the thread's own store.
-  ignores: ['src/events/outbox-thread.ts'],
+  ignores: ['src/outbox/outbox-thread.ts'],
   rules: {
     'no-restricted-imports': [
       'error',
@@ -172,7 +172,7 @@ const eventsInward = {
               '**/dispatch/**',
               '**/channels/**',
             ],
-            message: 'events/ works through the ports: it imports no API, store or channel.',
+            message: 'outbox/ works through the ports: it imports no API, store or channel.',
           },
         ],
       },
@@ -341,7 +341,7 @@ export default tseslint.config(
   channelsSelfContained,
   storeInward,
   dispatchInward,
-  eventsInward,
+  outboxInward,
   ...facesApart,
   smallFunctions,
   ...strictTypeChecked,

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { newWebhookSecret, webhookHeaders } from '../src/events/signing.js';
+import { newWebhookSecret, webhookHeaders } from '../src/outbox/signing.js';
 
 /** The docs' verification snippets, run against what the gateway's signing code makes. */
 const doc = readFileSync(new URL('../../docs/events.md', import.meta.url), 'utf8');

@@ -8,7 +8,7 @@ import pino from 'pino';
 import { resolveGatewaySecret } from '../src/bootstrap/secret-files.js';
 import { loadConfig } from '../src/config/config.js';
 import type { Store, StoreShare } from '../src/domain/ports.js';
-import { OutboxThreadHost } from '../src/events/outbox-host.js';
+import { OutboxThreadHost } from '../src/outbox/outbox-host.js';
 import { openStore, releaseShareOf, storeShare } from '../src/store/open-store.js';
 import { eventually } from './helpers/gateway.js';
 

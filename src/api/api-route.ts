@@ -6,7 +6,7 @@ import { httpStatusOf } from '../http/http-status.js';
 import type { AuthGuard } from './auth-guard.js';
 import { IDEMPOTENCY_HEADER } from './idempotency.js';
 import type { ActionOffload, ApiDeps, ApiOutcome, OffloadedRequest } from './context.js';
-import { OFFLOADED_ACTIONS } from './offload/protocol.js';
+import { OFFLOADED_ACTIONS } from './accept-threads/protocol.js';
 import { utf8Text } from './text-check.js';
 import { runEnvelope, type ApiHeaders } from './run-envelope.js';
 import {

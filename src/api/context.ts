@@ -6,7 +6,7 @@ import type { Clock, Routing, Store } from '../domain/ports.js';
 import type { InboundSink } from '../dispatch/inbound-sink.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { SecretBox } from '../crypto/secret-box.js';
-import type { EventsDeps } from '../events/start-events.js';
+import type { EventsDeps } from '../outbox/start-events.js';
 import type { KeyUsage } from '../core/api-keys.js';
 import type { KeyHolder } from '../core/auth.js';
 import type { AuditFact } from '../core/audit.js';
@@ -51,7 +51,7 @@ export interface ActionDeps {
 export type ApiOutcome =
   { ok: true; answer: Record<string, unknown> } | { ok: false; err: unknown };
 
-/** Requests another thread answers, whole, from the body's text (see api/offload). */
+/** Requests another thread answers, whole, from the body's text (see api/accept-threads). */
 export interface ActionOffload {
   /** A quick look at the text: the Action it runs that the body seems to name, if any. */
   actionIn(body: string): string | undefined;

@@ -5,7 +5,7 @@ import type { SecretBox } from '../crypto/secret-box.js';
 import type { InboundSink } from '../dispatch/inbound-sink.js';
 import { invalid } from '../domain/errors.js';
 import type { Clock, Store } from '../domain/ports.js';
-import type { EventsDeps } from '../events/start-events.js';
+import type { EventsDeps } from '../outbox/start-events.js';
 import type { MetricsHistory } from '../metrics/history.js';
 import type { Viewer } from './console-session.js';
 import type { InboxFeed } from './inbox-feed.js';

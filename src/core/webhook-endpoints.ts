@@ -7,7 +7,7 @@ import {
 } from '../domain/events/endpoint.js';
 import { EVENT_TYPES, TEST_EVENT, webhookId, type EventType } from '../domain/events/event.js';
 import type { Clock, Store } from '../domain/ports.js';
-import type { EventsDeps } from '../events/start-events.js';
+import type { EventsDeps } from '../outbox/start-events.js';
 import { isOneOf } from '../util/unknown-values.js';
 
 /** Endpoints an account may have: enough for every environment, not a fan-out amplifier. */

@@ -15,11 +15,11 @@ import { SmppServer } from '../smpp-server/smpp-server.js';
 import { commandStatusName } from '../channels/smpp/command-status.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { InboundSink } from '../dispatch/inbound-sink.js';
-import { createEvents } from '../events/start-events.js';
+import { createEvents } from '../outbox/start-events.js';
 import { onOneNode } from '../dispatch/one-node.js';
 import type { Pipeline } from './dispatch-pipeline.js';
 import { AutoReviewer } from '../review/auto-reviewer.js';
-import { AcceptPool } from '../api/offload/accept-pool.js';
+import { AcceptPool } from '../api/accept-threads/accept-pool.js';
 import type { KeyUsage } from '../core/api-keys.js';
 
 export interface Runtime {

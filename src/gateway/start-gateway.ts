@@ -29,7 +29,7 @@ import { onOneNode } from '../dispatch/one-node.js';
 import { startPipeline, type Pipeline } from './dispatch-pipeline.js';
 import type { AutoReviewer } from '../review/auto-reviewer.js';
 import { openStore, storeShare } from '../store/open-store.js';
-import type { AcceptPool } from '../api/offload/accept-pool.js';
+import type { AcceptPool } from '../api/accept-threads/accept-pool.js';
 import { KeyUsage } from '../core/api-keys.js';
 import {
   autoReviewer,
