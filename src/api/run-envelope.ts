@@ -8,6 +8,7 @@ import type { ActionDeps } from './context.js';
 import { accountIdOf, actionOf, asBody } from './envelope.js';
 import { unknownActionMessage } from './nearest-action.js';
 import { checkText } from './text-check.js';
+import { regionOfAccount } from '../core/sms-rules.js';
 
 /** The headers an Action reads, and what the request's reading already established. */
 export interface ApiHeaders {
@@ -50,7 +51,7 @@ export async function runEnvelope(
   }
   const { idempotencyKey } = headers;
   const defaultRegion = async () =>
-    (await deps.store.accountRegion(accountId)) ?? deps.config.defaultRegion;
+    regionOfAccount(deps.store, accountId, deps.config.defaultRegion);
   const actor = `key:${holder.key.keyId}`;
   const ctx = { accountId, deps, log, idempotencyKey, dialect, defaultRegion, actor };
   const input = def.validate(body);

@@ -8,6 +8,7 @@ import { CliError } from './cli-error.js';
 import { rows } from './send/csv-targets.js';
 import { accountOption, cliAudit, failOnError, withStore } from './open-store.js';
 import { errorText } from '../util/unknown-values.js';
+import { regionOfAccount } from '../core/sms-rules.js';
 
 const CHUNK = 1000;
 
@@ -27,7 +28,7 @@ export function registerOptOuts(program: Command): void {
         if (!(await store.accountExists(accountId))) {
           throw new CliError(`no account ${accountId}: create a key for it first`);
         }
-        const region = (await store.accountRegion(accountId)) ?? config.defaultRegion;
+        const region = await regionOfAccount(store, accountId, config.defaultRegion);
         const r = await importFile({ store, accountId, file, region, now: Date.now() });
         const fact = { action: 'opt_out.added', target: file, accountId };
         await cliAudit(store, { ...fact, detail: { Added: r.added } });

@@ -8,6 +8,7 @@ import { guardedRoute as guarded, sendPage as send, type PageRequest } from './c
 import { formReader, text } from './forms.js';
 import { CONVERSATIONS_PER_PAGE, inboxPage } from './inbox-page.js';
 import { sendMediaFile } from '../http/media-file.js';
+import { regionOfAccount } from '../core/sms-rules.js';
 
 const ENTRIES_SHOWN = 200;
 
@@ -96,8 +97,11 @@ async function openPhone(
   accountId: number | undefined,
 ): Promise<string | undefined> {
   if (!raw) return undefined;
-  const own = accountId === undefined ? undefined : await ctx.store.accountRegion(accountId);
-  const parsed = normalizePhone(raw, own ?? ctx.defaultRegion);
+  const region =
+    accountId === undefined
+      ? ctx.defaultRegion
+      : await regionOfAccount(ctx.store, accountId, ctx.defaultRegion);
+  const parsed = normalizePhone(raw, region);
   return parsed.ok ? parsed.e164 : raw;
 }
 

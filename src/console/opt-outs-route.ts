@@ -6,6 +6,7 @@ import { accountOf, consoleAudit, pageContext, type ConsoleContext } from './con
 import { guardedRoute, sendPage } from './console-routes.js';
 import { formReader, text } from './forms.js';
 import { optOutsPage } from './opt-outs-page.js';
+import { regionOfAccount } from '../core/sms-rules.js';
 
 const SHOWN = 100;
 const MAX_PASTED = 1000;
@@ -42,8 +43,7 @@ const back = (accountId: number, done: string) =>
 /** The forms: opt numbers out, remove one, save the keywords. */
 function registerOptOutChanges(app: FastifyInstance, ctx: ConsoleContext): void {
   const { store } = ctx;
-  const regionOf = async (accountId: number) =>
-    (await store.accountRegion(accountId)) ?? ctx.defaultRegion;
+  const regionOf = (accountId: number) => regionOfAccount(store, accountId, ctx.defaultRegion);
   app.post(
     '/console/opt-outs',
     guardedRoute(async (request, reply) => {

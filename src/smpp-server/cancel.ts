@@ -7,6 +7,7 @@ import type { Clock, Store } from '../domain/ports.js';
 import { STATUS } from './command-status.js';
 import { destinationPhone } from './submit.js';
 import { textOf } from '../util/unknown-values.js';
+import { regionOfAccount } from '../core/sms-rules.js';
 
 export interface CancelDeps {
   store: Pick<Store, 'cancelQueued' | 'accountRegion'>;
@@ -25,7 +26,7 @@ export async function cancelSubmit(
     return { status: STATUS.ESME_RCANCELFAIL, reason: 'message_id is required' };
   let e164: string | undefined;
   if (textOf(pdu.destination_addr).trim() !== '') {
-    const region = (await deps.store.accountRegion(accountId)) ?? deps.defaultRegion;
+    const region = await regionOfAccount(deps.store, accountId, deps.defaultRegion);
     const phone = destinationPhone(pdu, region);
     if (!phone.ok) return { status: STATUS.ESME_RINVDSTADR, reason: phone.reason };
     e164 = phone.e164;

@@ -13,6 +13,7 @@ import { receiptTarget } from '../domain/smpp-server/receipt-endpoint.js';
 import { STATUS } from './command-status.js';
 import { submittedText } from './submitted-text.js';
 import { textOf } from '../util/unknown-values.js';
+import { optedOut, regionOfAccount } from '../core/sms-rules.js';
 
 const TON_INTERNATIONAL = 1;
 
@@ -125,10 +126,10 @@ async function messagesFor(
   c: Content,
   destinations: readonly Destination[],
 ) {
-  const region = (await deps.store.accountRegion(accountId)) ?? deps.defaultRegion;
+  const region = await regionOfAccount(deps.store, accountId, deps.defaultRegion);
   const read = destinations.map((d) => ({ d, phone: destinationPhone(d, region) }));
   const numbers = read.flatMap((r) => (r.phone.ok ? [r.phone.e164] : []));
-  const optedOut = await deps.store.optedOutAmong(accountId, numbers);
+  const out = await optedOut(deps.store, accountId, numbers);
   const messages: AcceptedSms[] = [];
   const unsuccess: (UnsuccessSme & { reason: string })[] = [];
   for (const { d, phone } of read) {
@@ -142,7 +143,7 @@ async function messagesFor(
       });
     if (d.dl_name !== undefined) fail(STATUS.ESME_RINVDSTADR, 'distribution lists are not kept');
     else if (!phone.ok) fail(STATUS.ESME_RINVDSTADR, `destination_addr: ${phone.reason}`);
-    else if (optedOut.has(phone.e164)) fail(STATUS.ESME_RSUBMITFAIL, `${phone.e164} opted out`);
+    else if (out.has(phone.e164)) fail(STATUS.ESME_RSUBMITFAIL, `${phone.e164} opted out`);
     else messages.push(smsTo(deps, phone.e164, c));
   }
   return { messages, unsuccess };

@@ -10,6 +10,7 @@ import { normalizePhone } from '../../domain/phones/phones.js';
 import { defineAction, type ActionContext } from '../context.js';
 import { acceptOnce, findReplay, idempotencyOf } from '../idempotency.js';
 import { BatchInfo as BatchInfoSchema, Obj } from '../answer-schemas.js';
+import { optOutsOf as accountOptOuts } from '../../core/sms-rules.js';
 
 // Clients that serialise every field send null for "not set": null is taken as absent. Business
 // limits (UserId, ExtendCode) are number-level checks in plan-batch, not request-level ones.
@@ -173,8 +174,5 @@ async function optOutsOf(ctx: ActionContext, groups: TaskCountModal[], region: s
       return read.ok ? [read.e164] : [];
     }),
   );
-  const optedOut = await ctx.deps.store.optedOutAmong(ctx.accountId, phones);
-  const verificationExempt =
-    optedOut.size > 0 && (await ctx.deps.store.optOutSettings(ctx.accountId)).exemptVerification;
-  return { optedOut, verificationExempt };
+  return accountOptOuts(ctx.deps.store, ctx.accountId, phones);
 }

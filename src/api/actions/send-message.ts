@@ -7,6 +7,7 @@ import { defineAction } from '../context.js';
 import { acceptOnce, findReplay, idempotencyOf } from '../idempotency.js';
 import { checkMediaIds } from './media-ids.js';
 import { Obj } from '../answer-schemas.js';
+import { optedOut } from '../../core/sms-rules.js';
 
 const Input = Type.Object({
   To: Type.String({ minLength: 1, maxLength: 64 }),
@@ -37,7 +38,7 @@ export const sendMessage = defineAction(
     const idem = idempotencyOf(ctx, input);
     const replayed = await findReplay(ctx, idem);
     if (replayed) return replayed;
-    if ((await store.optedOutAmong(ctx.accountId, [to])).size > 0) {
+    if ((await optedOut(store, ctx.accountId, [to])).size > 0) {
       throw new WirebirdError('OptedOut', optedOutReason(to, RetCode.OptedOut));
     }
     const messageId = ids.uuid();

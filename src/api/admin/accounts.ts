@@ -8,6 +8,7 @@ import type { ApiDeps } from '../context.js';
 import { Obj } from '../answer-schemas.js';
 import { serveAdmin, type AdminInput, type AdminRoute } from './admin-route.js';
 import { accountIdParam } from './guard.js';
+import { regionOfAccount } from '../../core/sms-rules.js';
 
 const REGION_RULE =
   'a two-letter region code such as "US" or "CN", or null for the gateway\'s default';
@@ -120,7 +121,7 @@ async function addBusinessPhone(
 ): Promise<Record<string, unknown>> {
   const { store, clock } = deps;
   const raw = requireString(body, 'BusinessPhone');
-  const region = (await store.accountRegion(accountId)) ?? deps.config.defaultRegion;
+  const region = await regionOfAccount(store, accountId, deps.config.defaultRegion);
   const channel = channelOf(body);
   const number = await registrableNumber(deps, {
     raw,
