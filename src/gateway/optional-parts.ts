@@ -12,7 +12,7 @@ import type { Config } from '../config/config.js';
 import type { Clock, Routing, Scheduler, Store, StoreShare } from '../domain/ports.js';
 import { releaseShareOf } from '../store/open-store.js';
 import { SmppServer } from '../smpp-server/smpp-server.js';
-import { commandStatusName } from '../channels/smpp/command-status.js';
+import { commandStatusName } from '../domain/smpp/tables.js';
 import type { Metrics } from '../metrics/metrics.js';
 import type { InboundSink } from '../dispatch/inbound-sink.js';
 import { createEvents } from '../outbox/start-events.js';

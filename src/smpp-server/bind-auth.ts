@@ -13,7 +13,7 @@ import {
   type BindMode,
   type SmppCredential,
 } from '../domain/smpp-server/credential.js';
-import { STATUS } from './command-status.js';
+import { COMMAND_STATUS as STATUS } from '../domain/smpp/tables.js';
 import { allowedBy } from '../core/networks.js';
 import { FailedAttempts } from '../rate-limit/failed-attempts.js';
 

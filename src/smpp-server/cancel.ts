@@ -4,7 +4,7 @@
  * them. Each ends as a SubmitFail with code CANCELLED; a receipt asked for says stat:DELETED.
  */
 import type { Clock, Store } from '../domain/ports.js';
-import { STATUS } from './command-status.js';
+import { COMMAND_STATUS as STATUS } from '../domain/smpp/tables.js';
 import { destinationPhone } from './submit.js';
 import { textOf } from '../util/unknown-values.js';
 import { regionOfAccount } from '../core/sms-rules.js';

@@ -12,7 +12,7 @@ import { RateLimiter } from '../rate-limit/rate-limiter.js';
 import type { Pdu, PduFields } from '../smpp-wire/codec.js';
 import type { PduSocket } from '../smpp-wire/pdu-socket.js';
 import type { BindAuth } from './bind-auth.js';
-import { STATUS } from './command-status.js';
+import { COMMAND_STATUS as STATUS } from '../domain/smpp/tables.js';
 import type { QueryAnswer } from './query.js';
 import type { SubmitOutcome } from './submit.js';
 import { textOf } from '../util/unknown-values.js';

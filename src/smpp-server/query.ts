@@ -7,19 +7,17 @@ import type { PduFields } from '../smpp-wire/codec.js';
 import type { Store } from '../domain/ports.js';
 import type { SessionResults } from '../domain/views/views.js';
 import { smppTime } from '../domain/smpp/receipt-text.js';
-import { STATUS } from './command-status.js';
+import { COMMAND_STATUS as STATUS } from '../domain/smpp/tables.js';
 import { textOf } from '../util/unknown-values.js';
-
-/** message_state values (SMPP 3.4 §5.2.28). */
-const STATE = { ENROUTE: 1, DELIVERED: 2, UNDELIVERABLE: 5, UNKNOWN: 7, REJECTED: 8 } as const;
+import { MESSAGE_STATE } from '../domain/smpp/tables.js';
 
 /** One state for a session: en route while any is pending, else how they all ended. */
 export function sessionState(r: SessionResults, count: number): number {
-  if (r.pending > 0) return STATE.ENROUTE;
-  if (r.Success === count) return STATE.DELIVERED;
-  if (r.SubmitFail === count) return STATE.REJECTED;
-  if (r.Fail > 0 || r.SubmitFail > 0) return STATE.UNDELIVERABLE;
-  return STATE.UNKNOWN;
+  if (r.pending > 0) return MESSAGE_STATE.ENROUTE;
+  if (r.Success === count) return MESSAGE_STATE.DELIVERED;
+  if (r.SubmitFail === count) return MESSAGE_STATE.REJECTED;
+  if (r.Fail > 0 || r.SubmitFail > 0) return MESSAGE_STATE.UNDELIVERABLE;
+  return MESSAGE_STATE.UNKNOWN;
 }
 
 export type QueryAnswer = { status: number; fields?: PduFields; reason?: string };
@@ -39,7 +37,9 @@ export async function querySubmit(
     fields: {
       message_id: messageId,
       final_date:
-        state !== STATE.ENROUTE && done !== undefined ? smppTime(new Date(done * 1000)) : '',
+        state !== MESSAGE_STATE.ENROUTE && done !== undefined
+          ? smppTime(new Date(done * 1000))
+          : '',
       message_state: state,
       error_code: 0,
     },

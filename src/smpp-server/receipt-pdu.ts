@@ -6,10 +6,9 @@
  */
 import type { PduFields } from '../smpp-wire/codec.js';
 import { destinationAddress } from '../domain/smpp/addresses.js';
-import { MESSAGE_STATE, receiptPduFields } from '../domain/smpp/receipt-text.js';
+import { receiptPduFields } from '../domain/smpp/receipt-text.js';
+import { FINAL_STATS } from '../domain/smpp/tables.js';
 import { textOf } from '../util/unknown-values.js';
-
-const STATS = new Set(Object.keys(MESSAGE_STATE));
 
 /** stat and err from the receipt's result and code (`DELIVRD:000`, `UNDELIV`, `TIMEOUT`, …). */
 export function statOf(result: unknown, code: unknown): { stat: string; err: string } {
@@ -18,7 +17,7 @@ export function statOf(result: unknown, code: unknown): { stat: string; err: str
   if (result === 'Success') return { stat: 'DELIVRD', err };
   if (result === 'SubmitFail') return { stat: head === 'CANCELLED' ? 'DELETED' : 'REJECTD', err };
   if (result === 'Unknow') return { stat: head === 'TIMEOUT' ? 'EXPIRED' : 'UNKNOWN', err };
-  return { stat: STATS.has(head) && head !== 'DELIVRD' ? head : 'UNDELIV', err };
+  return { stat: FINAL_STATS.has(head) && head !== 'DELIVRD' ? head : 'UNDELIV', err };
 }
 
 const dateOf = (seconds: unknown): Date =>

@@ -10,7 +10,7 @@ import type { Clock, Routing, Store } from '../domain/ports.js';
 import type { ConcatPart } from '../domain/messages/concat.js';
 import { costCount, gsm7Length } from '../domain/segments/segments.js';
 import { receiptTarget } from '../domain/smpp-server/receipt-endpoint.js';
-import { STATUS } from './command-status.js';
+import { COMMAND_STATUS as STATUS } from '../domain/smpp/tables.js';
 import { submittedText } from './submitted-text.js';
 import { textOf } from '../util/unknown-values.js';
 import { optedOut, regionOfAccount } from '../core/sms-rules.js';

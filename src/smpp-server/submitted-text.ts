@@ -7,6 +7,7 @@
  */
 import { isConcatPart, type ConcatPart } from '../domain/messages/concat.js';
 import { decodeGsm7, decodeUcs2 } from '../domain/segments/segments.js';
+import { ESM_UDHI } from '../domain/smpp/tables.js';
 
 export type SubmittedText =
   | { ok: true; text: string; concat: ConcatPart | undefined }
@@ -17,7 +18,6 @@ const DC_IA5 = 1;
 const DC_LATIN1 = 3;
 const DC_UCS2 = 8;
 const TAKEN = [DC_GSM, DC_IA5, DC_LATIN1, DC_UCS2];
-const ESM_UDHI = 0x40;
 
 const octets = (v: unknown): Buffer | undefined => (Buffer.isBuffer(v) ? v : undefined);
 

@@ -1,4 +1,5 @@
 import type { ReportStatus } from '../../domain/messages/message.js';
+import { ESM_DELIVERY_RECEIPT, ESM_TYPE_MASK, STAT_OF_STATE } from '../../domain/smpp/tables.js';
 
 /** What a delivery receipt says, from its TLVs where present, else from its text. */
 export interface DeliveryReceipt {
@@ -6,21 +7,6 @@ export interface DeliveryReceipt {
   stat: string;
   err: string;
 }
-
-const ESM_TYPE_MASK = 0x3c;
-const ESM_DELIVERY_RECEIPT = 0x04;
-
-/** message_state values (SMPP 3.4 §5.2.28). */
-const MESSAGE_STATES: Record<number, string> = {
-  1: 'ENROUTE',
-  2: 'DELIVRD',
-  3: 'EXPIRED',
-  4: 'DELETED',
-  5: 'UNDELIV',
-  6: 'ACCEPTD',
-  7: 'UNKNOWN',
-  8: 'REJECTD',
-};
 
 /** The deliver_sm fields a receipt is read from, as the `smpp` package decodes them. */
 export interface DeliverFields {
@@ -39,7 +25,8 @@ export function readDeliveryReceipt(pdu: DeliverFields): DeliveryReceipt | undef
     typeof pdu.receipted_message_id === 'string';
   if (!isReceipt) return undefined;
   const id = stringField(pdu.receipted_message_id) ?? field(text, /\bid:\s*([^\s]+)/i);
-  const stat = MESSAGE_STATES[Number(pdu.message_state)] ?? field(text, /\bstat:\s*([A-Za-z]+)/i);
+  const stat =
+    STAT_OF_STATE.get(Number(pdu.message_state)) ?? field(text, /\bstat:\s*([A-Za-z]+)/i);
   if (!id || !stat) return undefined;
   const err = field(text, /\berr:\s*([0-9A-Za-z]+)/i) ?? networkError(pdu.network_error_code);
   return { id, stat: stat.toUpperCase(), err: err ?? '000' };

@@ -4,6 +4,7 @@
  * (a UDH with an 8- or 16-bit reference, or the SAR TLVs). Reassembly is the store's business.
  */
 import { decodeGsm7, decodeUcs2 } from '../../domain/segments/segments.js';
+import { ESM_UDHI } from '../../domain/smpp/tables.js';
 
 /** The deliver_sm fields a reply is read from, short_message as the raw bytes received. */
 export interface MoFields {
@@ -28,7 +29,6 @@ export interface MoPart {
   concat?: { ref: number; total: number; seq: number };
 }
 
-const ESM_UDHI = 0x40;
 const TON_INTERNATIONAL = 1;
 
 /**

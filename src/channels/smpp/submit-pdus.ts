@@ -3,11 +3,11 @@ import { concatUdhOf, type ConcatPart } from '../../domain/messages/concat.js';
 import type { ClaimedMessage } from '../../domain/messages/message.js';
 import { encodeGsm7, encodeUcs2, splitSegments } from '../../domain/segments/segments.js';
 import { destinationAddress, sourceAddress } from '../../domain/smpp/addresses.js';
+import { ESM_UDHI } from '../../domain/smpp/tables.js';
 
 export const DC_GSM = 0x00;
 export const DC_LATIN1 = 0x03;
 export const DC_UCS2 = 0x08;
-export const ESM_UDHI = 0x40;
 const RECEIPT_ON_FINAL = 0x01;
 
 /** The submit_sm fields of one part, as the `smpp` package takes them. */

@@ -1,4 +1,5 @@
 import type { SmppAddress } from './addresses.js';
+import { ESM_DELIVERY_RECEIPT, MESSAGE_STATE, STATE_OF_STAT } from './tables.js';
 
 /** The delivery receipt text of SMPP 3.4 Appendix B, as most SMSCs write it. */
 export function receiptText(
@@ -30,18 +31,6 @@ function smppDate(d: Date): string {
   );
 }
 
-/** message_state for each stat (SMPP 3.4 §5.2.28). */
-export const MESSAGE_STATE: Record<string, number> = {
-  DELIVRD: 2,
-  EXPIRED: 3,
-  DELETED: 4,
-  UNDELIV: 5,
-  UNKNOWN: 7,
-  REJECTD: 8,
-};
-
-const ESM_DELIVERY_RECEIPT = 0x04;
-
 /** A receipt as a deliver_sm carries it: what the SMSC simulator and the SMPP server both send. */
 export interface ReceiptPdu {
   id: string;
@@ -71,7 +60,7 @@ export function receiptPduFields(r: ReceiptPdu): Record<string, unknown> {
   };
   if (r.tlvs) {
     fields.receipted_message_id = r.id;
-    fields.message_state = MESSAGE_STATE[r.stat] ?? MESSAGE_STATE.UNKNOWN;
+    fields.message_state = STATE_OF_STAT.get(r.stat) ?? MESSAGE_STATE.UNKNOWN;
   }
   return fields;
 }
