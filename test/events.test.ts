@@ -3,7 +3,14 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import { RetCode } from '../src/domain/errors.js';
 import { eventually, startTestGateway, type TestGateway } from './helpers/gateway.js';
 import { Receiver } from './helpers/receiver.js';
-import { accountKey, approvedTemplate, cn, createTemplate, sendAll } from './helpers/sending.js';
+import {
+  accountKey,
+  approvedTemplate,
+  cn,
+  createTemplate,
+  finalReceipts,
+  sendAll,
+} from './helpers/sending.js';
 import { review } from './helpers/templates.js';
 
 interface DeliveryItem {
@@ -112,9 +119,11 @@ describe('webhook events (Standard Webhooks)', () => {
   });
 
   it('a reply and a template review are events; a filter keeps out the other types', async () => {
-    await endpoint({ EventTypes: ['message.inbound', 'template.reviewed'] });
+    const id = await endpoint({ EventTypes: ['message.inbound', 'template.reviewed'] });
     const tpl = await approvedTemplate(gw, 'Reply STOP {1}');
-    await sendAll(gw, [{ TemplateId: tpl, Target: [{ Phone: cn(702), TemplateParams: ['x'] }] }]);
+    const session = await sendAll(gw, [
+      { TemplateId: tpl, Target: [{ Phone: cn(702), TemplateParams: ['x'] }] },
+    ]);
     const reply = await gw.admin('POST', '/admin/simulator/inbound', {
       From: cn(702),
       To: '10690001',
@@ -129,8 +138,15 @@ describe('webhook events (Standard Webhooks)', () => {
     const reviewed = await eventually(async () => rx.ofType('template.reviewed')[0], 'review');
     assert.equal(reviewed.data.TemplateId, tpl);
     assert.equal(reviewed.data.Status, 2);
-    // The receipt of the SMS sent above was never subscribed to.
-    await new Promise((r) => setTimeout(r, 300));
+    // The receipt of the SMS sent above was never subscribed to: once it is final, no delivery
+    // of it was written for the endpoint (the outbox writes them with the receipt).
+    await finalReceipts(gw, session, 1);
+    const mine = { accountId: 1, endpointId: id, limit: 100 };
+    const { deliveries } = await gw.store.listDeliveries(mine);
+    assert.deepEqual(deliveries.map((d) => d.type).sort(), [
+      'message.inbound',
+      'template.reviewed',
+    ]);
     assert.deepEqual(rx.ofType('message.receipt'), []);
   });
 
