@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { RetCode } from '../src/domain/errors.js';
-import { startTestGateway, type TestGateway } from './helpers/gateway.js';
+import { eventually, startTestGateway, type TestGateway } from './helpers/gateway.js';
 
 /** Everything the server sent until it closed the connection (or `limitMs` passed). */
 function exchange(
@@ -98,26 +98,33 @@ describe('HTTP limits: slow, idle and malformed clients', () => {
 
   it('closes connections past the per-address cap with 429, and the others still answer', async () => {
     const { hostname, port } = new URL(gw.url);
-    const held: { socket: Socket; text: string }[] = [];
+    const held: { socket: Socket; text: string; closed: boolean }[] = [];
     for (let i = 0; i < 25; i++) {
-      const entry = { socket: connect(Number(port), hostname), text: '' };
+      const entry = { socket: connect(Number(port), hostname), text: '', closed: false };
       entry.socket.on('error', () => undefined);
       entry.socket.on('data', (d) => (entry.text += d.toString('utf8')));
+      entry.socket.on('close', () => (entry.closed = true));
       held.push(entry);
       await new Promise((r) => entry.socket.once('connect', r));
     }
     try {
-      await new Promise((r) => setTimeout(r, 200));
-      const refused = held.filter((h) => h.text !== '');
-      assert.ok(refused.length >= 5, `${refused.length} of 25 refused past the cap of 20`);
+      // Awaited, not slept on: the refusals arrive as the server answers them.
+      const refused = await eventually(async () => {
+        // Answered and closed by the server: the whole refusal has arrived.
+        const answered = held.filter((h) => h.closed && h.text !== '');
+        return answered.length >= 5 ? answered : undefined;
+      }, 'five of 25 refused past the cap of 20');
       const { status, json } = envelope(refused[0]?.text ?? '');
       assert.equal(status, 429);
       assert.equal(json.RetCode, RetCode.RateLimited);
       for (const h of held.filter((x) => x.text === '').slice(0, 3)) h.socket.destroy();
-      await new Promise((r) => setTimeout(r, 200));
-      const again = await exchange(gw.url, (s) =>
-        s.write('GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'),
-      );
+      // Once the server has seen the three close, a new connection is answered.
+      const again = await eventually(async () => {
+        const res = await exchange(gw.url, (s) =>
+          s.write('GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'),
+        );
+        return /^HTTP\/1\.1 200/.test(res.text) ? res : undefined;
+      }, 'an answer once three connections closed');
       assert.match(again.text, /^HTTP\/1\.1 200/);
     } finally {
       for (const h of held) h.socket.destroy();
