@@ -255,6 +255,12 @@ describe('console in a real browser', { skip: browserSkip() }, () => {
             .map((el) => el.textContent.trim())`);
         assert.deepEqual(outside, [], `/console/${path}: cut off at the edge`);
       }
+      // Each card's cell says which column it is.
+      await page.goto(`${gw.url}/console/keys`);
+      const label = await page.evaluate<string>(
+        `getComputedStyle(document.querySelector('table tbody td[data-label]'), '::before').content`,
+      );
+      assert.match(label, /^"\w[^"]*: "$/, `a cell's label: ${label}`);
       await page.setViewportSize({ width: 1280, height: 800 });
     }));
 

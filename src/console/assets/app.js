@@ -1,4 +1,5 @@
-// The console's only script: confirmations, the live inbox and the Health page's refresh.
+// The console's only script: confirmations, the live inbox, the Health page's refresh, and the
+// column names a phone shows beside each cell.
 // Markup inserted here comes rendered and escaped by the gateway; none is built from text.
 'use strict';
 
@@ -60,12 +61,26 @@ function liveInbox() {
   });
 }
 
+// On a phone each table row is a card of its cells (app.css); each cell is given its column's
+// name, which the stylesheet shows before it there. Without the script the cards go unlabelled.
+function labelCells() {
+  for (const table of document.querySelectorAll('table')) {
+    const names = [...table.querySelectorAll('thead th')].map((th) => th.textContent.trim());
+    for (const row of table.querySelectorAll('tbody tr')) {
+      [...row.children].forEach((cell, i) => {
+        if (names[i]) cell.dataset.label = names[i];
+      });
+    }
+  }
+}
+
 function refreshHealth() {
   if (document.body.dataset.page === 'health') setTimeout(() => window.location.reload(), 10000);
 }
 
 document.addEventListener('DOMContentLoaded', () => {
   confirmForms();
+  labelCells();
   liveInbox();
   refreshHealth();
 });
