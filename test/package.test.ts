@@ -38,24 +38,10 @@ describe('the npm package, installed as a user would', () => {
     const tarball = join(dir, `wirebird-${VERSION}.tgz`);
     assert.ok(existsSync(tarball), 'npm pack wrote the tarball');
     const prefix = join(dir, 'prefix');
-    await run(
-      'npm',
-      [
-        'install',
-        '-g',
-        '--prefix',
-        prefix,
-        tarball,
-        '--prefer-offline',
-        '--no-audit',
-        '--no-fund',
-      ].concat(
-        // better-sqlite3 compiles SQLite for a minute on install: its module is taken from this
-        // checkout's build instead (the same version, for the same Node); all else is installed.
-        ['--ignore-scripts'],
-      ),
-      NPM,
-    );
+    // better-sqlite3 compiles SQLite for a minute on install (--ignore-scripts skips it): its
+    // module is taken from this checkout's build instead (the same version, for the same Node).
+    const install = ['install', '-g', '--prefix', prefix, tarball, '--ignore-scripts'];
+    await run('npm', [...install, '--prefer-offline', '--no-audit', '--no-fund'], NPM);
     const installed = join(prefix, 'lib', 'node_modules', 'wirebird');
     const release = join('node_modules', 'better-sqlite3', 'build', 'Release');
     mkdirSync(join(installed, release), { recursive: true });

@@ -266,8 +266,10 @@ export class OutboxWorker {
     if (lane) {
       const wasFailing = lane.probeAt !== undefined;
       lane.probeAt = probeAfter(result, this.o.probeMs);
-      if (result.state === 'pending' && lane.failed.length < MAX_HELD) lane.failed.push(d);
-      else if (result.state === 'delivered' && wasFailing) this.reopened(lane);
+      if (result.state === 'pending' && lane.failed.length < MAX_HELD) {
+        // The claim, not the body: up to MAX_HELD of them wait for the lane to reopen.
+        lane.failed.push({ eventId: d.eventId, endpointId: d.endpointId, claim: d.claim });
+      } else if (result.state === 'delivered' && wasFailing) this.reopened(lane);
       // A failing endpoint keeps nothing queued: what was fetched is due again when its lease
       // ends, not spent on a receiver that is down.
       if (lane.probeAt !== undefined) lane.queue.length = 0;

@@ -8,6 +8,7 @@ import { EventEmitter } from 'node:events';
 import type { Socket } from 'node:net';
 import { isResponseId, responseOf, type CommandName } from './commands.js';
 import { HEADER_BYTES, decodePdu, encodePdu, type Pdu } from './codec.js';
+import { COMMAND_STATUS } from '../domain/smpp/tables.js';
 
 /** SMPP 3.4 leaves the largest PDU open; 64 KiB of message_payload and its fields fit. */
 export const MAX_PDU_BYTES = 64 * 1024 + 512;
@@ -25,7 +26,7 @@ export const OUTPUT_HIGH_WATER = 512 * 1024;
  */
 export const OUTPUT_LIMIT = 4 * 1024 * 1024;
 
-const ESME_RINVCMDID = 0x03;
+const { ESME_RINVCMDID } = COMMAND_STATUS;
 const MAX_SEQUENCE = 0x7fffffff;
 
 /** A command_length under the header's 16 octets or over the limit: the stream cannot be read on. */

@@ -10,7 +10,7 @@ import { normalizePhone } from '../../domain/phones/phones.js';
 import { defineAction, type ActionContext } from '../context.js';
 import { acceptOnce, findReplay, idempotencyOf } from '../idempotency.js';
 import { BatchInfo as BatchInfoSchema, Obj } from '../answer-schemas.js';
-import { optOutsOf as accountOptOuts } from '../../core/sms-rules.js';
+import { optOutsOf } from '../../core/sms-rules.js';
 
 // Clients that serialise every field send null for "not set": null is taken as absent. Business
 // limits (UserId, ExtendCode) are number-level checks in plan-batch, not request-level ones.
@@ -162,17 +162,17 @@ async function batchContext(ctx: ActionContext, groups: TaskCountModal[]) {
     defaultRegion,
     maxSegments: config.maxSegments,
     route: (e164: string, senderId: string) => routing.smsRoute(e164, senderId),
-    ...(await optOutsOf(ctx, groups, defaultRegion)),
+    ...(await requestOptOuts(ctx, groups, defaultRegion)),
   };
 }
 
 /** The request's numbers that opted out, and whether verification codes still reach them. */
-async function optOutsOf(ctx: ActionContext, groups: TaskCountModal[], region: string) {
+async function requestOptOuts(ctx: ActionContext, groups: TaskCountModal[], region: string) {
   const phones = groups.flatMap((g) =>
     g.Target.flatMap((t) => {
       const read = normalizePhone(t.Phone, region);
       return read.ok ? [read.e164] : [];
     }),
   );
-  return accountOptOuts(ctx.deps.store, ctx.accountId, phones);
+  return optOutsOf(ctx.deps.store, ctx.accountId, phones);
 }

@@ -25,12 +25,14 @@ export function refuseUnknownParameters(
   body: Record<string, unknown>,
   request: TSchema,
 ): void {
-  const known = new Set([...DIALECT_PARAMS, ...schemaFields(request)]);
-  const unknown = Object.keys(body).find((name) => !known.has(name));
+  const own = schemaFields(request);
+  const unknown = Object.keys(body).find(
+    (name) => !DIALECT_PARAMS.has(name) && !own.includes(name),
+  );
   if (unknown === undefined) return;
   throw invalid(
     unknown.slice(0, 80),
-    `is not a parameter of ${action}; in the UCloud dialect an Action takes only its own parameters (${[...schemaFields(request)].join(', ')}) besides ${[...DIALECT_PARAMS].join(', ')}`,
+    `is not a parameter of ${action}; in the UCloud dialect an Action takes only its own parameters (${own.join(', ')}) besides ${[...DIALECT_PARAMS].join(', ')}`,
   );
 }
 
