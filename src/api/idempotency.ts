@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { WirebirdError, invalid } from '../domain/errors.js';
 import { idempotencyWindowStart } from '../domain/messages/idempotency-window.js';
-import type { IdempotencyRecord, MessageKind } from '../domain/messages/message.js';
+import type { IdempotencyRecord } from '../domain/messages/message.js';
 import type { ActionContext } from './context.js';
 import { fieldsOf } from '../util/unknown-values.js';
 
@@ -74,15 +74,11 @@ export async function acceptOnce(
     answer: Record<string, unknown>;
     /** Stores the messages with the record, all or nothing; answers a twin's record if it won. */
     store: (record: IdempotencyRecord | undefined) => Promise<IdempotencyRecord | undefined>;
-    kind: MessageKind;
-    routes: readonly string[];
   },
 ): Promise<Record<string, unknown>> {
   const { answer } = accepted;
   const raced = await accepted.store(recordFor(ctx, idem, answer));
   if (raced && idem) return replay(idem, raced);
-  ctx.deps.metrics.messagesAccepted(accepted.kind, accepted.routes);
-  ctx.deps.nudges.dispatch();
   return answer;
 }
 

@@ -47,10 +47,10 @@ export function smppServerOf(
       store: rt.store,
       routing: parts.routing,
       clock: rt.clock,
-      defaultRegion: config.defaultRegion,
+      gatewayRegion: config.defaultRegion,
       maxSegments: config.maxSegments,
       newSessionNo: randomIds.uuid,
-      onAccepted: (routes) => {
+      accepted: (routes) => {
         parts.metrics.messagesAccepted('sms', routes);
         parts.pipeline.dispatcher.nudge();
       },

@@ -12,7 +12,8 @@ import { regionOfAccount } from '../core/sms-rules.js';
 export interface CancelDeps {
   store: Pick<Store, 'cancelQueued' | 'accountRegion'>;
   clock: Clock;
-  defaultRegion: string;
+  /** The region national numbers are read in when the account names none. */
+  gatewayRegion: string;
 }
 
 export async function cancelSubmit(
@@ -26,7 +27,7 @@ export async function cancelSubmit(
     return { status: STATUS.ESME_RCANCELFAIL, reason: 'message_id is required' };
   let e164: string | undefined;
   if (textOf(pdu.destination_addr).trim() !== '') {
-    const region = await regionOfAccount(deps.store, accountId, deps.defaultRegion);
+    const region = await regionOfAccount(deps.store, accountId, deps.gatewayRegion);
     const phone = destinationPhone(pdu, region);
     if (!phone.ok) return { status: STATUS.ESME_RINVDSTADR, reason: phone.reason };
     e164 = phone.e164;

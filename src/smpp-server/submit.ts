@@ -6,30 +6,25 @@
  */
 import type { AcceptedSms } from '../domain/messages/message.js';
 import { normalizePhone } from '../domain/phones/phones.js';
-import type { Clock, Routing, Store } from '../domain/ports.js';
+import type { Store } from '../domain/ports.js';
 import type { ConcatPart } from '../domain/messages/concat.js';
 import { costCount, gsm7Length } from '../domain/segments/segments.js';
 import { receiptTarget } from '../domain/smpp-server/receipt-endpoint.js';
 import { COMMAND_STATUS as STATUS } from '../domain/smpp/tables.js';
 import { submittedText } from './submitted-text.js';
 import { textOf } from '../util/unknown-values.js';
-import { optedOut, regionOfAccount } from '../core/sms-rules.js';
+import {
+  readRecipients,
+  registeredSenders,
+  smsRoute,
+  storeSms,
+  type SmsIntake,
+} from '../core/accept-sms.js';
 
 const TON_INTERNATIONAL = 1;
 
-export interface SubmitDeps {
-  store: Pick<
-    Store,
-    'acceptBatch' | 'hasSenderIds' | 'optedOutAmong' | 'accountRegion' | 'cancelQueued'
-  >;
-  routing: Routing;
-  clock: Clock;
-  defaultRegion: string;
-  maxSegments: number;
-  newSessionNo: () => string;
-  /** Told of the messages stored (dispatch nudge, metrics). */
-  onAccepted: (routes: readonly string[]) => void;
-}
+/** The core's SMS acceptance, and the store's cancel for cancel_sm on the same messages. */
+export type SubmitDeps = SmsIntake & { store: SmsIntake['store'] & Pick<Store, 'cancelQueued'> };
 
 /** What answers the submit: its command_status, the message_id when accepted, and why not. */
 export interface SubmitOutcome {
@@ -95,7 +90,7 @@ async function contentOf(
   const { text, concat } = read;
   if (text === '') return refused(STATUS.ESME_RINVMSGLEN, 'the message is empty');
   const senderId = textOf(pdu.source_addr).trim();
-  if (senderId !== '' && !(await deps.store.hasSenderIds(accountId, [senderId])).has(senderId)) {
+  if (senderId !== '' && !(await registeredSenders(deps, accountId, [senderId])).has(senderId)) {
     return refused(STATUS.ESME_RINVSRCADR, `source_addr ${senderId} is not registered`);
   }
   if (concat) {
@@ -126,13 +121,10 @@ async function messagesFor(
   c: Content,
   destinations: readonly Destination[],
 ) {
-  const region = await regionOfAccount(deps.store, accountId, deps.defaultRegion);
-  const read = destinations.map((d) => ({ d, phone: destinationPhone(d, region) }));
-  const numbers = read.flatMap((r) => (r.phone.ok ? [r.phone.e164] : []));
-  const out = await optedOut(deps.store, accountId, numbers);
+  const { read, optedOut } = await readRecipients(deps, accountId, destinations, destinationPhone);
   const messages: AcceptedSms[] = [];
   const unsuccess: (UnsuccessSme & { reason: string })[] = [];
-  for (const { d, phone } of read) {
+  for (const { item: d, phone } of read) {
     const fail = (code: number, reason: string) =>
       unsuccess.push({
         dest_addr_ton: Number(d.dest_addr_ton) || 0,
@@ -143,7 +135,7 @@ async function messagesFor(
       });
     if (d.dl_name !== undefined) fail(STATUS.ESME_RINVDSTADR, 'distribution lists are not kept');
     else if (!phone.ok) fail(STATUS.ESME_RINVDSTADR, `destination_addr: ${phone.reason}`);
-    else if (out.has(phone.e164)) fail(STATUS.ESME_RSUBMITFAIL, `${phone.e164} opted out`);
+    else if (optedOut.has(phone.e164)) fail(STATUS.ESME_RSUBMITFAIL, `${phone.e164} opted out`);
     else messages.push(smsTo(deps, phone.e164, c));
   }
   return { messages, unsuccess };
@@ -160,7 +152,7 @@ function smsTo(deps: SubmitDeps, e164: string, c: Content): AcceptedSms {
   return {
     phone: e164,
     e164,
-    route: deps.routing.smsRoute(e164, c.senderId),
+    route: smsRoute(deps, e164, c.senderId),
     templateId: '',
     params: [],
     senderId: c.senderId,
@@ -198,15 +190,13 @@ export async function acceptSubmit(
   }
   const sessionNo = deps.newSessionNo();
   const receiptTo = receiptTarget(esme.systemId, Number(pdu.registered_delivery) || 0);
-  await deps.store.acceptBatch({
+  await storeSms(deps, {
     accountId: esme.accountId,
     sessionNo,
-    acceptedAt: deps.clock.now(),
     messages,
     ...(receiptTo === undefined ? {} : { receiptTo }),
     ...(content.concat ? { concat: content.concat } : {}),
   });
-  deps.onAccepted(messages.map((m) => m.route));
   return {
     status: STATUS.ESME_ROK,
     messageId: sessionNo,

@@ -4,13 +4,20 @@ import {
   type BatchInfo,
   type TaskCountModal,
 } from '../../domain/batches/batch.js';
-import { planBatch } from '../../domain/batches/plan-batch.js';
+import { planBatch, type BatchContext } from '../../domain/batches/plan-batch.js';
 import { WirebirdError } from '../../domain/errors.js';
 import { normalizePhone } from '../../domain/phones/phones.js';
 import { defineAction, type ActionContext } from '../context.js';
 import { acceptOnce, findReplay, idempotencyOf } from '../idempotency.js';
 import { BatchInfo as BatchInfoSchema, Obj } from '../answer-schemas.js';
-import { optOutsOf } from '../../core/sms-rules.js';
+import {
+  readRecipients,
+  registeredSenders,
+  smsRoute,
+  storeSms,
+  type SmsIntake,
+} from '../../core/accept-sms.js';
+import { smsIntakeOf } from '../intake.js';
 
 // Clients that serialise every field send null for "not set": null is taken as absent. Business
 // limits (UserId, ExtendCode) are number-level checks in plan-batch, not request-level ones.
@@ -83,13 +90,14 @@ export async function sendGroups(
   const replayed = await findReplay(ctx, idem);
   if (replayed) return replayed;
 
-  const plan = planBatch(groups, await batchContext(ctx, groups));
+  const intake = smsIntakeOf(ctx.deps);
+  const plan = planBatch(groups, await batchContext(ctx, intake, groups));
   const reqUuid = ctx.deps.ids.uuid();
   const failed = { ReqUuid: reqUuid, SuccessCount: 0, FailContent: plan.failContent };
   if (plan.accepted.length === 0) {
     throw new WirebirdError('NothingAccepted', nothingAccepted(total, plan.failContent), failed);
   }
-  const sessionNo = ctx.deps.ids.uuid();
+  const sessionNo = intake.newSessionNo();
   const answer = shape({
     ...(plan.failedCount > 0
       ? { Message: `${plan.failedCount} of ${total} numbers failed; see FailContent` }
@@ -99,17 +107,10 @@ export async function sendGroups(
     SuccessCount: plan.accepted.length,
     FailContent: plan.failContent,
   });
-  const batch = {
-    accountId: ctx.accountId,
-    sessionNo,
-    acceptedAt: ctx.deps.clock.now(),
-    messages: plan.accepted,
-  };
+  const session = { accountId: ctx.accountId, sessionNo, messages: plan.accepted };
   return acceptOnce(ctx, idem, {
     answer,
-    store: (record) => ctx.deps.store.acceptBatch(batch, record),
-    kind: 'sms',
-    routes: plan.accepted.map((m) => m.route),
+    store: (record) => storeSms(intake, session, record),
   });
 }
 
@@ -149,30 +150,25 @@ function withoutNulls(groups: Static<typeof Input>['TaskContent']): TaskCountMod
   }));
 }
 
-async function batchContext(ctx: ActionContext, groups: TaskCountModal[]) {
-  const { store, config, routing } = ctx.deps;
-  const defaultRegion = await ctx.defaultRegion();
+async function batchContext(
+  ctx: ActionContext,
+  intake: SmsIntake,
+  groups: TaskCountModal[],
+): Promise<BatchContext> {
+  const targets = groups.flatMap((g) => g.Target);
+  const recipients = await readRecipients(intake, ctx.accountId, targets, (t, region) =>
+    normalizePhone(t.Phone, region),
+  );
   const templateIds = [...new Set(groups.map((g) => g.TemplateId))];
   const named = groups.flatMap((g) => [g.SenderId, ...g.Target.map((t) => t.SenderId)]);
-  const senderIds = [...new Set(named.filter((s): s is string => !!s))];
-  const templates = await store.getTemplates(ctx.accountId, templateIds);
+  const templates = await ctx.deps.store.getTemplates(ctx.accountId, templateIds);
   return {
     templates: new Map(templates.map((t) => [t.templateId, t])),
-    senderIds: await store.hasSenderIds(ctx.accountId, senderIds),
-    defaultRegion,
-    maxSegments: config.maxSegments,
-    route: (e164: string, senderId: string) => routing.smsRoute(e164, senderId),
-    ...(await requestOptOuts(ctx, groups, defaultRegion)),
+    senderIds: await registeredSenders(intake, ctx.accountId, named),
+    defaultRegion: recipients.region,
+    maxSegments: intake.maxSegments,
+    route: (e164: string, senderId: string) => smsRoute(intake, e164, senderId),
+    optedOut: recipients.optedOut,
+    verificationExempt: recipients.verificationExempt,
   };
-}
-
-/** The request's numbers that opted out, and whether verification codes still reach them. */
-async function requestOptOuts(ctx: ActionContext, groups: TaskCountModal[], region: string) {
-  const phones = groups.flatMap((g) =>
-    g.Target.flatMap((t) => {
-      const read = normalizePhone(t.Phone, region);
-      return read.ok ? [read.e164] : [];
-    }),
-  );
-  return optOutsOf(ctx.deps.store, ctx.accountId, phones);
 }

@@ -1,13 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import { parseBusinessContentAt } from '../../domain/business-messages/content.js';
-import { RetCode, WirebirdError, invalid } from '../../domain/errors.js';
-import { optedOutReason } from '../../domain/opt-out/opt-out.js';
+import { invalid } from '../../domain/errors.js';
 import { e164Of } from '../../domain/phones/phones.js';
 import { defineAction } from '../context.js';
 import { acceptOnce, findReplay, idempotencyOf } from '../idempotency.js';
 import { checkMediaIds } from './media-ids.js';
 import { Obj } from '../answer-schemas.js';
-import { optedOut } from '../../core/sms-rules.js';
+import { checkBusinessContact, storeBusinessMessage } from '../../core/accept-business-message.js';
+import { businessIntakeOf } from '../intake.js';
 
 const Input = Type.Object({
   To: Type.String({ minLength: 1, maxLength: 64 }),
@@ -26,7 +26,7 @@ export const sendMessage = defineAction(
     answer: Obj({ RequestId: Type.String(), Data: Obj({ MessageId: Type.String() }) }),
   },
   async (ctx, input) => {
-    const { store, clock, ids } = ctx.deps;
+    const { store, ids } = ctx.deps;
     const region = await ctx.defaultRegion();
     const to = e164Of(input.To, region, 'To');
     const from = e164Of(input.BusinessPhone, region, 'BusinessPhone');
@@ -38,9 +38,8 @@ export const sendMessage = defineAction(
     const idem = idempotencyOf(ctx, input);
     const replayed = await findReplay(ctx, idem);
     if (replayed) return replayed;
-    if ((await optedOut(store, ctx.accountId, [to])).size > 0) {
-      throw new WirebirdError('OptedOut', optedOutReason(to, RetCode.OptedOut));
-    }
+    const intake = businessIntakeOf(ctx.deps);
+    await checkBusinessContact(intake, ctx.accountId, to);
     const messageId = ids.uuid();
     const answer = { RequestId: ids.uuid(), Data: { MessageId: messageId } };
     const message = {
@@ -53,13 +52,10 @@ export const sendMessage = defineAction(
       route: phone.channel,
       type: content.type,
       content: JSON.stringify(content),
-      acceptedAt: clock.now(),
     };
     return acceptOnce(ctx, idem, {
       answer,
-      store: (record) => store.acceptBusinessMessage(message, record),
-      kind: 'business',
-      routes: [message.route],
+      store: (record) => storeBusinessMessage(intake, message, record),
     });
   },
 );

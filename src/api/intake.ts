@@ -1,0 +1,31 @@
+import type { BusinessIntake } from '../core/accept-business-message.js';
+import type { SmsIntake } from '../core/accept-sms.js';
+import type { ActionDeps } from './context.js';
+
+/** What the core's SMS acceptance needs, from an Action's dependencies. */
+export function smsIntakeOf(deps: ActionDeps): SmsIntake {
+  return {
+    store: deps.store,
+    clock: deps.clock,
+    routing: deps.routing,
+    gatewayRegion: deps.config.defaultRegion,
+    maxSegments: deps.config.maxSegments,
+    newSessionNo: deps.ids.uuid,
+    accepted: (routes) => {
+      deps.metrics.messagesAccepted('sms', routes);
+      deps.nudges.dispatch();
+    },
+  };
+}
+
+/** What the core's business message acceptance needs, from an Action's dependencies. */
+export function businessIntakeOf(deps: ActionDeps): BusinessIntake {
+  return {
+    store: deps.store,
+    clock: deps.clock,
+    accepted: (routes) => {
+      deps.metrics.messagesAccepted('business', routes);
+      deps.nudges.dispatch();
+    },
+  };
+}

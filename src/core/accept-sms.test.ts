@@ -1,0 +1,73 @@
+import assert from 'node:assert/strict';
+import { after, test } from 'node:test';
+import { normalizePhone } from '../domain/phones/phones.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from '../config/config.js';
+import { openStore } from '../store/open-store.js';
+import { readRecipients, storeSms, type SmsIntake } from './accept-sms.js';
+
+async function intakeOn(announced: string[][]) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'wirebird-accept-'));
+  const store = await openStore(loadConfig({ WIREBIRD_DATA_DIR: dataDir }));
+  after(async () => {
+    await store.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  await store.ensureAccount(1, 0);
+  await store.setAccountRegion(1, 'US');
+  const intake: SmsIntake = {
+    store,
+    clock: { now: () => 1_000 },
+    routing: { smsRoute: () => 'sim' },
+    gatewayRegion: 'CN',
+    maxSegments: 10,
+    newSessionNo: () => 'S-1',
+    accepted: (routes) => announced.push([...routes]),
+  };
+  return { intake, store };
+}
+
+const sms = (e164: string) => ({
+  phone: e164,
+  e164,
+  route: 'sim',
+  templateId: '',
+  params: [],
+  senderId: '',
+  extendCode: '',
+  userId: '',
+  text: 'hello',
+  costCount: 1,
+});
+
+test("recipients are read in the account's region and opted-out numbers are found", async () => {
+  const { intake, store } = await intakeOn([]);
+  await store.addOptOuts(
+    [{ accountId: 1, phone: '+14155550102', source: 'api', keyword: '', createdAt: 0 }],
+    0,
+  );
+  const got = await readRecipients(intake, 1, ['4155550101', '4155550102', 'x'], (p, region) =>
+    normalizePhone(p, region),
+  );
+  assert.equal(got.region, 'US');
+  assert.deepEqual(
+    got.read.map((r) => (r.phone.ok ? r.phone.e164 : 'unreadable')),
+    ['+14155550101', '+14155550102', 'unreadable'],
+  );
+  assert.deepEqual([...got.optedOut], ['+14155550102']);
+});
+
+test('a stored session is announced once; a twin that lost the key race is not', async () => {
+  const announced: string[][] = [];
+  const { intake, store } = await intakeOn(announced);
+  const record = { accountId: 1, key: 'k', requestHash: 'h', response: '{}', createdAt: 1_000 };
+  const session = { accountId: 1, sessionNo: 'S-1', messages: [sms('+14155550101')] };
+  assert.equal(await storeSms(intake, session, record), undefined);
+  const twin = { ...session, sessionNo: 'S-2' };
+  assert.deepEqual(await storeSms(intake, twin, record), record);
+  assert.deepEqual(announced, [['sim']]);
+  // One message stored, queued for dispatch: the twin stored nothing.
+  assert.deepEqual(await store.countByState(), { queued: 1 });
+});

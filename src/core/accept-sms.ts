@@ -1,0 +1,99 @@
+/**
+ * Accepting SMS for an account: the one path every face takes. The JSON API and the UCloud dialect
+ * (SendBatchUSMSMessage, SendUSMSMessage) and the SMPP server (submit_sm, submit_multi) each read
+ * their own request into numbers and texts; the facts the numbers are checked against, and how
+ * the accepted messages are stored and announced, are here once, so that a rule added to
+ * acceptance holds on every face. The CLI and the console send through the JSON API.
+ */
+import type { AcceptedSms, IdempotencyRecord } from '../domain/messages/message.js';
+import type { ConcatPart } from '../domain/messages/concat.js';
+import type { PhoneResult } from '../domain/phones/phones.js';
+import type { Clock, Routing, Store } from '../domain/ports.js';
+import { optOutsOf, regionOfAccount } from './sms-rules.js';
+
+/** What accepting SMS needs, whichever face asks. */
+export interface SmsIntake {
+  store: Pick<
+    Store,
+    'acceptBatch' | 'accountRegion' | 'optedOutAmong' | 'optOutSettings' | 'hasSenderIds'
+  >;
+  clock: Clock;
+  routing: Routing;
+  /** The region national numbers are read in when the account names none. */
+  gatewayRegion: string;
+  /** The most segments one message may have. */
+  maxSegments: number;
+  newSessionNo: () => string;
+  /** Told of the messages stored, after their commit: the metric and the dispatcher's nudge. */
+  accepted: (routes: readonly string[]) => void;
+}
+
+/** A request's numbers as the account's rules read them. */
+export interface Recipients<T> {
+  /** The region the account's numbers without a country code are read in. */
+  region: string;
+  /** Each item of the request beside its number as read. */
+  read: { item: T; phone: PhoneResult }[];
+  /** The numbers (E.164) among them that opted out of the account's messages. */
+  optedOut: ReadonlySet<string>;
+  /** Whether verification codes (templates of Purpose 1) still reach numbers that opted out. */
+  verificationExempt: boolean;
+}
+
+/** Reads each item's number in the account's region and finds which of them opted out. */
+export async function readRecipients<T>(
+  intake: SmsIntake,
+  accountId: number,
+  items: readonly T[],
+  phoneOf: (item: T, region: string) => PhoneResult,
+): Promise<Recipients<T>> {
+  const region = await regionOfAccount(intake.store, accountId, intake.gatewayRegion);
+  const read = items.map((item) => ({ item, phone: phoneOf(item, region) }));
+  const numbers = read.flatMap((r) => (r.phone.ok ? [r.phone.e164] : []));
+  const outs = await optOutsOf(intake.store, accountId, numbers);
+  return { region, read, ...outs };
+}
+
+/** The sender ids among `named` that are registered for the account. */
+export async function registeredSenders(
+  intake: SmsIntake,
+  accountId: number,
+  named: readonly (string | undefined)[],
+): Promise<ReadonlySet<string>> {
+  const senderIds = [...new Set(named.filter((s): s is string => !!s))];
+  return senderIds.length === 0 ? new Set() : intake.store.hasSenderIds(accountId, senderIds);
+}
+
+/** The upstream an SMS to `e164` from `senderId` is sent through. */
+export function smsRoute(intake: SmsIntake, e164: string, senderId: string): string {
+  return intake.routing.smsRoute(e164, senderId);
+}
+
+/** Messages a face accepted, as one session. */
+export interface SmsSession {
+  accountId: number;
+  /** Made by the caller, as its answer (and the idempotency record) already names it. */
+  sessionNo: string;
+  messages: readonly AcceptedSms[];
+  /** The system_id of the SMPP bind that asked for receipts. */
+  receiptTo?: string;
+  /** Set when the one message is a part the ESME split itself. */
+  concat?: ConcatPart;
+}
+
+/**
+ * Stores the session, with the Idempotency-Key's record where there is one, durably in one
+ * transaction, then announces it. Answers the record of a concurrent twin with the same key that
+ * won the race (nothing is stored then, and nothing announced).
+ */
+export async function storeSms(
+  intake: SmsIntake,
+  session: SmsSession,
+  idempotency?: IdempotencyRecord,
+): Promise<IdempotencyRecord | undefined> {
+  const batch = { ...session, acceptedAt: intake.clock.now() };
+  const raced = await intake.store.acceptBatch(batch, idempotency);
+  if (raced) return raced;
+  intake.accepted(session.messages.map((m) => m.route));
+  return undefined;
+}
