@@ -256,3 +256,31 @@ export const NAMED_VIEWS: Record<string, TSchema> = {
   StatisticsData: StatisticsTotals,
   ApiKey: ApiKeyView,
 };
+
+/** A business message with its status history: GetMessage's Data, and the admin API's. */
+export const BusinessMessageData = Obj(
+  {
+    MessageId: Type.String(),
+    AccountId: Type.Integer(),
+    BusinessPhone: Type.String(),
+    To: Type.String(),
+    Type: Type.String(),
+    Content: Type.Unknown({ description: 'the content as SendMessage took it' }),
+    Route: Type.String({ description: 'the channel that delivers it: "whatsapp" or "simulator"' }),
+    UpstreamId: Type.String({ description: 'the WhatsApp wamid once submitted, else ""' }),
+    Status: Type.String({
+      description: 'accepted, sent, delivered, read, failed or unknown (docs/whatsapp.md)',
+    }),
+    Attempts: Type.Integer({ minimum: 0 }),
+    AcceptedAt: Unix('Unix seconds'),
+    History: Type.Array(
+      Obj({
+        Status: Type.String(),
+        Time: Unix('Unix seconds'),
+        Code: Type.String({ description: "the upstream's error code, else \"\"" }),
+        Desc: Type.String(),
+      }),
+    ),
+  },
+  { title: 'BusinessMessage' },
+);

@@ -2,6 +2,7 @@ import type { ActionDef } from '../context.js';
 import { createUsmsTemplate } from './create-usms-template.js';
 import { getUsmsSendReceipt } from './get-usms-send-receipt.js';
 import { getSessionSummary } from './get-session-summary.js';
+import { getMessage } from './get-message.js';
 import { listInboundMessages } from './list-inbound-messages.js';
 import { sendBatchUsmsMessage } from './send-batch-usms-message.js';
 import { sendMessage } from './send-message.js';
@@ -55,6 +56,7 @@ export const actions: ReadonlyMap<string, ActionDef> = new Map<string, ActionDef
   ['UploadUSMSFile', uploadUsmsFile],
   // Wirebird's own, named in its own style (docs/api.md).
   ['GetSessionSummary', getSessionSummary],
+  ['GetMessage', getMessage],
   ['ListInboundMessages', listInboundMessages],
   ['CreateWebhookEndpoint', createWebhookEndpoint],
   ['ListWebhookEndpoints', listWebhookEndpoints],

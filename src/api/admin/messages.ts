@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { WirebirdError } from '../../domain/errors.js';
-import type { BusinessMessageView } from '../../domain/messages/message.js';
 import { normalizePhone } from '../../domain/phones/phones.js';
-import { Obj } from '../answer-schemas.js';
+import { BusinessMessageData, Obj } from '../answer-schemas.js';
+import { businessMessageData } from '../business-message-data.js';
 import type { ApiDeps } from '../context.js';
 import { serveAdmin, type AdminRoute } from './admin-route.js';
 
@@ -15,24 +15,7 @@ export const MESSAGE_ROUTES = {
     url: '/admin/messages/:messageId',
     summary: 'A business message of any account, with its status history.',
     params: { messageId: { description: 'the MessageId SendMessage answered' } },
-    answer: Obj({
-      Data: Obj({
-        MessageId: Type.String(),
-        AccountId: Type.Integer(),
-        BusinessPhone: Type.String(),
-        To: Type.String(),
-        Type: Type.String(),
-        Content: Type.Unknown(),
-        Route: Type.String(),
-        UpstreamId: Type.String(),
-        Status: Type.String(),
-        Attempts: Type.Integer({ minimum: 0 }),
-        AcceptedAt: Unix,
-        History: Type.Array(
-          Obj({ Status: Type.String(), Time: Unix, Code: Type.String(), Desc: Type.String() }),
-        ),
-      }),
-    }),
+    answer: Obj({ Data: BusinessMessageData }),
   },
   inbox: {
     method: 'GET',
@@ -70,7 +53,7 @@ export function registerMessageAdmin(app: FastifyInstance, deps: ApiDeps): void 
     const id = params.messageId ?? '';
     const m = await deps.store.getBusinessMessage(id);
     if (!m) throw new WirebirdError('NotFound', `MessageId ${id} not found`);
-    return { Data: messageView(m) };
+    return { Data: businessMessageData(m) };
   });
   serveAdmin(app, deps, MESSAGE_ROUTES.inbox, async ({ query }) => {
     const limit = Math.min(1000, Math.max(1, Number(query.limit) || 100));
@@ -97,27 +80,4 @@ export function registerMessageAdmin(app: FastifyInstance, deps: ApiDeps): void 
       })),
     };
   });
-}
-
-function messageView(m: BusinessMessageView): Record<string, unknown> {
-  return {
-    MessageId: m.messageId,
-    AccountId: m.accountId,
-    BusinessPhone: m.businessPhone,
-    To: m.to,
-    Type: m.type,
-    // The content is stored as the JSON the API validated; answered as it was sent.
-    Content: JSON.parse(m.content) as unknown,
-    Route: m.route,
-    UpstreamId: m.upstreamId ?? '',
-    Status: m.status,
-    Attempts: m.attempts,
-    AcceptedAt: Math.floor(m.acceptedAt / 1000),
-    History: m.history.map((e) => ({
-      Status: e.status,
-      Time: Math.floor(e.at / 1000),
-      Code: e.code,
-      Desc: e.desc,
-    })),
-  };
 }

@@ -1085,6 +1085,59 @@ export interface components {
             })[];
         };
         /**
+         * GetMessageRequest
+         * @description A business message SendMessage accepted, with its status and history.
+         */
+        GetMessageRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            Action: "GetMessage";
+            AccountId: components["schemas"]["AccountId"];
+            MessageId: string;
+        };
+        /** GetMessageResponse */
+        GetMessageResponse: {
+            /** @constant */
+            Action: "GetMessageResponse";
+            /** @constant */
+            RetCode: 0;
+            /** @description "" on success (or a note, such as how many numbers failed) */
+            Message: string;
+            /** BusinessMessage */
+            Data: {
+                MessageId: string;
+                AccountId: number;
+                BusinessPhone: string;
+                To: string;
+                Type: string;
+                /** @description the content as SendMessage took it */
+                Content: unknown;
+                /** @description the channel that delivers it: "whatsapp" or "simulator" */
+                Route: string;
+                /** @description the WhatsApp wamid once submitted, else "" */
+                UpstreamId: string;
+                /** @description accepted, sent, delivered, read, failed or unknown (docs/whatsapp.md) */
+                Status: string;
+                Attempts: number;
+                /** @description Unix seconds */
+                AcceptedAt: number;
+                History: ({
+                    Status: string;
+                    /** @description Unix seconds */
+                    Time: number;
+                    /** @description the upstream's error code, else "" */
+                    Code: string;
+                    Desc: string;
+                } & {
+                    [key: string]: unknown;
+                })[];
+            } & {
+                [key: string]: unknown;
+            };
+        };
+        /**
          * ListInboundMessagesRequest
          * @description The account's inbound messages, newest first; NextCursor asks for the next page.
          */
@@ -1615,8 +1668,8 @@ export interface components {
          * @description The account: the API key's own. A whole number from 1, or the same as a numeric string; also read when spelt accountId.
          */
         AccountId: number | string;
-        ApiRequest: components["schemas"]["SendMessageRequest"] | components["schemas"]["SendBatchUSMSMessageRequest"] | components["schemas"]["GetUSMSSendReceiptRequest"] | components["schemas"]["CreateUSMSTemplateRequest"] | components["schemas"]["QueryUSMSTemplateRequest"] | components["schemas"]["UpdateUSMSTemplateRequest"] | components["schemas"]["SendUSMSMessageRequest"] | components["schemas"]["DeleteUSMSTemplateRequest"] | components["schemas"]["CreateUSMSSignatureRequest"] | components["schemas"]["QueryUSMSSignatureRequest"] | components["schemas"]["UpdateUSMSSignatureRequest"] | components["schemas"]["DeleteUSMSSignatureRequest"] | components["schemas"]["GetUSMSSendStatisticsRequest"] | components["schemas"]["UploadUSMSFileRequest"] | components["schemas"]["GetSessionSummaryRequest"] | components["schemas"]["ListInboundMessagesRequest"] | components["schemas"]["CreateWebhookEndpointRequest"] | components["schemas"]["ListWebhookEndpointsRequest"] | components["schemas"]["UpdateWebhookEndpointRequest"] | components["schemas"]["DeleteWebhookEndpointRequest"] | components["schemas"]["RotateWebhookSecretRequest"] | components["schemas"]["SendWebhookTestEventRequest"] | components["schemas"]["ListWebhookDeliveriesRequest"] | components["schemas"]["ReplayWebhookEventsRequest"] | components["schemas"]["CreateOptOutRequest"] | components["schemas"]["DeleteOptOutRequest"] | components["schemas"]["QueryOptOutRequest"] | components["schemas"]["GetOptOutSettingsRequest"] | components["schemas"]["UpdateOptOutSettingsRequest"] | components["schemas"]["ListApiKeysRequest"] | components["schemas"]["RevokeApiKeyRequest"] | components["schemas"]["AddBackfillRequest"] | components["schemas"]["AddUSMSSignatureQualificationRequest"] | components["schemas"]["DeleteUSMSSignatureQualificationRequest"] | components["schemas"]["GetUSMSSignatureQualificationRequest"] | components["schemas"]["QueryUSMSSignatureQualificationRequest"] | components["schemas"]["UpdateUSMSSignatureQualificationRequest"];
-        ApiResponse: components["schemas"]["SendMessageResponse"] | components["schemas"]["SendBatchUSMSMessageResponse"] | components["schemas"]["GetUSMSSendReceiptResponse"] | components["schemas"]["CreateUSMSTemplateResponse"] | components["schemas"]["QueryUSMSTemplateResponse"] | components["schemas"]["UpdateUSMSTemplateResponse"] | components["schemas"]["SendUSMSMessageResponse"] | components["schemas"]["DeleteUSMSTemplateResponse"] | components["schemas"]["CreateUSMSSignatureResponse"] | components["schemas"]["QueryUSMSSignatureResponse"] | components["schemas"]["UpdateUSMSSignatureResponse"] | components["schemas"]["DeleteUSMSSignatureResponse"] | components["schemas"]["GetUSMSSendStatisticsResponse"] | components["schemas"]["UploadUSMSFileResponse"] | components["schemas"]["GetSessionSummaryResponse"] | components["schemas"]["ListInboundMessagesResponse"] | components["schemas"]["CreateWebhookEndpointResponse"] | components["schemas"]["ListWebhookEndpointsResponse"] | components["schemas"]["UpdateWebhookEndpointResponse"] | components["schemas"]["DeleteWebhookEndpointResponse"] | components["schemas"]["RotateWebhookSecretResponse"] | components["schemas"]["SendWebhookTestEventResponse"] | components["schemas"]["ListWebhookDeliveriesResponse"] | components["schemas"]["ReplayWebhookEventsResponse"] | components["schemas"]["CreateOptOutResponse"] | components["schemas"]["DeleteOptOutResponse"] | components["schemas"]["QueryOptOutResponse"] | components["schemas"]["GetOptOutSettingsResponse"] | components["schemas"]["UpdateOptOutSettingsResponse"] | components["schemas"]["ListApiKeysResponse"] | components["schemas"]["RevokeApiKeyResponse"] | components["schemas"]["AddBackfillResponse"] | components["schemas"]["AddUSMSSignatureQualificationResponse"] | components["schemas"]["DeleteUSMSSignatureQualificationResponse"] | components["schemas"]["GetUSMSSignatureQualificationResponse"] | components["schemas"]["QueryUSMSSignatureQualificationResponse"] | components["schemas"]["UpdateUSMSSignatureQualificationResponse"] | components["schemas"]["ErrorResponse"];
+        ApiRequest: components["schemas"]["SendMessageRequest"] | components["schemas"]["SendBatchUSMSMessageRequest"] | components["schemas"]["GetUSMSSendReceiptRequest"] | components["schemas"]["CreateUSMSTemplateRequest"] | components["schemas"]["QueryUSMSTemplateRequest"] | components["schemas"]["UpdateUSMSTemplateRequest"] | components["schemas"]["SendUSMSMessageRequest"] | components["schemas"]["DeleteUSMSTemplateRequest"] | components["schemas"]["CreateUSMSSignatureRequest"] | components["schemas"]["QueryUSMSSignatureRequest"] | components["schemas"]["UpdateUSMSSignatureRequest"] | components["schemas"]["DeleteUSMSSignatureRequest"] | components["schemas"]["GetUSMSSendStatisticsRequest"] | components["schemas"]["UploadUSMSFileRequest"] | components["schemas"]["GetSessionSummaryRequest"] | components["schemas"]["GetMessageRequest"] | components["schemas"]["ListInboundMessagesRequest"] | components["schemas"]["CreateWebhookEndpointRequest"] | components["schemas"]["ListWebhookEndpointsRequest"] | components["schemas"]["UpdateWebhookEndpointRequest"] | components["schemas"]["DeleteWebhookEndpointRequest"] | components["schemas"]["RotateWebhookSecretRequest"] | components["schemas"]["SendWebhookTestEventRequest"] | components["schemas"]["ListWebhookDeliveriesRequest"] | components["schemas"]["ReplayWebhookEventsRequest"] | components["schemas"]["CreateOptOutRequest"] | components["schemas"]["DeleteOptOutRequest"] | components["schemas"]["QueryOptOutRequest"] | components["schemas"]["GetOptOutSettingsRequest"] | components["schemas"]["UpdateOptOutSettingsRequest"] | components["schemas"]["ListApiKeysRequest"] | components["schemas"]["RevokeApiKeyRequest"] | components["schemas"]["AddBackfillRequest"] | components["schemas"]["AddUSMSSignatureQualificationRequest"] | components["schemas"]["DeleteUSMSSignatureQualificationRequest"] | components["schemas"]["GetUSMSSignatureQualificationRequest"] | components["schemas"]["QueryUSMSSignatureQualificationRequest"] | components["schemas"]["UpdateUSMSSignatureQualificationRequest"];
+        ApiResponse: components["schemas"]["SendMessageResponse"] | components["schemas"]["SendBatchUSMSMessageResponse"] | components["schemas"]["GetUSMSSendReceiptResponse"] | components["schemas"]["CreateUSMSTemplateResponse"] | components["schemas"]["QueryUSMSTemplateResponse"] | components["schemas"]["UpdateUSMSTemplateResponse"] | components["schemas"]["SendUSMSMessageResponse"] | components["schemas"]["DeleteUSMSTemplateResponse"] | components["schemas"]["CreateUSMSSignatureResponse"] | components["schemas"]["QueryUSMSSignatureResponse"] | components["schemas"]["UpdateUSMSSignatureResponse"] | components["schemas"]["DeleteUSMSSignatureResponse"] | components["schemas"]["GetUSMSSendStatisticsResponse"] | components["schemas"]["UploadUSMSFileResponse"] | components["schemas"]["GetSessionSummaryResponse"] | components["schemas"]["GetMessageResponse"] | components["schemas"]["ListInboundMessagesResponse"] | components["schemas"]["CreateWebhookEndpointResponse"] | components["schemas"]["ListWebhookEndpointsResponse"] | components["schemas"]["UpdateWebhookEndpointResponse"] | components["schemas"]["DeleteWebhookEndpointResponse"] | components["schemas"]["RotateWebhookSecretResponse"] | components["schemas"]["SendWebhookTestEventResponse"] | components["schemas"]["ListWebhookDeliveriesResponse"] | components["schemas"]["ReplayWebhookEventsResponse"] | components["schemas"]["CreateOptOutResponse"] | components["schemas"]["DeleteOptOutResponse"] | components["schemas"]["QueryOptOutResponse"] | components["schemas"]["GetOptOutSettingsResponse"] | components["schemas"]["UpdateOptOutSettingsResponse"] | components["schemas"]["ListApiKeysResponse"] | components["schemas"]["RevokeApiKeyResponse"] | components["schemas"]["AddBackfillResponse"] | components["schemas"]["AddUSMSSignatureQualificationResponse"] | components["schemas"]["DeleteUSMSSignatureQualificationResponse"] | components["schemas"]["GetUSMSSignatureQualificationResponse"] | components["schemas"]["QueryUSMSSignatureQualificationResponse"] | components["schemas"]["UpdateUSMSSignatureQualificationResponse"] | components["schemas"]["ErrorResponse"];
         /**
          * ErrorResponse
          * @description A refusal: RetCode says which, Message names the field and what to do.
@@ -3106,15 +3159,20 @@ export interface operations {
                         RetCode: 0;
                         Message: string;
                     } & ({
+                        /** BusinessMessage */
                         Data: {
                             MessageId: string;
                             AccountId: number;
                             BusinessPhone: string;
                             To: string;
                             Type: string;
+                            /** @description the content as SendMessage took it */
                             Content: unknown;
+                            /** @description the channel that delivers it: "whatsapp" or "simulator" */
                             Route: string;
+                            /** @description the WhatsApp wamid once submitted, else "" */
                             UpstreamId: string;
+                            /** @description accepted, sent, delivered, read, failed or unknown (docs/whatsapp.md) */
                             Status: string;
                             Attempts: number;
                             /** @description Unix seconds */
@@ -3123,6 +3181,7 @@ export interface operations {
                                 Status: string;
                                 /** @description Unix seconds */
                                 Time: number;
+                                /** @description the upstream's error code, else "" */
                                 Code: string;
                                 Desc: string;
                             } & {
