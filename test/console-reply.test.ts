@@ -1,8 +1,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { consoleLogin } from './helpers/console-client.js';
+import { consoleLogin, flat } from './helpers/console-client.js';
 import { startTestGateway, type TestGateway } from './helpers/gateway.js';
-import { accountKey, approvedTemplate, cn, sendAll } from './helpers/sending.js';
+import {
+  BUSINESS_PHONE,
+  accountKey,
+  approvedTemplate,
+  cn,
+  messageWhen,
+  registerBusinessPhone,
+  sendAll,
+  sentMessageId,
+} from './helpers/sending.js';
 
 /** The Inbox's reply box: a test phone answers, and the reply joins the conversation. */
 describe('console: a test phone replies', () => {
@@ -35,6 +44,36 @@ describe('console: a test phone replies', () => {
     assert.deepEqual(
       data.map((m) => [m.InboundId, m.Text]),
       [[id, 'Yes <b>please</b>']],
+    );
+  });
+
+  it('shows the 24-hour window of each business phone in the conversation, opened by a reply', async () => {
+    await registerBusinessPhone(gw);
+    const id = await sentMessageId(gw, { To: cn(803) });
+    await messageWhen(gw, id, 'delivered');
+    const account = await consoleLogin(gw.url, gw.key);
+    const path = `/console/inbox?phone=${encodeURIComponent(cn(803))}`;
+    const closed = await account.get(path);
+    // The window lines as text, their markup left out.
+    const line = (text: string) =>
+      flat(/<ul class="windows">([\s\S]*?)<\/ul>/.exec(text)?.[1] ?? '')
+        .replace(/<[^>]+>/g, '')
+        .trim();
+    assert.equal(
+      line(closed.text),
+      `24-hour window with ${BUSINESS_PHONE}: not open: this phone has not written to it`,
+    );
+    const sent = await account.post('/console/inbox/reply', {
+      phone: cn(803),
+      to: BUSINESS_PHONE,
+      channel: 'whatsapp',
+      text: 'Thanks',
+    });
+    assert.equal(sent.status, 303, sent.text);
+    const open = await account.get(path);
+    assert.match(
+      line(open.text),
+      new RegExp(`with \\${BUSINESS_PHONE}: open until \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d`),
     );
   });
 

@@ -277,9 +277,23 @@ export const BusinessMessageData = Obj(
       Obj({
         Status: Type.String(),
         Time: Unix('Unix seconds'),
-        Code: Type.String({ description: "the upstream's error code, else \"\"" }),
+        Code: Type.String({ description: 'the upstream\'s error code, else ""' }),
         Desc: Type.String(),
       }),
+    ),
+    Fallback: Type.Optional(
+      Obj(
+        {
+          State: Type.Union(
+            ['pending', 'sent', 'unneeded', 'failed'].map((s) => Type.Literal(s)),
+            { description: 'pending until it fires or the message is delivered' },
+          ),
+          Reason: Type.String({ description: 'why it fired, or why no SMS was sent' }),
+          SessionNo: Type.Optional(Type.String({ description: "the SMS's session, once sent" })),
+          Phone: Type.Optional(Type.String({ description: 'the number the SMS went to' })),
+        },
+        { description: 'the SMS fallback SendMessage was given, if any' },
+      ),
     ),
   },
   { title: 'BusinessMessage' },

@@ -21,5 +21,15 @@ export function businessMessageData(m: BusinessMessageView): Record<string, unkn
       Code: e.code,
       Desc: e.desc,
     })),
+    ...(m.fallback
+      ? {
+          Fallback: {
+            State: m.fallback.state,
+            Reason: m.fallback.reason,
+            ...(m.fallback.sessionNo === undefined ? {} : { SessionNo: m.fallback.sessionNo }),
+            ...(m.fallback.phone === undefined ? {} : { Phone: m.fallback.phone }),
+          },
+        }
+      : {}),
   };
 }

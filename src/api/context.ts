@@ -30,6 +30,8 @@ export interface IdSource {
 export interface Nudges {
   reviewTemplates(): void;
   dispatch(): void;
+  /** Business messages' SMS fallbacks: one is due at once (a message accepted failed). */
+  fallbacks(): void;
 }
 
 /** What an Action's handler may use: the same on the main thread and on an acceptance thread. */

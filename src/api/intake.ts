@@ -27,5 +27,6 @@ export function businessIntakeOf(deps: ActionDeps): BusinessIntake {
       deps.metrics.messagesAccepted('business', routes);
       deps.nudges.dispatch();
     },
+    fallbackDue: () => deps.nudges.fallbacks(),
   };
 }

@@ -115,6 +115,7 @@ export async function importConfiguredPhones(
       channel: 'whatsapp',
       phoneNumberId: p.phoneNumberId,
       accessToken: p.accessToken,
+      ...(p.windowGuard === undefined ? {} : { windowGuard: p.windowGuard }),
       createdAt: now,
     });
   }

@@ -6,6 +6,7 @@ interface GraphSimFlags {
   port: number;
   webhook?: string;
   statusDelayMs: number;
+  window: boolean;
 }
 
 function count(v: string): number {
@@ -23,6 +24,7 @@ export function registerGraphSim(program: Command): void {
     .option('-p, --port <port>', 'port to listen on', count, 8090)
     .option('--webhook <url>', 'where to post statuses', 'http://127.0.0.1:8080/webhooks/whatsapp')
     .option('--status-delay-ms <ms>', 'delay between one status and the next', count, 200)
+    .option('--no-window', "deliver free-form messages whatever the contact's 24-hour window")
     .addHelpText(
       'after',
       [
@@ -30,6 +32,8 @@ export function registerGraphSim(program: Command): void {
         'Statuses are signed with WIREBIRD_WHATSAPP_APP_SECRET, as the gateway checks them.',
         'Recipients ending in 0001 get sent then failed (131026), 0002 are refused at once',
         '(HTTP 400, 131026), 0003 get no status; any other number gets sent, delivered, read.',
+        'A free-form message (not a template) to a contact who has not written in 24 hours gets',
+        'sent then failed (131047), as Meta fails it; --no-window turns that off.',
         'POST /simulate/messages {"from","to","text"} makes a person write to a business phone:',
         'the message is posted to the webhook, signed, as Meta posts one. Add',
         '"media": {"type": "image", "mimeType": "image/png", "base64": "…"} to send a file, which',
@@ -52,6 +56,7 @@ export function registerGraphSim(program: Command): void {
         host: f.host,
         port: f.port,
         statusDelayMs: f.statusDelayMs,
+        window: f.window,
         appSecret,
         ...(f.webhook ? { webhookUrl: f.webhook } : {}),
       });

@@ -10,6 +10,8 @@ export const WhatsAppPhoneSchema = Type.Object(
     businessPhone: Type.String({ minLength: 1 }),
     phoneNumberId: Type.String({ pattern: '^[0-9]{1,32}$' }),
     accessToken: Type.String({ minLength: 1 }),
+    /** Free-form messages only within the 24-hour window (on unless false: docs/whatsapp.md). */
+    windowGuard: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );

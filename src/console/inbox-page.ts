@@ -1,6 +1,7 @@
 import type { InboundMessage } from '../domain/inbound/inbound.js';
 import { formatBytes } from '../domain/media/media-kinds.js';
 import type { Conversation, InboxView } from '../domain/views/views.js';
+import { windowClosesAt } from '../domain/business-messages/conversation.js';
 import { html, type Html } from './html.js';
 import { csrfField, page, utc, type PageContext } from './layout.js';
 import { renderEntry } from './inbox-entry.js';
@@ -23,6 +24,29 @@ export interface InboxPageData {
   before?: number;
   /** The cursor of the next, older page, when there is one. */
   older?: number;
+  /** The 24-hour window of each business phone in the open conversation. */
+  windows?: ConversationWindow[];
+}
+
+export interface ConversationWindow {
+  businessPhone: string;
+  /** When the test phone last wrote to it; absent: never. */
+  lastInboundAt?: number;
+  now: number;
+}
+
+/** Whether a business phone may send the test phone free-form messages, and until when. */
+function windowLine(w: ConversationWindow): Html {
+  const last = w.lastInboundAt;
+  const state =
+    last === undefined
+      ? html`not open: this phone has not written to it`
+      : w.now < windowClosesAt(last)
+        ? html`<b>open</b> until ${utc(windowClosesAt(last))} UTC`
+        : html`closed since ${utc(windowClosesAt(last))} UTC`;
+  return html`<li data-business-phone="${w.businessPhone}">
+    24-hour window with ${w.businessPhone}: ${state}
+  </li>`;
 }
 
 /** Deliveries and the phone's replies, in the order they happened. */
@@ -155,6 +179,13 @@ export function inboxPage(ctx: PageContext, d: InboxPageData): Html {
       </aside>
       <section id="conversation" data-phone="${d.phone ?? ''}" data-query="${d.query}">
         <h2>${d.phone ?? 'No conversation open'}</h2>
+        ${
+          d.windows && d.windows.length > 0
+            ? html`<ul class="windows">
+                ${d.windows.map(windowLine)}
+              </ul>`
+            : ''
+        }
         <ol id="entries">
           ${conversation(d.entries, d.replies ?? [])}
         </ol>

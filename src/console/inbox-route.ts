@@ -6,7 +6,8 @@ import { normalizePhone } from '../domain/phones/phones.js';
 import { accountScope, pageContext, type ConsoleContext } from './console-deps.js';
 import { guardedRoute as guarded, sendPage as send, type PageRequest } from './console-routes.js';
 import { formReader, text } from './forms.js';
-import { CONVERSATIONS_PER_PAGE, inboxPage } from './inbox-page.js';
+import { CONVERSATIONS_PER_PAGE, inboxPage, type ConversationWindow } from './inbox-page.js';
+import type { InboxView } from '../domain/views/views.js';
 import { sendMediaFile } from '../http/media-file.js';
 import { regionOfAccount } from '../core/sms-rules.js';
 
@@ -50,7 +51,8 @@ export function registerInboxRoutes(app: FastifyInstance, ctx: ConsoleContext): 
       const cleared = asked.cleared === '' ? undefined : Number(asked.cleared) || 0;
       const replied = asked.replied || undefined;
       const view = { query, phone, conversations, entries: entries.reverse(), cleared, replied };
-      const page = { ...view, replies: replies.reverse(), before, older };
+      const windows = phone ? await windowsOf(ctx, phone, entries) : [];
+      const page = { ...view, replies: replies.reverse(), before, older, windows };
       return send(reply, inboxPage(pageContext(ctx, request), page));
     }),
   );
@@ -125,6 +127,22 @@ async function replyFromTestPhone(ctx: ConsoleContext, request: PageRequest) {
     throw new WirebirdError('PermissionDenied', `${arrived.to} is not a number of this account`);
   }
   return (await ctx.inbound.receive(arrived)).message;
+}
+
+/** The 24-hour window of each business phone that wrote to the test phone (docs/whatsapp.md). */
+async function windowsOf(
+  ctx: ConsoleContext,
+  phone: string,
+  entries: readonly InboxView[],
+): Promise<ConversationWindow[]> {
+  const phones = [...new Set(entries.filter((e) => e.kind === 'business').map((e) => e.from))];
+  const now = ctx.clock.now();
+  return Promise.all(
+    phones.map(async (businessPhone) => {
+      const last = await ctx.store.lastInbound(businessPhone, phone);
+      return { businessPhone, now, ...(last === undefined ? {} : { lastInboundAt: last }) };
+    }),
+  );
 }
 
 function cursorOf(raw: string): number | undefined {

@@ -7,13 +7,21 @@ import { RetCode, WirebirdError } from '../domain/errors.js';
 import type { AcceptedBusinessMessage, IdempotencyRecord } from '../domain/messages/message.js';
 import { optedOutReason } from '../domain/opt-out/opt-out.js';
 import type { Clock, Store } from '../domain/ports.js';
+import type { BusinessPhone } from '../domain/accounts/account.js';
+import {
+  TEMPLATE_TYPE,
+  windowClosesAt,
+  windowGuarded,
+} from '../domain/business-messages/conversation.js';
 import { optedOut } from './sms-rules.js';
 
 export interface BusinessIntake {
-  store: Pick<Store, 'acceptBusinessMessage' | 'optedOutAmong'>;
+  store: Pick<Store, 'acceptBusinessMessage' | 'optedOutAmong' | 'lastInbound'>;
   clock: Clock;
   /** Told of the message stored, after its commit: the metric and the dispatcher's nudge. */
   accepted: (routes: readonly string[]) => void;
+  /** Told of a message stored failed already, whose fallback is due at once. */
+  fallbackDue: () => void;
 }
 
 /** Refuses a contact (E.164) the account may not message: one that opted out. */
@@ -25,6 +33,27 @@ export async function checkBusinessContact(
   if ((await optedOut(intake.store, accountId, [e164])).size > 0) {
     throw new WirebirdError('OptedOut', optedOutReason(e164, RetCode.OptedOut));
   }
+}
+
+/**
+ * Why a message of `type` may not go to the contact now, or undefined when it may: on a business
+ * phone held to the 24-hour window, only a template goes to a contact whose last message to that
+ * phone is older than the window, or who never wrote.
+ */
+export async function windowRefusal(
+  intake: BusinessIntake,
+  phone: BusinessPhone,
+  message: { type: string; e164: string },
+): Promise<string | undefined> {
+  if (message.type === TEMPLATE_TYPE || !windowGuarded(phone)) return undefined;
+  const now = intake.clock.now();
+  const last = await intake.store.lastInbound(phone.businessPhone, message.e164);
+  if (last !== undefined && now < windowClosesAt(last)) return undefined;
+  const since =
+    last === undefined
+      ? `${message.e164} has not written to ${phone.businessPhone}`
+      : `the 24-hour window with ${message.e164} closed at ${new Date(windowClosesAt(last)).toISOString()}`;
+  return `${since}; outside the window only a template may be sent (Type template)`;
 }
 
 /**
@@ -40,5 +69,7 @@ export async function storeBusinessMessage(
   const raced = await intake.store.acceptBusinessMessage(accepted, idempotency);
   if (raced) return raced;
   intake.accepted([message.route]);
+  // One accepted failed (outside the window) is not dispatched: its fallback goes at once.
+  if (message.failure) intake.fallbackDue();
   return undefined;
 }

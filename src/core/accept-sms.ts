@@ -7,7 +7,9 @@
  */
 import type { AcceptedSms, IdempotencyRecord } from '../domain/messages/message.js';
 import type { ConcatPart } from '../domain/messages/concat.js';
-import type { PhoneResult } from '../domain/phones/phones.js';
+import type { TaskCountModal } from '../domain/batches/batch.js';
+import { planBatch, type BatchPlan } from '../domain/batches/plan-batch.js';
+import { normalizePhone, type PhoneResult } from '../domain/phones/phones.js';
 import type { Clock, Routing, Store } from '../domain/ports.js';
 import { optOutsOf, regionOfAccount } from './sms-rules.js';
 
@@ -15,7 +17,12 @@ import { optOutsOf, regionOfAccount } from './sms-rules.js';
 export interface SmsIntake {
   store: Pick<
     Store,
-    'acceptBatch' | 'accountRegion' | 'optedOutAmong' | 'optOutSettings' | 'hasSenderIds'
+    | 'acceptBatch'
+    | 'accountRegion'
+    | 'optedOutAmong'
+    | 'optOutSettings'
+    | 'hasSenderIds'
+    | 'getTemplates'
   >;
   clock: Clock;
   routing: Routing;
@@ -67,6 +74,34 @@ export async function registeredSenders(
 /** The upstream an SMS to `e164` from `senderId` is sent through. */
 export function smsRoute(intake: SmsIntake, e164: string, senderId: string): string {
   return intake.routing.smsRoute(e164, senderId);
+}
+
+/**
+ * Plans templated SMS (SendBatchUSMSMessage's groups, and a business message's SMS fallback):
+ * the account's templates and senders, its recipients in its region with their opt-outs, each
+ * number checked by planBatch. Answers what is accepted and what failed, with why.
+ */
+export async function planGroups(
+  intake: SmsIntake,
+  accountId: number,
+  groups: readonly TaskCountModal[],
+): Promise<BatchPlan> {
+  const targets = groups.flatMap((g) => g.Target);
+  const recipients = await readRecipients(intake, accountId, targets, (t, region) =>
+    normalizePhone(t.Phone, region),
+  );
+  const templateIds = [...new Set(groups.map((g) => g.TemplateId))];
+  const named = groups.flatMap((g) => [g.SenderId, ...g.Target.map((t) => t.SenderId)]);
+  const templates = await intake.store.getTemplates(accountId, templateIds);
+  return planBatch(groups, {
+    templates: new Map(templates.map((t) => [t.templateId, t])),
+    senderIds: await registeredSenders(intake, accountId, named),
+    defaultRegion: recipients.region,
+    maxSegments: intake.maxSegments,
+    route: (e164: string, senderId: string) => smsRoute(intake, e164, senderId),
+    optedOut: recipients.optedOut,
+    verificationExempt: recipients.verificationExempt,
+  });
 }
 
 /** Messages a face accepted, as one session. */

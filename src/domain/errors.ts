@@ -28,6 +28,8 @@ export const RetCode = {
   MessageTooLong: 18021,
   /** The recipient opted out of the account's messages (docs/opt-out.md). */
   OptedOut: 18022,
+  /** A free-form business message outside the contact's 24-hour window (docs/whatsapp.md). */
+  WindowClosed: 18023,
   NothingAccepted: 18046,
 } as const;
 
@@ -54,6 +56,8 @@ export const RET_CODE_MEANINGS: Record<RetCodeName, string> = {
   StateConflict: "The thing's state does not allow it, or it changed meanwhile (retry).",
   MessageTooLong: 'A rendered SMS needs more segments than maxSegments.',
   OptedOut: "The number opted out of the account's messages.",
+  WindowClosed:
+    "SendMessage: the contact's 24-hour window is closed; send a template, or give a Fallback.",
   NothingAccepted: 'SendBatchUSMSMessage accepted no number; FailContent says why for each.',
 };
 export type RetCodeValue = (typeof RetCode)[RetCodeName];

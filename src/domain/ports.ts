@@ -2,6 +2,7 @@
  * The contracts between the pure domain and the outer layers. The Store is implemented by every
  * adapter in store/ and checked by one shared contract suite.
  */
+import type { DueFallback, FallbackOutcome } from './business-messages/conversation.js';
 import type { ApiKey, KeyKind } from './keys/api-key.js';
 import type { AuditEntry, AuditFilter, NewAuditEntry } from './audit/audit.js';
 import type { ConsoleSessionRecord } from './access/console-session.js';
@@ -113,6 +114,23 @@ export interface ConsoleSessionStore {
   ): Promise<number>;
   /** Sessions not ended and not expired at `now`, newest first. */
   liveConsoleSessions(now: number): Promise<ConsoleSessionRecord[]>;
+}
+
+/**
+ * Business messages as conversations (domain/business-messages/conversation.ts): the window each
+ * contact's last message opened, and the SMS fallbacks of business messages.
+ */
+export interface ConversationStore {
+  /** When `contact` last wrote to `businessPhone` (kept as inbound messages are stored), if ever. */
+  lastInbound(businessPhone: string, contact: string): Promise<number | undefined>;
+  /** Pending fallbacks whose message failed or was delivered, or whose After passed by `now`. */
+  dueFallbacks(now: number, limit: number): Promise<DueFallback[]>;
+  /**
+   * Settles a pending fallback: stores its SMS session (and the `message.fallback` event) when
+   * it is sent, all in one transaction. False, changing nothing, when it was not pending (another
+   * node settled it first): a fallback is sent at most once.
+   */
+  settleFallback(due: DueFallback, outcome: FallbackOutcome, now: number): Promise<boolean>;
 }
 
 export interface AccountStore {
@@ -332,7 +350,8 @@ export interface Store
     InboundStore,
     InboundMediaStore,
     WebhookStore,
-    OptOutStore {
+    OptOutStore,
+    ConversationStore {
   readonly dialect: 'sqlite' | 'postgres';
   /** Present when several nodes may share the store. */
   readonly cluster?: ClusterCoordination;

@@ -21,6 +21,8 @@ import type { Pipeline } from './dispatch-pipeline.js';
 import { AutoReviewer } from '../review/auto-reviewer.js';
 import { AcceptPool } from '../api/accept-threads/accept-pool.js';
 import type { KeyUsage } from '../core/api-keys.js';
+import type { SmsIntake } from '../core/accept-sms.js';
+import { FallbackSender } from '../core/business-fallback.js';
 
 export interface Runtime {
   config: Config;
@@ -30,6 +32,41 @@ export interface Runtime {
   logger: Logger;
   /** What the acceptance and outbox threads open their own store connections with, if any. */
   share: StoreShare | undefined;
+}
+
+/** How the core accepts SMS off the HTTP API: for the SMPP server and business fallbacks. */
+function smsIntakeOf(
+  rt: Runtime,
+  parts: { metrics: Metrics; pipeline: Pipeline; routing: Routing },
+): SmsIntake & { store: Store } {
+  return {
+    store: rt.store,
+    routing: parts.routing,
+    clock: rt.clock,
+    gatewayRegion: rt.config.defaultRegion,
+    maxSegments: rt.config.maxSegments,
+    newSessionNo: randomIds.uuid,
+    accepted: (routes) => {
+      parts.metrics.messagesAccepted('sms', routes);
+      parts.pipeline.dispatcher.nudge();
+    },
+  };
+}
+
+/** Business messages' SMS fallbacks, settled by one node at a time (docs/whatsapp.md). */
+export function fallbackSenderOf(
+  rt: Runtime,
+  parts: { metrics: Metrics; pipeline: Pipeline; routing: Routing },
+): FallbackSender {
+  return new FallbackSender({
+    sms: smsIntakeOf(rt, parts),
+    store: rt.store,
+    newSessionNo: randomIds.uuid,
+    log: rt.logger.child({ worker: 'fallback' }),
+    scheduler: rt.scheduler,
+    mayRun: onOneNode(rt.store, 'business-fallback'),
+    onSettled: (state) => parts.metrics.fallbackSettled(state),
+  });
 }
 
 /** The SMPP server ESMEs bind to, when smppServer.listen is set (docs/smpp-server.md). */
@@ -43,18 +80,7 @@ export function smppServerOf(
   return new SmppServer({
     config: { ...config.smppServer, listen },
     store: rt.store,
-    submit: {
-      store: rt.store,
-      routing: parts.routing,
-      clock: rt.clock,
-      gatewayRegion: config.defaultRegion,
-      maxSegments: config.maxSegments,
-      newSessionNo: randomIds.uuid,
-      accepted: (routes) => {
-        parts.metrics.messagesAccepted('sms', routes);
-        parts.pipeline.dispatcher.nudge();
-      },
-    },
+    submit: smsIntakeOf(rt, parts),
     scheduler: rt.scheduler,
     log: rt.logger.child({ worker: 'smpp-server' }),
     keyUsage: parts.keyUsage,

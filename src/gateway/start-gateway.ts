@@ -31,6 +31,7 @@ import type { AutoReviewer } from '../review/auto-reviewer.js';
 import { openStore, storeShare } from '../store/open-store.js';
 import type { AcceptPool } from '../api/accept-threads/accept-pool.js';
 import { KeyUsage } from '../core/api-keys.js';
+import type { FallbackSender } from '../core/business-fallback.js';
 import {
   autoReviewer,
   eventsOf,
@@ -38,6 +39,7 @@ import {
   pruneOutboxEvery,
   smppServerOf,
   startAcceptPool,
+  fallbackSenderOf,
   webhookOf,
   type Runtime,
 } from './optional-parts.js';
@@ -146,9 +148,10 @@ async function buildParts(rt: Runtime) {
   });
   const keyUsage = new KeyUsage(store);
   const smppServer = smppServerOf(rt, { metrics, pipeline, routing: channels.routing, keyUsage });
+  const fallbacks = fallbackSenderOf(rt, { metrics, pipeline, routing: channels.routing });
   const history = new MetricsHistory(metrics, clock);
   const built = { feed, media, inbound, channels, metrics, events, pipeline, offload, history };
-  return { ...creds, ...built, keyUsage, smppServer, reviewer: autoReviewer(rt) };
+  return { ...creds, ...built, keyUsage, smppServer, fallbacks, reviewer: autoReviewer(rt) };
 }
 
 /** The HTTP server and the background work over the parts; listening, then the SMPP server. */
@@ -218,11 +221,13 @@ interface Running {
   pipeline: Pipeline;
   inbound: InboundSink;
   keyUsage: KeyUsage;
+  fallbacks: FallbackSender;
 }
 
 /** Starts the timed and background work; answers how to stop all of it, in order. */
 async function startBackground(rt: Runtime, r: Running): Promise<() => Promise<void>> {
   r.reviewer?.start();
+  r.fallbacks.start();
   r.history.start();
   await r.events.start();
   const partsFlush = flushPartsEvery(rt, r.inbound);
@@ -235,6 +240,7 @@ async function startBackground(rt: Runtime, r: Running): Promise<() => Promise<v
     rt.logger.info('HTTP server closed');
     await r.offload?.stop();
     await r.reviewer?.stop();
+    await r.fallbacks.stop();
     partsFlush.cancel();
     pruning.cancel();
     await r.media.stop();
@@ -261,6 +267,7 @@ interface HttpParts {
   events: ReturnType<typeof eventsOf>;
   smppServer: SmppServer | undefined;
   keyUsage: KeyUsage;
+  fallbacks: FallbackSender;
 }
 
 /** The HTTP server: the API (and admin API), the WhatsApp webhook, the console. */
@@ -275,6 +282,7 @@ function httpServer(rt: Runtime, p: HttpParts): FastifyInstance {
       nudges: {
         reviewTemplates: () => p.reviewer?.nudge(),
         dispatch: () => p.pipeline.dispatcher.nudge(),
+        fallbacks: () => p.fallbacks.nudge(),
       },
       routing: p.channels.routing,
       metrics: p.metrics,

@@ -22,6 +22,11 @@ export interface GraphSimOptions {
   appSecret?: string;
   /** Between one status and the next. */
   statusDelayMs: number;
+  /**
+   * Fail free-form messages to a contact who has not written in 24 hours (error 131047, as a
+   * `failed` status), as Meta does; on unless false. Contacts write through /simulate/messages.
+   */
+  window?: boolean;
 }
 
 export interface GraphSimStats {
@@ -42,6 +47,19 @@ function scriptFor(to: string): 'read' | 'failed' | 'refused' | 'silent' {
   return 'read';
 }
 
+/** How long a contact's message lets the business send free-form messages (Meta's rule). */
+const WINDOW_MS = 24 * 60 * 60 * 1000;
+
+const OUTSIDE_WINDOW = {
+  code: 131047,
+  title: 'Re-engagement message',
+  message: 'Re-engagement message',
+  error_data: {
+    details:
+      'Message failed to send because more than 24 hours have passed since the customer last replied to this number.',
+  },
+};
+
 const UNDELIVERABLE = {
   code: 131026,
   title: 'Message undeliverable',
@@ -60,6 +78,8 @@ export class GraphSim {
   };
   /** Files people sent in inbound messages, by media id, as Meta holds them. */
   private readonly files = new Map<string, HeldFile>();
+  /** When each contact (by its digits) last wrote to a business phone here. */
+  private readonly lastWrote = new Map<string, number>();
   private app: FastifyInstance | undefined;
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly webhooks = new Agent({ connections: WEBHOOK_CONNECTIONS });
@@ -116,7 +136,8 @@ export class GraphSim {
       return graphError(131026, '(#131026) Message undeliverable', 'test number 0002');
     }
     const wamid = `wamid.SIM${randomBytes(12).toString('hex').toUpperCase()}`;
-    if (script !== 'silent') this.schedule(wamid, to, script);
+    if (this.outsideWindow(to, fieldsOf(body).type)) this.schedule(wamid, to, 'closed');
+    else if (script !== 'silent') this.schedule(wamid, to, script);
     return {
       messaging_product: 'whatsapp',
       contacts: [{ input: to, wa_id: to.replace(/^\+/, '') }],
@@ -124,13 +145,21 @@ export class GraphSim {
     };
   }
 
-  private schedule(wamid: string, to: string, script: 'read' | 'failed'): void {
-    const steps = script === 'failed' ? ['sent', 'failed'] : ['sent', 'delivered', 'read'];
+  /** A free-form message (not a template) to a contact who has not written within 24 hours. */
+  private outsideWindow(to: string, type: unknown): boolean {
+    if (this.options.window === false || type === 'template') return false;
+    const last = this.lastWrote.get(to.replace(/\D/g, ''));
+    return last === undefined || Date.now() - last >= WINDOW_MS;
+  }
+
+  private schedule(wamid: string, to: string, script: 'read' | 'failed' | 'closed'): void {
+    const steps = script === 'read' ? ['sent', 'delivered', 'read'] : ['sent', 'failed'];
+    const error = script === 'closed' ? OUTSIDE_WINDOW : UNDELIVERABLE;
     steps.forEach((status, i) => {
       const timer = setTimeout(
         () => {
           this.timers.delete(timer);
-          void this.post(wamid, to, status);
+          void this.post(wamid, to, status, error);
         },
         this.options.statusDelayMs * (i + 1),
       );
@@ -151,6 +180,7 @@ export class GraphSim {
       return { error: INBOUND_USAGE };
     }
     const wamid = `wamid.SIMIN${randomBytes(12).toString('hex').toUpperCase()}`;
+    this.lastWrote.set(from.replace(/\D/g, ''), Date.now());
     let content: Record<string, unknown> = { type: 'text', text: { body: text } };
     if (file) {
       const mediaId = String(8_000_000_000_000 + this.files.size + 1);
@@ -194,8 +224,8 @@ export class GraphSim {
     return file.bytes;
   }
 
-  private async post(wamid: string, to: string, status: string): Promise<void> {
-    const code = await this.postSigned(notification(wamid, to, status));
+  private async post(wamid: string, to: string, status: string, error: object): Promise<void> {
+    const code = await this.postSigned(notification(wamid, to, status, error));
     if (code === 200) this.stats.statusesPosted += 1;
     else this.stats.statusesRefused += 1;
   }
@@ -237,13 +267,13 @@ function graphError(code: number, message: string, details = '') {
   };
 }
 
-function notification(wamid: string, to: string, status: string): string {
+function notification(wamid: string, to: string, status: string, error: object): string {
   const item = {
     id: wamid,
     status,
     timestamp: String(Math.floor(Date.now() / 1000)),
     recipient_id: to.replace(/^\+/, ''),
-    ...(status === 'failed' ? { errors: [UNDELIVERABLE] } : {}),
+    ...(status === 'failed' ? { errors: [error] } : {}),
   };
   return JSON.stringify({
     object: 'whatsapp_business_account',

@@ -56,6 +56,8 @@ function describe(e: ValueError, s: Record<string, unknown>): string {
       return 'must be an object';
     case ValueErrorType.Boolean:
       return 'must be a boolean';
+    case ValueErrorType.ObjectAdditionalProperties:
+      return 'is not a field of this object';
     default:
       return typeof s.description === 'string'
         ? `must be ${s.description}`

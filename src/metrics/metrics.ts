@@ -35,6 +35,8 @@ export class Metrics implements DispatchObserver, ReportObserver {
   /** Failed authentications and lockouts of a source address, by face (docs/security.md). */
   readonly authFailures: Counter<'face'>;
   readonly authLockouts: Counter<'face'>;
+  /** Business messages' SMS fallbacks settled, by state (sent, failed, unneeded). */
+  readonly fallbacks: Counter<'state'>;
 
   constructor(
     private readonly store: Pick<OperatorStore, 'queueStats'> & Pick<WebhookStore, 'outboxStats'>,
@@ -86,6 +88,7 @@ export class Metrics implements DispatchObserver, ReportObserver {
       registers,
     });
     [this.authFailures, this.authLockouts] = authMetrics(counter);
+    this.fallbacks = fallbackMetric(counter);
     const events = eventMetrics(registers, store, clock);
     this.webhookAttempts = events.attempts;
     this.webhookSeconds = events.seconds;
@@ -201,6 +204,10 @@ export class Metrics implements DispatchObserver, ReportObserver {
     this.inboundMedia.inc({ outcome });
   }
 
+  fallbackSettled(state: string): void {
+    this.fallbacks.inc({ state });
+  }
+
   receiptsExpired(count: number): void {
     if (count > 0) this.final.inc({ channel: '', result: 'Unknow' }, count);
   }
@@ -273,6 +280,15 @@ function faceMetrics(
       registers,
     }),
   ];
+}
+
+/** Business messages' SMS fallbacks settled, by state. */
+function fallbackMetric(counter: CounterOf): Counter<'state'> {
+  return counter(
+    'wirebird_business_fallbacks_total',
+    "business messages' SMS fallbacks settled: sent, failed (no SMS accepted) or unneeded",
+    ['state'],
+  );
 }
 
 /** Inbound messages stored, and the fetches of their WhatsApp files. */

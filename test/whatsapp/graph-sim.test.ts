@@ -4,7 +4,9 @@ import { GraphSim } from '../../src/graph-sim/graph-sim.js';
 import { eventually, startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import {
   BUSINESS_PHONE,
+  approvedTemplate,
   cn,
+  finalReceipts,
   messageView,
   messageWhen,
   sentMessageId,
@@ -35,7 +37,18 @@ describe('WhatsApp through graph-sim: statuses come back through signed webhooks
     await sim.stop();
   });
 
+  /** The contact writes first (through graph-sim), as Meta's window wants for a free-form reply. */
+  async function contactWrites(from: string): Promise<void> {
+    const res = await fetch(`${sim.url}/simulate/messages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ from, to: BUSINESS_PHONE, text: 'hello' }),
+    });
+    assert.equal(((await res.json()) as { webhookStatus: number }).webhookStatus, 200);
+  }
+
   it('an ordinary number goes sent, delivered, read', async () => {
+    await contactWrites(cn(1234));
     const messageId = await sentMessageId(gw, { To: cn(1234) });
     await messageWhen(gw, messageId, 'read');
     // Each status is its own POST, so they may be stored in any order (as with Meta's): "read"
@@ -51,6 +64,8 @@ describe('WhatsApp through graph-sim: statuses come back through signed webhooks
   });
 
   it('test number 0001 fails with 131026 through the webhook; 0002 is refused at submission', async () => {
+    await contactWrites(cn(1));
+    await contactWrites(cn(2));
     const failed = await messageWhen(gw, await sentMessageId(gw, { To: cn(1) }), 'failed');
     // "sent" may be stored after "failed" (each status is its own POST); the failure is kept.
     assert.equal(failed.History.find((e) => e.Status === 'failed')?.Code, '131026');
@@ -60,6 +75,7 @@ describe('WhatsApp through graph-sim: statuses come back through signed webhooks
   });
 
   it('a signature made with another secret is refused by the gateway and counted by the simulator', async () => {
+    await contactWrites(cn(1300));
     const refusedBefore = sim.stats.statusesRefused;
     sim.appSecret = 'not-the-app-secret';
     try {
@@ -72,6 +88,38 @@ describe('WhatsApp through graph-sim: statuses come back through signed webhooks
     } finally {
       sim.appSecret = APP_SECRET;
     }
+  });
+
+  it('fails a free-form message outside the window with 131047, as Meta does; a template goes', async () => {
+    const closed = await messageWhen(gw, await sentMessageId(gw, { To: cn(1400) }), 'failed');
+    const failure = closed.History.find((e) => e.Status === 'failed');
+    assert.equal(failure?.Code, '131047');
+    assert.match(failure.Desc, /more than 24 hours have passed/);
+    const template = {
+      Type: 'template',
+      Content: JSON.stringify({
+        name: 'hello',
+        language: { code: 'en_US', policy: 'deterministic' },
+      }),
+    };
+    await messageWhen(gw, await sentMessageId(gw, { To: cn(1400), ...template }), 'read');
+  });
+
+  it('a message failed by the window falls back to SMS, once, through the whole loop', async () => {
+    const code = await approvedTemplate(gw, 'We could not reach you on WhatsApp: {1}');
+    const fallback = { TemplateId: code, TemplateParams: ['call us'] };
+    const id = await sentMessageId(gw, { To: cn(1500), Fallback: fallback });
+    const { json } = await eventually(async () => {
+      const got = await gw.api({ Action: 'GetMessage', AccountId: 1, MessageId: id });
+      const data = got.json.Data as { Fallback?: { State: string } };
+      return data.Fallback?.State === 'sent' ? got : undefined;
+    }, 'the fallback to be sent');
+    const data = json.Data as MessageView & { Fallback: { SessionNo: string; Phone: string } };
+    assert.equal(data.Status, 'failed');
+    assert.equal(data.History.find((e) => e.Status === 'failed')?.Code, '131047');
+    const [receipt] = await finalReceipts(gw, data.Fallback.SessionNo, 1);
+    assert.equal(receipt?.Phone, cn(1500));
+    assert.equal(receipt.ReceiptResult, 'Success');
   });
 
   it('a person writes to the business phone: the simulator posts it signed, stored once', async () => {
@@ -88,8 +136,9 @@ describe('WhatsApp through graph-sim: statuses come back through signed webhooks
       Channel: 'whatsapp',
     });
     const data = json.Data as { From: string; To: string; Text: string }[];
+    // The other tests' contacts wrote too: this one's message is there, once.
     assert.deepEqual(
-      data.map((m) => [m.From, m.To, m.Text]),
+      data.filter((m) => m.From === cn(1240)).map((m) => [m.From, m.To, m.Text]),
       [[cn(1240), BUSINESS_PHONE, 'Where is my order?']],
     );
     const bad = await fetch(`${sim.url}/simulate/messages`, {

@@ -46,8 +46,9 @@ describe('WhatsApp business phones: registration', () => {
       ...fields,
     });
 
-  it('answers the phone, channel and phone number id, never the access token', async () => {
-    const json = await registerWhatsAppPhone(gw);
+  it('answers the phone, channel, phone number id and window guard, never the access token', async () => {
+    // Left out, WindowGuard is WhatsApp's default: on.
+    const json = await registerWhatsAppPhone(gw, { WindowGuard: undefined });
     assert.deepEqual(json, {
       RetCode: 0,
       Message: '',
@@ -55,7 +56,9 @@ describe('WhatsApp business phones: registration', () => {
       BusinessPhone: BUSINESS_PHONE,
       Channel: 'whatsapp',
       PhoneNumberId: PHONE_NUMBER_ID,
+      WindowGuard: true,
     });
+    await registerWhatsAppPhone(gw);
     assert.doesNotMatch(JSON.stringify(json), new RegExp(ACCESS_TOKEN));
   });
 
@@ -66,6 +69,7 @@ describe('WhatsApp business phones: registration', () => {
     [{ AccessToken: 'has spaces in it' }, 'AccessToken'],
     [{ Channel: 'telegram' }, 'Channel'],
     [{ Channel: 'simulator' }, 'PhoneNumberId'],
+    [{ WindowGuard: 'no' }, 'WindowGuard'],
   ] as const) {
     const shown = Object.entries(fields).map(([k, v]) => `${k}=${String(v)}`);
     it(`refuses ${shown.join(' ')} with a 400 naming ${field}`, async () => {
@@ -123,6 +127,8 @@ describe('WhatsApp business phones: declared in the config file', () => {
           businessPhone: '+8613900000077',
           phoneNumberId: '555000111',
           accessToken: 'EAAfrom-config-file',
+          // Contacts never write here: the free-form sends below pass only with the guard off.
+          windowGuard: false,
         },
       ],
     });

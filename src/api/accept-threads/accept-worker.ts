@@ -38,7 +38,11 @@ const shared: Omit<ActionDeps, 'metrics'> = {
   clock: systemClock,
   ids: randomIds,
   // The main thread nudges its dispatcher when the answer reaches it.
-  nudges: { dispatch: () => undefined, reviewTemplates: () => undefined },
+  nudges: {
+    dispatch: () => undefined,
+    reviewTemplates: () => undefined,
+    fallbacks: () => undefined,
+  },
   routing: smsRouting(config),
   keyUsage: new KeyUsage(store),
 };

@@ -4,19 +4,11 @@ import {
   type BatchInfo,
   type TaskCountModal,
 } from '../../domain/batches/batch.js';
-import { planBatch, type BatchContext } from '../../domain/batches/plan-batch.js';
 import { WirebirdError } from '../../domain/errors.js';
-import { normalizePhone } from '../../domain/phones/phones.js';
 import { defineAction, type ActionContext } from '../context.js';
 import { acceptOnce, findReplay, idempotencyOf } from '../idempotency.js';
 import { BatchInfo as BatchInfoSchema, Obj } from '../answer-schemas.js';
-import {
-  readRecipients,
-  registeredSenders,
-  smsRoute,
-  storeSms,
-  type SmsIntake,
-} from '../../core/accept-sms.js';
+import { planGroups, storeSms } from '../../core/accept-sms.js';
 import { smsIntakeOf } from '../intake.js';
 
 // Clients that serialise every field send null for "not set": null is taken as absent. Business
@@ -91,7 +83,7 @@ export async function sendGroups(
   if (replayed) return replayed;
 
   const intake = smsIntakeOf(ctx.deps);
-  const plan = planBatch(groups, await batchContext(ctx, intake, groups));
+  const plan = await planGroups(intake, ctx.accountId, groups);
   const reqUuid = ctx.deps.ids.uuid();
   const failed = { ReqUuid: reqUuid, SuccessCount: 0, FailContent: plan.failContent };
   if (plan.accepted.length === 0) {
@@ -148,27 +140,4 @@ function withoutNulls(groups: Static<typeof Input>['TaskContent']): TaskCountMod
       UserId: some(t.UserId),
     })),
   }));
-}
-
-async function batchContext(
-  ctx: ActionContext,
-  intake: SmsIntake,
-  groups: TaskCountModal[],
-): Promise<BatchContext> {
-  const targets = groups.flatMap((g) => g.Target);
-  const recipients = await readRecipients(intake, ctx.accountId, targets, (t, region) =>
-    normalizePhone(t.Phone, region),
-  );
-  const templateIds = [...new Set(groups.map((g) => g.TemplateId))];
-  const named = groups.flatMap((g) => [g.SenderId, ...g.Target.map((t) => t.SenderId)]);
-  const templates = await ctx.deps.store.getTemplates(ctx.accountId, templateIds);
-  return {
-    templates: new Map(templates.map((t) => [t.templateId, t])),
-    senderIds: await registeredSenders(intake, ctx.accountId, named),
-    defaultRegion: recipients.region,
-    maxSegments: intake.maxSegments,
-    route: (e164: string, senderId: string) => smsRoute(intake, e164, senderId),
-    optedOut: recipients.optedOut,
-    verificationExempt: recipients.verificationExempt,
-  };
 }

@@ -9,6 +9,7 @@ import { Obj } from '../answer-schemas.js';
 import { serveAdmin, type AdminInput, type AdminRoute } from './admin-route.js';
 import { accountIdParam } from './guard.js';
 import { regionOfAccount } from '../../core/sms-rules.js';
+import { windowGuarded } from '../../domain/business-messages/conversation.js';
 
 const REGION_RULE =
   'a two-letter region code such as "US" or "CN", or null for the gateway\'s default';
@@ -56,12 +57,21 @@ export const ACCOUNT_ROUTES = {
           description: 'WhatsApp: the Graph API token; stored sealed, never answered',
         }),
       ),
+      WindowGuard: Type.Optional(
+        Type.Boolean({
+          description:
+            'free-form messages only within the 24-hour window (default: on for whatsapp, off for simulator)',
+        }),
+      ),
     }),
     answer: Obj({
       AccountId: Type.Integer(),
       BusinessPhone: Type.String(),
       Channel: Type.String(),
       PhoneNumberId: Type.Optional(Type.String()),
+      WindowGuard: Type.Optional(
+        Type.Boolean({ description: 'whether the 24-hour window is kept (absent for sms)' }),
+      ),
     }),
     creates: true,
   },
@@ -130,18 +140,16 @@ async function addBusinessPhone(
     accountId,
   });
   await store.ensureAccount(accountId, clock.now());
-  await store.addBusinessPhone({
-    accountId,
-    businessPhone: number,
-    createdAt: clock.now(),
-    ...channel,
-  });
+  const guard = windowGuardOf(body, channel.channel);
+  const phone = { accountId, businessPhone: number, createdAt: clock.now(), ...channel, ...guard };
+  await store.addBusinessPhone(phone);
   // The access token goes to the store and to Meta only: never back in an answer.
   return {
     AccountId: accountId,
     BusinessPhone: number,
     Channel: channel.channel,
     ...(channel.phoneNumberId ? { PhoneNumberId: channel.phoneNumberId } : {}),
+    ...(channel.channel === 'sms' ? {} : { WindowGuard: windowGuarded(phone) }),
   };
 }
 
@@ -206,6 +214,15 @@ function channelOf(body: Record<string, unknown>): {
     );
   }
   return { channel, phoneNumberId, accessToken };
+}
+
+/** WindowGuard, for a business phone; an SMS number has no window. */
+function windowGuardOf(body: Record<string, unknown>, channel: string): { windowGuard?: boolean } {
+  const v = body.WindowGuard;
+  if (v === undefined || v === null) return {};
+  if (channel === 'sms') throw invalid('WindowGuard', 'is only taken for a business phone');
+  // The route's schema declares WindowGuard a boolean.
+  return { windowGuard: v as boolean };
 }
 
 function requireString(body: Record<string, unknown>, field: string): string {

@@ -47,6 +47,21 @@ const Status = Obj({
   Sequence,
 });
 
+const Fallback = Obj({
+  ...Version,
+  MessageId: Type.String({ description: 'the business message' }),
+  BusinessPhone: Type.String(),
+  Phone: Type.String({ description: "the business message's To, as the request wrote it" }),
+  State: Type.Union([Type.Literal('sent'), Type.Literal('failed')], {
+    description: 'sent: the SMS was accepted; failed: it could not be (Reason says why)',
+  }),
+  Reason: Type.String(),
+  SessionNo: Type.Union([Type.String(), Type.Null()], {
+    description: "the SMS's session (GetUSMSSendReceipt takes it); null when none was accepted",
+  }),
+  FallbackTime: Unix,
+});
+
 const Contact = Obj({
   ...Version,
   Phone: Type.String({ description: 'E.164' }),
@@ -66,6 +81,10 @@ export const EVENT_DATA: Record<AnyEventType, { when: string; data: TSchema }> =
   'message.inbound': {
     when: "A reply or WhatsApp message to one of the account's numbers was stored.",
     data: versioned(InboundMessage),
+  },
+  'message.fallback': {
+    when: "A business message's SMS fallback fired: its SMS accepted, or why it could not be.",
+    data: Fallback,
   },
   'contact.opted_out': { when: 'A number opted out.', data: Contact },
   'contact.opted_in': { when: 'A number opted back in.', data: Contact },

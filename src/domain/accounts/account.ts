@@ -14,4 +14,6 @@ export interface BusinessPhone {
   phoneNumberId?: string;
   /** The Cloud API access token: sent to Meta only, never logged nor answered. */
   accessToken?: string;
+  /** Free-form messages only within the 24-hour window; absent: the channel's default. */
+  windowGuard?: boolean;
 }

@@ -6,6 +6,7 @@ export const EVENT_TYPES = [
   'message.receipt',
   'message.status',
   'message.inbound',
+  'message.fallback',
   'contact.opted_out',
   'contact.opted_in',
   'template.reviewed',

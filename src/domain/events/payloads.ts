@@ -1,3 +1,4 @@
+import type { DueFallback, FallbackOutcome } from '../business-messages/conversation.js';
 import type { InboundMessage } from '../inbound/inbound.js';
 import { inboundView } from '../inbound/inbound-view.js';
 import { outTemplate } from '../templates/out-template.js';
@@ -93,4 +94,26 @@ export function templateReviewedEvent(t: Template, at: number): NewEvent | undef
     return undefined;
   }
   return { accountId: t.accountId, type: 'template.reviewed', at, data: outTemplate(t) };
+}
+
+/**
+ * `message.fallback`: a business message's fallback fired. Names both messages: the business
+ * MessageId and, when the SMS was accepted, its SessionNo; else why none was (Reason).
+ */
+export function fallbackEvent(due: DueFallback, outcome: FallbackOutcome, at: number): NewEvent {
+  const sent = outcome.state === 'sent' ? outcome.batch : undefined;
+  return {
+    accountId: due.accountId,
+    type: 'message.fallback',
+    at,
+    data: {
+      MessageId: due.messageId,
+      BusinessPhone: due.businessPhone,
+      Phone: due.to,
+      State: outcome.state,
+      Reason: outcome.reason,
+      SessionNo: sent?.sessionNo ?? null,
+      FallbackTime: Math.floor(at / 1000),
+    },
+  };
 }

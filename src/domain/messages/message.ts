@@ -1,3 +1,4 @@
+import type { FallbackSpec, FallbackView } from '../business-messages/conversation.js';
 import type { ConcatPart } from './concat.js';
 /**
  * A message's life in the store: queued → submitting (claimed under a lease) → submitted
@@ -50,6 +51,10 @@ export interface AcceptedBusinessMessage {
   /** The normalised content object, as JSON. */
   content: string;
   acceptedAt: number;
+  /** The SMS to send when it fails or is not delivered in time. */
+  fallback?: FallbackSpec;
+  /** Set when it is accepted already failed (outside the window, with a fallback to send). */
+  failure?: { code: string; desc: string };
 }
 
 export interface IdempotencyRecord {
@@ -140,6 +145,8 @@ export interface BusinessMessageView {
   attempts: number;
   acceptedAt: number;
   history: StatusEvent[];
+  /** The SMS it falls back to, when SendMessage gave one. */
+  fallback?: FallbackView;
 }
 
 /** What the simulator channel keeps of each delivery, per recipient. */

@@ -8,6 +8,7 @@ import { describe } from 'node:test';
 import { accountsContract } from './accounts-contract.js';
 import { claimsContract } from './claims-contract.js';
 import { concurrencyContract } from './concurrency-contract.js';
+import { conversationsContract } from './conversations-contract.js';
 import type { OpenStore } from './fixtures.js';
 import { inboundContract } from './inbound-contract.js';
 import { smppCredentialsContract } from './smpp-credentials-contract.js';
@@ -54,6 +55,7 @@ export function runStoreContract(name: string, open: OpenStore): void {
     inboundMediaContract(open);
     outboxContract(open);
     optOutsContract(open);
+    conversationsContract(open);
     concurrencyContract(open);
   });
 }

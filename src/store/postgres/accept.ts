@@ -1,9 +1,11 @@
 import { idempotencyWindowStart } from '../../domain/messages/idempotency-window.js';
-import type { IdempotencyRecord } from '../../domain/messages/message.js';
+import type { AcceptedBusinessMessage, IdempotencyRecord } from '../../domain/messages/message.js';
 import type { MessageStore } from '../../domain/ports.js';
 import { INSERT_COLUMNS, fromIdemRow, type IdemRow } from '../rows/messages.js';
 import { inTransaction, type Pool, type Queryable } from './database.js';
 import { insertSms } from './insert-sms.js';
+import { messagesChanged } from './outbox.js';
+import { INSERT_FALLBACK_COLUMNS, fallbackValues } from '../rows/conversations.js';
 
 /** Acceptance: a batch or a business message stored all or nothing, once per Idempotency-Key. */
 export function postgresAcceptance(
@@ -21,32 +23,68 @@ export function postgresAcceptance(
     },
     async acceptBusinessMessage(m, idem) {
       return guarded(pool, idem, async (c) => {
-        await c.query(
-          `WITH m AS (
-             INSERT INTO messages (${INSERT_COLUMNS})
-             VALUES ('business', $1, NULL, $2, $3, $4, $5, NULL, NULL, '', '', '', $6, $7, $8, 1,
-               'queued', 'accepted', $9, $9)
-             RETURNING id)
-           INSERT INTO message_events (message_ref, status, at, code, descr)
-           SELECT id, 'accepted', $9, '', '' FROM m`,
-          [
-            m.accountId,
-            m.messageId,
-            m.to,
-            m.e164,
-            m.route,
-            m.content,
-            m.type,
-            m.businessPhone,
-            m.acceptedAt,
-          ],
-        );
+        await insertBusiness(c, m);
       });
     },
     async findIdempotency(accountId, key, notBefore) {
       return findIdem(pool, accountId, key, notBefore);
     },
   };
+}
+
+/**
+ * A business message's row and its first event; its fallback's row, if it has one; and, for one
+ * accepted already failed (outside the window, with a fallback), its failure and event at once.
+ */
+async function insertBusiness(c: Queryable, m: AcceptedBusinessMessage): Promise<void> {
+  const r = await c.query<{ id: number }>(
+    `WITH m AS (
+       INSERT INTO messages (${INSERT_COLUMNS})
+       VALUES ('business', $1, NULL, $2, $3, $4, $5, NULL, NULL, '', '', '', $6, $7, $8, 1,
+         'queued', 'accepted', $9, $9)
+       RETURNING id),
+     e AS (INSERT INTO message_events (message_ref, status, at, code, descr)
+       SELECT id, 'accepted', $9, '', '' FROM m)
+     SELECT id FROM m`,
+    [
+      m.accountId,
+      m.messageId,
+      m.to,
+      m.e164,
+      m.route,
+      m.content,
+      m.type,
+      m.businessPhone,
+      m.acceptedAt,
+    ],
+  );
+  if (m.fallback) {
+    await c.query(
+      `INSERT INTO business_fallbacks (${INSERT_FALLBACK_COLUMNS}) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9)`,
+      fallbackValues(m, m.fallback),
+    );
+  }
+  const id = r.rows[0]?.id;
+  if (m.failure && id !== undefined) await failAtOnce(c, id, m.failure, m.acceptedAt);
+}
+
+async function failAtOnce(
+  c: Queryable,
+  id: number,
+  failure: { code: string; desc: string },
+  at: number,
+): Promise<void> {
+  const { code, desc } = failure;
+  await c.query(
+    `UPDATE messages SET state = 'final', due_at = NULL, status = 'failed', receipt_result = 'SubmitFail',
+       receipt_code = $1, receipt_desc = $2, receipt_time = $3 WHERE id = $4`,
+    [code, desc, Math.floor(at / 1000), id],
+  );
+  await c.query(
+    'INSERT INTO message_events (message_ref, status, at, code, descr) VALUES ($1,$2,$3,$4,$5)',
+    [id, 'failed', at, code, desc],
+  );
+  await messagesChanged(c, [{ id, status: 'failed', code, desc, at }], at);
 }
 
 const IDEM_COLUMNS = 'account_id, idem_key, request_hash, response, created_at';

@@ -1,5 +1,11 @@
 import { TemplateStatus } from '../../domain/templates/template.js';
-import { PHONE_COLUMNS, toBusinessPhone, type PhoneRow } from '../rows/accounts.js';
+import {
+  PHONE_COLUMNS,
+  PHONE_UPDATE,
+  phoneValues,
+  toBusinessPhone,
+  type PhoneRow,
+} from '../rows/accounts.js';
 import type { AccountStore } from '../../domain/ports.js';
 import type { Pool } from './database.js';
 
@@ -49,18 +55,10 @@ export function postgresAccounts(pool: Pool): AccountStore {
     async addBusinessPhone(p) {
       // xmax is 0 only on a row this statement inserted, not on one it updated.
       const r = await pool.query<{ inserted: boolean }>(
-        `INSERT INTO business_phones (${PHONE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6)
-         ON CONFLICT (account_id, business_phone) DO UPDATE SET channel = excluded.channel,
-           phone_number_id = excluded.phone_number_id, access_token = excluded.access_token
+        `INSERT INTO business_phones (${PHONE_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7)
+         ON CONFLICT (account_id, business_phone) DO UPDATE SET ${PHONE_UPDATE}
          RETURNING (xmax = 0) AS inserted`,
-        [
-          p.accountId,
-          p.businessPhone,
-          p.channel,
-          p.createdAt,
-          p.phoneNumberId ?? null,
-          p.accessToken ?? null,
-        ],
+        phoneValues(p),
       );
       return r.rows[0]?.inserted === true;
     },

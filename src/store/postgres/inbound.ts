@@ -16,6 +16,7 @@ import {
 import { inboundEvent } from '../../domain/events/payloads.js';
 import { inTransaction, type Pool, type Queryable } from './database.js';
 import { keywordReply } from './opt-outs.js';
+import { noteWindow } from './conversations.js';
 import { emitEvents, emitToSmpp } from './outbox.js';
 import { smppAccountEndpointId } from '../../domain/smpp-server/receipt-endpoint.js';
 
@@ -66,6 +67,8 @@ async function storeWith(c: Queryable, m: ArrivedMessage, inboundId: string) {
   const row = r.rows[0];
   if (row) {
     const message = toInbound(row);
+    // The contact's message opens the business phone's 24-hour window, routed or not.
+    if (m.channel === 'whatsapp') await noteWindow(c, m.to, m.from, m.receivedAt);
     // A routed message is an event of its account's, and may be an opt-out keyword; an
     // unrouted one is the operator's.
     if (accountId !== undefined) {

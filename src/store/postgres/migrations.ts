@@ -6,6 +6,7 @@
 import { postgresMigrationsTwoWay } from './migrations-two-way.js';
 import { postgresMigrationsCredentials } from './migrations-credentials.js';
 import { postgresMigrationsIssuer } from './migrations-issuer.js';
+import { postgresMigrationsConversations } from './migrations-conversations.js';
 
 export interface Migration {
   version: number;
@@ -305,4 +306,5 @@ export const postgresMigrations: readonly Migration[] = [
   ...postgresMigrationsTwoWay,
   ...postgresMigrationsCredentials,
   ...postgresMigrationsIssuer,
+  ...postgresMigrationsConversations,
 ];

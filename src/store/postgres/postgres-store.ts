@@ -18,6 +18,7 @@ import { postgresStatistics } from './statistics.js';
 import { postgresTemplates } from './templates.js';
 import { postgresUcloudKeys } from './ucloud-keys.js';
 import { postgresWebhooks } from './webhooks.js';
+import { postgresConversations } from './conversations.js';
 import { postgresOptOuts } from './opt-outs.js';
 
 export type { PostgresOptions } from './database.js';
@@ -52,6 +53,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
     ...postgresInboundMedia(pool),
     ...postgresMedia(pool),
     ...postgresWebhooks(pool),
+    ...postgresConversations(pool),
     ...postgresOptOuts(pool),
     async close() {
       await cluster.close();

@@ -1,5 +1,6 @@
 import type { BusinessMessageView } from '../../domain/messages/message.js';
 import {
+  businessViewQuery,
   toBusinessView,
   RECEIPT_COLUMNS,
   toReceipt,
@@ -29,12 +30,7 @@ export function postgresReceipts(pool: Pool) {
       return rows.rows.map(toReceipt);
     },
     async getBusinessMessage(messageId: string): Promise<BusinessMessageView | undefined> {
-      const r = await pool.query<BusinessRow>(
-        `SELECT id, message_id, account_id, business_phone, phone, type, body, route, status,
-           attempts, accepted_at, upstream_id
-         FROM messages WHERE message_id = $1`,
-        [messageId],
-      );
+      const r = await pool.query<BusinessRow>(businessViewQuery('$1'), [messageId]);
       const m = r.rows[0];
       if (!m) return undefined;
       const events = await pool.query<EventRow>(

@@ -1,3 +1,4 @@
+import type { FallbackState, FallbackView } from '../../domain/business-messages/conversation.js';
 /** Rows as both adapters read them (same column names in SQLite and PostgreSQL). */
 import type { BusinessMessageView } from '../../domain/messages/message.js';
 import type { ReceiptPerPhone, ReceiptResult } from '../../domain/receipts/receipt.js';
@@ -65,6 +66,29 @@ export interface BusinessRow {
   attempts: number;
   accepted_at: number;
   upstream_id: string | null;
+  fallback_state: FallbackState | null;
+  fallback_session_no: string | null;
+  fallback_phone: string | null;
+  fallback_reason: string | null;
+}
+
+/** A business message with its fallback, by MessageId (`$1` or `?`, as the dialect writes it). */
+export function businessViewQuery(param: string): string {
+  return `SELECT m.id, m.message_id, m.account_id, m.business_phone, m.phone, m.type, m.body, m.route,
+      m.status, m.attempts, m.accepted_at, m.upstream_id, f.state AS fallback_state,
+      f.session_no AS fallback_session_no, f.phone AS fallback_phone, f.reason AS fallback_reason
+    FROM messages m LEFT JOIN business_fallbacks f ON f.message_id = m.message_id
+    WHERE m.message_id = ${param}`;
+}
+
+function fallbackOf(m: BusinessRow): FallbackView | undefined {
+  if (m.fallback_state === null) return undefined;
+  return {
+    state: m.fallback_state,
+    reason: m.fallback_reason ?? '',
+    ...(m.fallback_session_no === null ? {} : { sessionNo: m.fallback_session_no }),
+    ...(m.fallback_phone === null ? {} : { phone: m.fallback_phone }),
+  };
 }
 
 export interface EventRow {
@@ -76,6 +100,7 @@ export interface EventRow {
 
 /** A business message and its history as the admin API shows it. */
 export function toBusinessView(m: BusinessRow, events: readonly EventRow[]): BusinessMessageView {
+  const fallback = fallbackOf(m);
   return {
     messageId: m.message_id,
     accountId: m.account_id,
@@ -89,5 +114,6 @@ export function toBusinessView(m: BusinessRow, events: readonly EventRow[]): Bus
     attempts: m.attempts,
     acceptedAt: m.accepted_at,
     history: events.map((e) => ({ status: e.status, at: e.at, code: e.code, desc: e.descr })),
+    ...(fallback ? { fallback } : {}),
   };
 }

@@ -6,6 +6,8 @@ import { INSERT_COLUMNS, fromIdemRow, type IdemRow } from '../rows/messages.js';
 import type { Db } from './database.js';
 import { groupCommit } from './group-commit.js';
 import { smsInserter } from './insert-sms.js';
+import type { SqliteOutbox } from './outbox.js';
+import { INSERT_FALLBACK_COLUMNS, fallbackValues } from '../rows/conversations.js';
 
 const INSERT_MESSAGE = `INSERT INTO messages (${INSERT_COLUMNS})
   VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'queued','accepted',?,?)`;
@@ -16,9 +18,10 @@ const INSERT_MESSAGE = `INSERT INTO messages (${INSERT_COLUMNS})
  */
 export function sqliteAcceptance(
   db: Db,
+  outbox: SqliteOutbox,
 ): Pick<MessageStore, 'acceptBatch' | 'acceptBusinessMessage' | 'findIdempotency'> {
   const insertSms = smsInserter(db);
-  const insertBusiness = businessInserter(db);
+  const insertBusiness = businessInserter(db, outbox);
   const insertSession = db.prepare(
     'INSERT INTO sessions (session_no, account_id, accepted_count, created_at) VALUES (?,?,?,?)',
   );
@@ -83,11 +86,21 @@ function idempotencyGuard(db: Db) {
   return { guarded, findIdem };
 }
 
-/** A business message's row and its first event. */
-function businessInserter(db: Db): (m: AcceptedBusinessMessage) => void {
+/**
+ * A business message's row and its first event; its fallback's row, if it has one; and, for one
+ * accepted already failed (outside the window, with a fallback), its failure and event at once.
+ */
+function businessInserter(db: Db, outbox: SqliteOutbox): (m: AcceptedBusinessMessage) => void {
   const insertMessage = db.prepare(INSERT_MESSAGE);
   const insertEvent = db.prepare(
     'INSERT INTO message_events (message_ref, status, at, code, descr) VALUES (?,?,?,?,?)',
+  );
+  const insertFallback = db.prepare(
+    `INSERT INTO business_fallbacks (${INSERT_FALLBACK_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?)`,
+  );
+  const fail = db.prepare(
+    `UPDATE messages SET state = 'final', due_at = NULL, status = 'failed', receipt_result = 'SubmitFail',
+       receipt_code = ?, receipt_desc = ?, receipt_time = ? WHERE id = ?`,
   );
   return (m) => {
     const { lastInsertRowid } = insertMessage.run(
@@ -95,6 +108,15 @@ function businessInserter(db: Db): (m: AcceptedBusinessMessage) => void {
       ...['', '', '', m.content, m.type, m.businessPhone, 1, m.acceptedAt, m.acceptedAt],
     );
     insertEvent.run(lastInsertRowid, 'accepted', m.acceptedAt, '', '');
+    if (m.fallback) insertFallback.run(...fallbackValues(m, m.fallback));
+    if (!m.failure) return;
+    const { code, desc } = m.failure;
+    const id = Number(lastInsertRowid);
+    fail.run(code, desc, Math.floor(m.acceptedAt / 1000), id);
+    insertEvent.run(id, 'failed', m.acceptedAt, code, desc);
+    const change = { id, accountId: m.accountId, kind: 'business', status: 'failed' };
+    const at = m.acceptedAt;
+    outbox.messageChanged({ ...change, receiptTo: null, code, desc, at }, at);
   };
 }
 

@@ -1,5 +1,11 @@
 import { TemplateStatus } from '../../domain/templates/template.js';
-import { PHONE_COLUMNS, toBusinessPhone, type PhoneRow } from '../rows/accounts.js';
+import {
+  PHONE_COLUMNS,
+  PHONE_UPDATE,
+  phoneValues,
+  toBusinessPhone,
+  type PhoneRow,
+} from '../rows/accounts.js';
 import type { AccountStore } from '../../domain/ports.js';
 import type { Db } from './database.js';
 
@@ -28,9 +34,8 @@ export function sqliteAccounts(db: Db): AccountStore {
     .prepare<unknown[], number>("SELECT count(*) FROM api_keys WHERE kind = 'api'")
     .pluck();
   const insertPhone = db.prepare(
-    `INSERT INTO business_phones (${PHONE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)
-     ON CONFLICT (account_id, business_phone) DO UPDATE SET channel = excluded.channel,
-       phone_number_id = excluded.phone_number_id, access_token = excluded.access_token`,
+    `INSERT INTO business_phones (${PHONE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (account_id, business_phone) DO UPDATE SET ${PHONE_UPDATE}`,
   );
   const selectPhone = db.prepare<unknown[], PhoneRow>(
     `SELECT ${PHONE_COLUMNS} FROM business_phones WHERE account_id = ? AND business_phone = ?`,
@@ -50,14 +55,7 @@ export function sqliteAccounts(db: Db): AccountStore {
     ...sqliteSenders(db),
     async addBusinessPhone(p) {
       const existed = selectPhone.get(p.accountId, p.businessPhone) !== undefined;
-      insertPhone.run(
-        p.accountId,
-        p.businessPhone,
-        p.channel,
-        p.createdAt,
-        p.phoneNumberId ?? null,
-        p.accessToken ?? null,
-      );
+      insertPhone.run(...phoneValues(p));
       return !existed;
     },
     async getBusinessPhone(accountId, businessPhone) {

@@ -15,6 +15,7 @@ import {
 } from '../rows/inbound.js';
 import { inboundEvent } from '../../domain/events/payloads.js';
 import type { Db } from './database.js';
+import { sqliteWindows } from './conversations.js';
 import type { SqliteOptOuts } from './opt-outs.js';
 import type { SqliteOutbox } from './outbox.js';
 import { smppAccountEndpointId } from '../../domain/smpp-server/receipt-endpoint.js';
@@ -62,6 +63,7 @@ export function sqliteInbound(
      RETURNING ${INBOUND_COLUMNS}`,
   );
   const announce = announcer(db, outbox, optOuts);
+  const noteWindow = sqliteWindows(db);
   const existing = db.prepare<unknown[], InboundRow>(
     `SELECT ${INBOUND_COLUMNS} FROM inbound_messages WHERE channel = ? AND dedupe_key = ?`,
   );
@@ -73,6 +75,8 @@ export function sqliteInbound(
     const row = insert.get(...values);
     if (row) {
       const message = toInbound(row);
+      // The contact's message opens the business phone's 24-hour window, routed or not.
+      if (m.channel === 'whatsapp') noteWindow(m.to, m.from, m.receivedAt);
       // An unrouted message is the operator's: no event, no keyword.
       if (accountId !== undefined) announce(m, message, accountId);
       return { message, stored: true };

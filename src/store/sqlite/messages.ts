@@ -15,7 +15,7 @@ import { sqliteReports } from './reports.js';
 export function sqliteMessages(db: Db, outbox: SqliteOutbox): MessageStore {
   const reports = sqliteReports(db, outbox);
   return {
-    ...sqliteAcceptance(db),
+    ...sqliteAcceptance(db, outbox),
     ...sqliteClaims(db),
     ...sqliteOutcomes(db, reports, outbox),
     ...reports,

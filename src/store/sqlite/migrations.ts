@@ -5,6 +5,7 @@
 import { sqliteMigrationsTwoWay } from './migrations-two-way.js';
 import { sqliteMigrationsCredentials } from './migrations-credentials.js';
 import { sqliteMigrationsIssuer } from './migrations-issuer.js';
+import { sqliteMigrationsConversations } from './migrations-conversations.js';
 
 export interface Migration {
   version: number;
@@ -303,4 +304,5 @@ export const sqliteMigrations: readonly Migration[] = [
   ...sqliteMigrationsTwoWay,
   ...sqliteMigrationsCredentials,
   ...sqliteMigrationsIssuer,
+  ...sqliteMigrationsConversations,
 ];

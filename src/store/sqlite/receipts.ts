@@ -2,6 +2,7 @@ import type { BusinessMessageView } from '../../domain/messages/message.js';
 import {
   RECEIPT_COLUMNS,
   receiptOfValues,
+  businessViewQuery,
   toBusinessView,
   type BusinessRow,
   type EventRow,
@@ -10,11 +11,7 @@ import {
 import type { Db } from './database.js';
 
 export function sqliteReceipts(db: Db) {
-  const byMessageId = db.prepare<unknown[], BusinessRow>(
-    `SELECT id, message_id, account_id, business_phone, phone, type, body, route, status, attempts, accepted_at,
-       upstream_id
-     FROM messages WHERE message_id = ?`,
-  );
+  const byMessageId = db.prepare<unknown[], BusinessRow>(businessViewQuery('?'));
   const events = db.prepare<unknown[], EventRow>(
     'SELECT status, at, code, descr FROM message_events WHERE message_ref = ? ORDER BY rowid',
   );

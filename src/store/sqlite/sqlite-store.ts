@@ -1,3 +1,4 @@
+import { sqliteConversations } from './conversations.js';
 import { sqliteInbound } from './inbound.js';
 import { sqliteSmppCredentials } from './smpp-credentials.js';
 import { sqliteInboundMedia } from './inbound-media.js';
@@ -58,6 +59,7 @@ export function sqliteStoreOn(db: Db): Store {
     ...sqliteInboundMedia(db, outbox),
     ...optOuts.store,
     ...sqliteWebhooks(db, outbox),
+    ...sqliteConversations(db, outbox),
     async close() {
       db.close();
     },

@@ -546,6 +546,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "message.fallback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A business message's SMS fallback fired: its SMS accepted, or why it could not be.
+         * @description Signed as Standard Webhooks do (docs/events.md). Answer 2xx within 10 s; anything else is retried.
+         */
+        post: operations["MessageFallbackEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "contact.opted_out": {
         parameters: {
             query?: never;
@@ -645,6 +665,14 @@ export interface components {
             /** @description a JSON string */
             Content: string | Record<string, never>;
             BusinessPhone: string;
+            /** @description the SMS sent to To when the message fails or is not delivered within After */
+            Fallback?: {
+                TemplateId: string;
+                TemplateParams?: (string | number)[];
+                SenderId?: string;
+                /** @description a whole number of seconds from 10 to 86400 */
+                After?: number;
+            };
         };
         /** SendMessageResponse */
         SendMessageResponse: {
@@ -1133,6 +1161,19 @@ export interface components {
                 } & {
                     [key: string]: unknown;
                 })[];
+                /** @description the SMS fallback SendMessage was given, if any */
+                Fallback?: {
+                    /** @description pending until it fires or the message is delivered */
+                    State: "pending" | "sent" | "unneeded" | "failed";
+                    /** @description why it fired, or why no SMS was sent */
+                    Reason: string;
+                    /** @description the SMS's session, once sent */
+                    SessionNo?: string;
+                    /** @description the number the SMS went to */
+                    Phone?: string;
+                } & {
+                    [key: string]: unknown;
+                };
             } & {
                 [key: string]: unknown;
             };
@@ -1685,7 +1726,7 @@ export interface components {
          * RetCode
          * @description What happened; 0 is success. docs/errors.md has the full table.
          */
-        RetCode: number & (0 | 160 | 161 | 162 | 170 | 171 | 172 | 173 | 174 | 153 | 18000 | 18001 | 18003 | 18004 | 18010 | 18019 | 18020 | 18021 | 18022 | 18046);
+        RetCode: number & (0 | 160 | 161 | 162 | 170 | 171 | 172 | 173 | 174 | 153 | 18000 | 18001 | 18003 | 18004 | 18010 | 18019 | 18020 | 18021 | 18022 | 18023 | 18046);
         MessageReceiptEvent: {
             /** @constant */
             type: "message.receipt";
@@ -1765,6 +1806,35 @@ export interface components {
             } & {
                 [key: string]: unknown;
             }) & components["schemas"]["InboundMessage"];
+        } & {
+            [key: string]: unknown;
+        };
+        MessageFallbackEvent: {
+            /** @constant */
+            type: "message.fallback";
+            /**
+             * Format: date-time
+             * @description when it happened
+             */
+            timestamp: string;
+            data: {
+                /** @constant */
+                SchemaVersion: 1;
+                /** @description the business message */
+                MessageId: string;
+                BusinessPhone: string;
+                /** @description the business message's To, as the request wrote it */
+                Phone: string;
+                /** @description sent: the SMS was accepted; failed: it could not be (Reason says why) */
+                State: "sent" | "failed";
+                Reason: string;
+                /** @description the SMS's session (GetUSMSSendReceipt takes it); null when none was accepted */
+                SessionNo: string | null;
+                /** @description Unix seconds */
+                FallbackTime: number;
+            } & {
+                [key: string]: unknown;
+            };
         } & {
             [key: string]: unknown;
         };
@@ -2440,6 +2510,8 @@ export interface operations {
                     PhoneNumberId?: string;
                     /** @description WhatsApp: the Graph API token; stored sealed, never answered */
                     AccessToken?: string;
+                    /** @description free-form messages only within the 24-hour window (default: on for whatsapp, off for simulator) */
+                    WindowGuard?: boolean;
                 };
             };
         };
@@ -2459,6 +2531,8 @@ export interface operations {
                         BusinessPhone: string;
                         Channel: string;
                         PhoneNumberId?: string;
+                        /** @description whether the 24-hour window is kept (absent for sms) */
+                        WindowGuard?: boolean;
                     } & {
                         [key: string]: unknown;
                     });
@@ -3187,6 +3261,19 @@ export interface operations {
                             } & {
                                 [key: string]: unknown;
                             })[];
+                            /** @description the SMS fallback SendMessage was given, if any */
+                            Fallback?: {
+                                /** @description pending until it fires or the message is delivered */
+                                State: "pending" | "sent" | "unneeded" | "failed";
+                                /** @description why it fired, or why no SMS was sent */
+                                Reason: string;
+                                /** @description the SMS's session, once sent */
+                                SessionNo?: string;
+                                /** @description the number the SMS went to */
+                                Phone?: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
                         } & {
                             [key: string]: unknown;
                         };
@@ -3760,6 +3847,35 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["MessageInboundEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none, is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    MessageFallbackEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_<n>`): the same on every retry; use it to drop repeats. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse ones far from now. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the endpoint secret (base64 after `whsec_`); two during a rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MessageFallbackEvent"];
             };
         };
         responses: {
