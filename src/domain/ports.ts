@@ -239,8 +239,8 @@ export interface MessageStore {
   expireAwaiting(cutoff: number, now: number, limit: number): Promise<number>;
   /**
    * Cancels the account's messages of `sessionNo` not yet claimed for submission (all of them,
-   * or the one to `e164`): each ends as a SubmitFail with code CANCELLED, its receipt event
-   * written in the same transaction. Answers how many.
+   * or the one to `e164`): each ends as Fail with code CANCELED and CostCount 0, its receipt
+   * event written in the same transaction. Answers how many.
    */
   cancelQueued(
     accountId: number,
@@ -248,6 +248,13 @@ export interface MessageStore {
     e164: string | undefined,
     now: number,
   ): Promise<number>;
+  /** Cancels the account's business message `messageId` if it is still queued, as above. */
+  cancelQueuedBusiness(accountId: number, messageId: string, now: number): Promise<boolean>;
+  /**
+   * Ends, as Fail with code EXPIRED and CostCount 0, up to `limit` queued messages whose
+   * ValidityPeriod passed by `now`, with their events. Answers how many.
+   */
+  expireQueued(now: number, limit: number): Promise<number>;
   /** The sessions among `sessionNos` that belong to the account, in the order asked, each once. */
   accountSessions(accountId: number, sessionNos: readonly string[]): Promise<string[]>;
   /**

@@ -8,6 +8,7 @@ import type { PduFields } from '../smpp-wire/codec.js';
 import { destinationAddress } from '../domain/smpp/addresses.js';
 import { receiptPduFields } from '../domain/smpp/receipt-text.js';
 import { FINAL_STATS } from '../domain/smpp/tables.js';
+import { CANCELED_CODE } from '../domain/messages/schedule.js';
 import { textOf } from '../util/unknown-values.js';
 
 /** stat and err from the receipt's result and code (`DELIVRD:000`, `UNDELIV`, `TIMEOUT`, …). */
@@ -15,7 +16,9 @@ export function statOf(result: unknown, code: unknown): { stat: string; err: str
   const [head = '', tail = ''] = textOf(code).split(':');
   const err = /^\d{3}$/.test(tail) ? tail : '000';
   if (result === 'Success') return { stat: 'DELIVRD', err };
-  if (result === 'SubmitFail') return { stat: head === 'CANCELLED' ? 'DELETED' : 'REJECTD', err };
+  // Cancelled before it was handed upstream (cancel_sm, CancelScheduledMessages): deleted.
+  if (head === CANCELED_CODE) return { stat: 'DELETED', err };
+  if (result === 'SubmitFail') return { stat: 'REJECTD', err };
   if (result === 'Unknow') return { stat: head === 'TIMEOUT' ? 'EXPIRED' : 'UNKNOWN', err };
   return { stat: FINAL_STATS.has(head) && head !== 'DELIVRD' ? head : 'UNDELIV', err };
 }

@@ -29,6 +29,10 @@ export interface AcceptedBatch {
   accountId: number;
   sessionNo: string;
   acceptedAt: number;
+  /** When its messages are due: SendAt; absent, at once. */
+  dueAt?: number;
+  /** When its messages not yet handed upstream expire instead (ValidityPeriod). */
+  expiresAt?: number;
   messages: readonly AcceptedSms[];
   /**
    * The system_id of the SMPP bind that submitted the batch and asked for receipts: each final
@@ -53,6 +57,9 @@ export interface AcceptedBusinessMessage {
   acceptedAt: number;
   /** The SMS to send when it fails or is not delivered in time. */
   fallback?: FallbackSpec;
+  /** When it is due (SendAt), and when it expires unless handed upstream (ValidityPeriod). */
+  dueAt?: number;
+  expiresAt?: number;
   /** Set when it is accepted already failed (outside the window, with a fallback to send). */
   failure?: { code: string; desc: string };
 }

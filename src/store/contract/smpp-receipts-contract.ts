@@ -95,8 +95,8 @@ export function smppReceiptsContract(open: OpenStore): void {
       assert.deepEqual(
         receipts.map((r) => [r.ReceiptResult, r.ReceiptCode]),
         [
-          ['SubmitFail', 'CANCELLED'],
-          ['SubmitFail', 'CANCELLED'],
+          ['Fail', 'CANCELED'],
+          ['Fail', 'CANCELED'],
         ],
       );
       assert.equal((await forBind(store)).length, 2, 'each cancel is a receipt for the bind');

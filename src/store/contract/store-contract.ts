@@ -9,6 +9,7 @@ import { accountsContract } from './accounts-contract.js';
 import { claimsContract } from './claims-contract.js';
 import { concurrencyContract } from './concurrency-contract.js';
 import { conversationsContract } from './conversations-contract.js';
+import { scheduleContract } from './schedule-contract.js';
 import type { OpenStore } from './fixtures.js';
 import { inboundContract } from './inbound-contract.js';
 import { smppCredentialsContract } from './smpp-credentials-contract.js';
@@ -56,6 +57,7 @@ export function runStoreContract(name: string, open: OpenStore): void {
     outboxContract(open);
     optOutsContract(open);
     conversationsContract(open);
+    scheduleContract(open);
     concurrencyContract(open);
   });
 }

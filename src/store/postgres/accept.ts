@@ -39,9 +39,9 @@ export function postgresAcceptance(
 async function insertBusiness(c: Queryable, m: AcceptedBusinessMessage): Promise<void> {
   const r = await c.query<{ id: number }>(
     `WITH m AS (
-       INSERT INTO messages (${INSERT_COLUMNS})
+       INSERT INTO messages (${INSERT_COLUMNS}, expires_at)
        VALUES ('business', $1, NULL, $2, $3, $4, $5, NULL, NULL, '', '', '', $6, $7, $8, 1,
-         'queued', 'accepted', $9, $9)
+         'queued', 'accepted', $10, $9, $11)
        RETURNING id),
      e AS (INSERT INTO message_events (message_ref, status, at, code, descr)
        SELECT id, 'accepted', $9, '', '' FROM m)
@@ -56,6 +56,8 @@ async function insertBusiness(c: Queryable, m: AcceptedBusinessMessage): Promise
       m.type,
       m.businessPhone,
       m.acceptedAt,
+      m.dueAt ?? m.acceptedAt,
+      m.expiresAt ?? null,
     ],
   );
   if (m.fallback) {

@@ -1,9 +1,10 @@
 import type { MessageStore } from '../../domain/ports.js';
-import { fromClaimRow, type ClaimRow } from '../rows/messages.js';
+import { fromClaimRow, notExpired, type ClaimRow } from '../rows/messages.js';
 import type { Pool } from './database.js';
 
 const CLAIM = `WITH due AS (
-    SELECT id FROM messages WHERE due_at <= $1 ORDER BY due_at LIMIT $2 FOR UPDATE SKIP LOCKED
+    SELECT id FROM messages WHERE due_at <= $1 AND ${notExpired('$1')}
+    ORDER BY due_at LIMIT $2 FOR UPDATE SKIP LOCKED
   )
   UPDATE messages m SET state = 'submitting', attempts = m.attempts + 1, due_at = $3
   FROM due WHERE m.id = due.id

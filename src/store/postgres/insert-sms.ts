@@ -11,9 +11,9 @@ import type { Queryable } from './database.js';
  */
 // An SMPP submit's bind for its receipts and its part of an ESME-split message ($5, $6) are
 // written with the rows, not by an UPDATE after them.
-const INSERT = `INSERT INTO messages (${INSERT_COLUMNS}, receipt_to, concat)
+const INSERT = `INSERT INTO messages (${INSERT_COLUMNS}, receipt_to, concat, expires_at)
   SELECT 'sms', $1, $2, NULL, t.p, t.e, t.r, t.t, t.a, t.s, t.x, t.u, t.b, 'sms', '', t.c,
-    'queued', 'accepted', $3, $3, $5, $6
+    'queued', 'accepted', $7, $3, $5, $6, $8
   FROM json_to_recordset($4::json)
     AS t(p text, e text, r text, t text, a text, s text, x text, u text, b text, c int)`;
 
@@ -38,5 +38,7 @@ export async function insertSms(db: Queryable, batch: AcceptedBatch): Promise<vo
     JSON.stringify(rows),
     batch.receiptTo ?? null,
     batch.concat ? concatText(batch.concat) : null,
+    batch.dueAt ?? batch.acceptedAt,
+    batch.expiresAt ?? null,
   ]);
 }

@@ -7,6 +7,7 @@ import { postgresMigrationsTwoWay } from './migrations-two-way.js';
 import { postgresMigrationsCredentials } from './migrations-credentials.js';
 import { postgresMigrationsIssuer } from './migrations-issuer.js';
 import { postgresMigrationsConversations } from './migrations-conversations.js';
+import { postgresMigrationsValidity } from './migrations-validity.js';
 
 export interface Migration {
   version: number;
@@ -307,4 +308,5 @@ export const postgresMigrations: readonly Migration[] = [
   ...postgresMigrationsCredentials,
   ...postgresMigrationsIssuer,
   ...postgresMigrationsConversations,
+  ...postgresMigrationsValidity,
 ];

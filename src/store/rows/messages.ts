@@ -50,6 +50,15 @@ export const INSERT_COLUMNS = `kind, account_id, session_no, message_id, phone, 
   template_id, params, sender_id, extend_code, user_id, body, type, business_phone, cost_count,
   state, status, due_at, accepted_at`;
 
+/**
+ * A claim leaves a queued message whose validity passed to the expiry pass (expireQueued): it is
+ * not handed upstream. One claimed before (a lease that ran out mid-submit) may have been, so it
+ * is claimed again as before. `now` is the dialect's parameter holding the time.
+ */
+export function notExpired(now: string): string {
+  return `(expires_at IS NULL OR expires_at > ${now} OR state <> 'queued')`;
+}
+
 /** ClaimRow's columns in order, for adapters that read rows as arrays (cheaper than objects). */
 export const CLAIM_COLUMNS =
   'id, kind, account_id, route, attempts, e164, sender_id, extend_code, body, message_id, business_phone, type, concat';

@@ -9,8 +9,8 @@ import { smsInserter } from './insert-sms.js';
 import type { SqliteOutbox } from './outbox.js';
 import { INSERT_FALLBACK_COLUMNS, fallbackValues } from '../rows/conversations.js';
 
-const INSERT_MESSAGE = `INSERT INTO messages (${INSERT_COLUMNS})
-  VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'queued','accepted',?,?)`;
+const INSERT_MESSAGE = `INSERT INTO messages (${INSERT_COLUMNS}, expires_at)
+  VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'queued','accepted',?,?,?)`;
 
 /**
  * Acceptance: a batch or a business message stored all or nothing, once per Idempotency-Key,
@@ -105,7 +105,8 @@ function businessInserter(db: Db, outbox: SqliteOutbox): (m: AcceptedBusinessMes
   return (m) => {
     const { lastInsertRowid } = insertMessage.run(
       ...['business', m.accountId, null, m.messageId, m.to, m.e164, m.route, null, null],
-      ...['', '', '', m.content, m.type, m.businessPhone, 1, m.acceptedAt, m.acceptedAt],
+      ...['', '', '', m.content, m.type, m.businessPhone, 1, m.dueAt ?? m.acceptedAt],
+      ...[m.acceptedAt, m.expiresAt ?? null],
     );
     insertEvent.run(lastInsertRowid, 'accepted', m.acceptedAt, '', '');
     if (m.fallback) insertFallback.run(...fallbackValues(m, m.fallback));

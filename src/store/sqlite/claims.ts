@@ -1,5 +1,7 @@
 import type { MessageStore } from '../../domain/ports.js';
-import { CLAIM_COLUMNS, fromClaimValues, type ClaimValues } from '../rows/messages.js';
+import { CLAIM_COLUMNS, fromClaimValues, notExpired, type ClaimValues } from '../rows/messages.js';
+
+const NOT_EXPIRED = notExpired('?');
 import type { Db } from './database.js';
 import { relaxed } from './relaxed.js';
 
@@ -7,7 +9,7 @@ import { relaxed } from './relaxed.js';
 export function sqliteClaims(db: Db): Pick<MessageStore, 'claimDue' | 'extendLeases'> {
   const claim = db.prepare<unknown[], ClaimValues>(
     `UPDATE messages SET state = 'submitting', attempts = attempts + 1, due_at = ?
-     WHERE id IN (SELECT id FROM messages WHERE due_at <= ? ORDER BY due_at LIMIT ?)
+     WHERE id IN (SELECT id FROM messages WHERE due_at <= ? AND ${NOT_EXPIRED} ORDER BY due_at LIMIT ?)
      RETURNING ${CLAIM_COLUMNS}`,
   );
   // Arrays, not objects: better-sqlite3 builds an object a property at a time.
@@ -17,7 +19,7 @@ export function sqliteClaims(db: Db): Pick<MessageStore, 'claimDue' | 'extendLea
   );
   // A lost claim or renewal only makes its messages due sooner; the outcome's commit is durable.
   const claimRows = relaxed(db, (until: number, now: number, limit: number) =>
-    claim.all(until, now, limit),
+    claim.all(until, now, now, limit),
   );
   const extend = relaxed(db, (claims: readonly { id: number; attempt: number }[], until) => {
     for (const c of claims) extendOne.run(until, c.id, c.attempt);

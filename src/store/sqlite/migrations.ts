@@ -6,6 +6,7 @@ import { sqliteMigrationsTwoWay } from './migrations-two-way.js';
 import { sqliteMigrationsCredentials } from './migrations-credentials.js';
 import { sqliteMigrationsIssuer } from './migrations-issuer.js';
 import { sqliteMigrationsConversations } from './migrations-conversations.js';
+import { sqliteMigrationsValidity } from './migrations-validity.js';
 
 export interface Migration {
   version: number;
@@ -305,4 +306,5 @@ export const sqliteMigrations: readonly Migration[] = [
   ...sqliteMigrationsCredentials,
   ...sqliteMigrationsIssuer,
   ...sqliteMigrationsConversations,
+  ...sqliteMigrationsValidity,
 ];

@@ -1,0 +1,52 @@
+/**
+ * Time as part of a message (docs/api.md, "SendAt and ValidityPeriod"): when it is due, when it
+ * expires unless handed upstream first, and how a held message ends when it expires or is
+ * cancelled. Such messages cost nothing: their CostCount is 0.
+ */
+import { invalid } from '../errors.js';
+
+/** A SendAt this close (or in the past) sends now: clocks differ by a few seconds. */
+export const SEND_NOW_WITHIN_MS = 5_000;
+export const VALIDITY_MIN_S = 30;
+export const VALIDITY_MAX_S = 259_200;
+/** How far ahead SendAt may be unless the gateway is configured otherwise (maxScheduleDays). */
+export const DEFAULT_MAX_SCHEDULE_DAYS = 35;
+
+export const EXPIRED_CODE = 'EXPIRED';
+export const EXPIRED_DESC = 'not handed upstream within its ValidityPeriod';
+export const CANCELED_CODE = 'CANCELED';
+export const CANCELED_DESC = 'canceled before it was handed upstream';
+
+export interface Schedule {
+  /** Absent: due at once. */
+  dueAt?: number;
+  expiresAt?: number;
+}
+
+/** A request's SendAt and ValidityPeriod, as read by the Actions' schemas (whole numbers). */
+export interface ScheduleFields {
+  SendAt?: number;
+  ValidityPeriod?: number;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * When a message is due and when it expires: SendAt (Unix seconds) in the past or within a few
+ * seconds sends now; past the limit it is refused. ValidityPeriod counts from SendAt, or from
+ * acceptance when there is none.
+ */
+export function scheduleOf(f: ScheduleFields, now: number, maxDays: number): Schedule {
+  let dueAt: number | undefined;
+  if (f.SendAt !== undefined) {
+    const at = f.SendAt * 1000;
+    if (at > now + maxDays * DAY_MS) {
+      const latest = Math.floor((now + maxDays * DAY_MS) / 1000);
+      throw invalid('SendAt', `must be at most ${maxDays} days ahead (at most ${latest})`);
+    }
+    if (at > now + SEND_NOW_WITHIN_MS) dueAt = at;
+  }
+  if (f.ValidityPeriod === undefined) return dueAt === undefined ? {} : { dueAt };
+  const expiresAt = (dueAt ?? now) + f.ValidityPeriod * 1000;
+  return { ...(dueAt === undefined ? {} : { dueAt }), expiresAt };
+}

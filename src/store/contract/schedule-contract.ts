@@ -1,0 +1,91 @@
+import assert from 'node:assert/strict';
+import { describe } from 'node:test';
+import { endpoint } from './outbox-contract.js';
+import {
+  ACCOUNT,
+  HOUR,
+  LEASE,
+  MINUTE,
+  NOW,
+  OTHER_ACCOUNT,
+  SECOND,
+  batch,
+  business,
+  only,
+  receiptOf,
+  sms,
+  states,
+  storeTest,
+  type OpenStore,
+} from './fixtures.js';
+
+export function scheduleContract(open: OpenStore): void {
+  const test = storeTest(open);
+
+  describe('SendAt and ValidityPeriod', () => {
+    test('a message due later is held until then, SMS and business alike', async (store) => {
+      const due = NOW + HOUR;
+      await store.acceptBatch(batch([sms()], { dueAt: due }));
+      await store.acceptBusinessMessage(business({ dueAt: due }));
+      assert.deepEqual(await store.claimDue(due - 1, 10, LEASE), []);
+      assert.equal((await store.claimDue(due, 10, LEASE)).length, 2);
+    });
+
+    test('a queued message past its validity is not claimed; the expiry pass ends it, once', async (store) => {
+      const e = endpoint({ eventTypes: ['message.receipt'] });
+      await store.ensureAccount(ACCOUNT, NOW);
+      await store.insertEndpoint(e);
+      const expiring = batch([sms({ costCount: 2 })], { expiresAt: NOW + MINUTE });
+      await store.acceptBatch(expiring);
+      await store.acceptBatch(batch([sms()], { expiresAt: NOW + HOUR }));
+      assert.deepEqual(await store.claimDue(NOW + MINUTE, 10, LEASE).then((c) => c.length), 1);
+      assert.equal(await store.expireQueued(NOW + MINUTE, 10), 1);
+      assert.equal(await store.expireQueued(NOW + MINUTE, 10), 0);
+      const receipt = await receiptOf(store, expiring.sessionNo);
+      assert.deepEqual(
+        [receipt.ReceiptResult, receipt.ReceiptCode, receipt.CostCount],
+        ['Fail', 'EXPIRED', 0],
+      );
+      const deliveries = await store.claimDeliveries(e.endpointId, NOW + MINUTE, 10, NOW + HOUR);
+      const data = JSON.parse(only(deliveries).body) as { data: Record<string, unknown> };
+      assert.deepEqual([data.data.ReceiptCode, data.data.CostCount], ['EXPIRED', 0]);
+    });
+
+    test('one claimed before its validity passed is never expired (it may be upstream)', async (store) => {
+      await store.acceptBatch(batch([sms()], { expiresAt: NOW + SECOND }));
+      assert.equal((await store.claimDue(NOW, 10, LEASE)).length, 1);
+      assert.equal(await store.expireQueued(NOW + HOUR, 10), 0);
+      // Its lease ran out mid-submit: claimed again, as any such message.
+      assert.equal((await store.claimDue(NOW + LEASE, 10, LEASE)).length, 1);
+    });
+  });
+
+  describe('cancelling what was not handed upstream', () => {
+    test('a session: Fail, CANCELED, CostCount 0; a claimed message stays', async (store) => {
+      const held = batch([sms(), sms({ e164: '+16505550002' })], { dueAt: NOW + HOUR });
+      await store.acceptBatch(held);
+      assert.equal(await store.cancelQueued(OTHER_ACCOUNT, held.sessionNo, undefined, NOW), 0);
+      assert.equal(await store.cancelQueued(ACCOUNT, held.sessionNo, '+16505550002', NOW), 1);
+      await store.claimDue(NOW + HOUR, 10, LEASE);
+      assert.equal(await store.cancelQueued(ACCOUNT, held.sessionNo, undefined, NOW + HOUR), 0);
+      assert.deepEqual(await states(store), { queued: 0, submitting: 1, submitted: 0, final: 1 });
+    });
+
+    test('a business message, by MessageId, only its own account and only while queued', async (store) => {
+      const m = business({ dueAt: NOW + HOUR });
+      await store.acceptBusinessMessage(m);
+      assert.equal(await store.cancelQueuedBusiness(OTHER_ACCOUNT, m.messageId, NOW), false);
+      assert.equal(await store.cancelQueuedBusiness(ACCOUNT, m.messageId, NOW), true);
+      assert.equal(await store.cancelQueuedBusiness(ACCOUNT, m.messageId, NOW), false);
+      const view = await store.getBusinessMessage(m.messageId);
+      assert.equal(view?.status, 'failed');
+      assert.deepEqual(
+        view.history.map((h) => [h.status, h.code]),
+        [
+          ['accepted', ''],
+          ['failed', 'CANCELED'],
+        ],
+      );
+    });
+  });
+}
