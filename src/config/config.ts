@@ -56,6 +56,8 @@ export const ConfigSchema = Type.Object(
      * characters) is where carriers and hosted APIs commonly stop.
      */
     maxSegments: Type.Integer({ minimum: 1, maximum: 255, default: 10 }),
+    /** How far ahead a SendAt may be (docs/api.md, "SendAt and ValidityPeriod"). */
+    maxScheduleDays: Type.Integer({ minimum: 1, maximum: 3650, default: 35 }),
     simDelayMs: Type.Integer({ minimum: 0, default: 200 }),
     bodyLimitBytes: Type.Integer({ minimum: 1024, default: 1048576 }),
     /**
@@ -157,6 +159,7 @@ const ENV: Record<string, (v: string, name: string) => [string, unknown]> = {
   WIREBIRD_INBOUND_PARTS_WAIT_S: (v, name) => ['inboundPartsWaitS', integer(v, name)],
   WIREBIRD_SIM_DELAY_MS: (v, name) => ['simDelayMs', integer(v, name)],
   WIREBIRD_MAX_SEGMENTS: (v, name) => ['maxSegments', integer(v, name)],
+  WIREBIRD_MAX_SCHEDULE_DAYS: (v, name) => ['maxScheduleDays', integer(v, name)],
   WIREBIRD_SQLITE_SYNCHRONOUS: (v) => ['sqliteSynchronous', v.toUpperCase()],
   WIREBIRD_LOG_LEVEL: (v) => ['logLevel', v],
   WIREBIRD_HTTP_REQUEST_TIMEOUT_MS: (v, name) => ['http.requestTimeoutMs', integer(v, name)],

@@ -114,6 +114,10 @@ export interface SmsSession {
   receiptTo?: string;
   /** Set when the one message is a part the ESME split itself. */
   concat?: ConcatPart;
+  /** SendAt: held until then. */
+  dueAt?: number;
+  /** ValidityPeriod: not sent unless handed upstream by then. */
+  expiresAt?: number;
 }
 
 /**

@@ -32,6 +32,8 @@ function scriptedStore(counts: (number | Error)[]) {
         if (answer instanceof Error) throw answer;
         return answer;
       },
+      // Nothing is held with a ValidityPeriod in these tests.
+      expireQueued: () => Promise.resolve(0),
     },
   };
 }

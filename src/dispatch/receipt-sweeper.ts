@@ -4,7 +4,7 @@ import type { Clock, MessageStore, Scheduler } from '../domain/ports.js';
 const SWEEP_LIMIT = 1000;
 
 export interface ReceiptSweeperOptions {
-  store: Pick<MessageStore, 'expireAwaiting'>;
+  store: Pick<MessageStore, 'expireAwaiting' | 'expireQueued'>;
   clock: Clock;
   scheduler: Scheduler;
   /** A submitted message with no final report after this long becomes Unknow. */
@@ -14,6 +14,8 @@ export interface ReceiptSweeperOptions {
   intervalMs?: number;
   /** Told how many receipts each sweep timed out (metrics). */
   onExpired?: (count: number) => void;
+  /** Told how many held messages each sweep ended because their ValidityPeriod passed. */
+  onValidityExpired?: (count: number) => void;
 }
 
 /** The period of the sweeps: a message times out at most a tenth of the timeout late. */
@@ -23,7 +25,9 @@ export function sweepIntervalMs(timeoutMs: number): number {
 
 /**
  * Messages whose report never came become Unknow once the receipt timeout has passed; the same
- * sweep drops early reports that no message claimed within it (the store's expireAwaiting).
+ * sweep drops early reports that no message claimed within it (the store's expireAwaiting), and
+ * ends held messages whose ValidityPeriod passed (expireQueued: no claim hands them upstream
+ * meanwhile, so a sweep a little late sends nothing it should not).
  */
 export class ReceiptSweeper {
   private timer: { cancel(): void } | undefined;
@@ -41,21 +45,38 @@ export class ReceiptSweeper {
   }
 
   async sweep(): Promise<number> {
-    const { store, clock, timeoutMs, log, onExpired } = this.options;
-    let total = 0;
+    const { store, timeoutMs, log, onExpired, onValidityExpired } = this.options;
+    // Counted as they go, so that a store failing midway still reports what was done.
+    const done = { receipts: 0, held: 0 };
     try {
-      for (;;) {
-        const now = clock.now();
-        const n = await store.expireAwaiting(now - timeoutMs, now, SWEEP_LIMIT);
-        total += n;
-        if (n < SWEEP_LIMIT) break;
-      }
-      onExpired?.(total);
-      if (total > 0) log.info({ expired: total }, 'receipts timed out as Unknow');
+      await this.repeat(
+        (now) => store.expireAwaiting(now - timeoutMs, now, SWEEP_LIMIT),
+        (n) => (done.receipts += n),
+      );
+      onExpired?.(done.receipts);
+      if (done.receipts > 0) log.info({ expired: done.receipts }, 'receipts timed out as Unknow');
+      await this.repeat(
+        (now) => store.expireQueued(now, SWEEP_LIMIT),
+        (n) => (done.held += n),
+      );
+      onValidityExpired?.(done.held);
+      if (done.held > 0) log.info({ expired: done.held }, 'held messages expired (ValidityPeriod)');
     } catch (err) {
       log.error({ err }, 'receipt sweep failed');
     }
-    return total;
+    return done.receipts;
+  }
+
+  /** Runs `step` until it ends fewer than a full batch, telling `count` each time. */
+  private async repeat(
+    step: (now: number) => Promise<number>,
+    count: (n: number) => void,
+  ): Promise<void> {
+    for (;;) {
+      const n = await step(this.options.clock.now());
+      count(n);
+      if (n < SWEEP_LIMIT) return;
+    }
   }
 
   async stop(): Promise<void> {

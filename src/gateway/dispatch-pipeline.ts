@@ -54,12 +54,14 @@ export async function startPipeline(options: PipelineOptions): Promise<Pipeline>
     store: {
       expireAwaiting: async (cutoff, now, limit) =>
         (await sweeping()) ? store.expireAwaiting(cutoff, now, limit) : 0,
+      expireQueued: async (now, limit) => ((await sweeping()) ? store.expireQueued(now, limit) : 0),
     },
     clock,
     scheduler,
     timeoutMs: config.receiptTimeoutS * 1000,
     log: logger.child({ worker: 'sweeper' }),
     onExpired: (n) => metrics?.receiptsExpired(n),
+    onValidityExpired: (n) => metrics?.validityExpired(n),
   });
   sweeper.start();
   return {

@@ -37,6 +37,8 @@ export class Metrics implements DispatchObserver, ReportObserver {
   readonly authLockouts: Counter<'face'>;
   /** Business messages' SMS fallbacks settled, by state (sent, failed, unneeded). */
   readonly fallbacks: Counter<'state'>;
+  /** Held messages that expired (ValidityPeriod) before they were handed upstream. */
+  readonly expired: Counter;
 
   constructor(
     private readonly store: Pick<OperatorStore, 'queueStats'> & Pick<WebhookStore, 'outboxStats'>,
@@ -88,7 +90,7 @@ export class Metrics implements DispatchObserver, ReportObserver {
       registers,
     });
     [this.authFailures, this.authLockouts] = authMetrics(counter);
-    this.fallbacks = fallbackMetric(counter);
+    [this.fallbacks, this.expired] = timeMetrics(counter);
     const events = eventMetrics(registers, store, clock);
     this.webhookAttempts = events.attempts;
     this.webhookSeconds = events.seconds;
@@ -204,6 +206,11 @@ export class Metrics implements DispatchObserver, ReportObserver {
     this.inboundMedia.inc({ outcome });
   }
 
+  /** Held messages ended because their ValidityPeriod passed before they were handed upstream. */
+  validityExpired(count: number): void {
+    if (count > 0) this.expired.inc(count);
+  }
+
   fallbackSettled(state: string): void {
     this.fallbacks.inc({ state });
   }
@@ -282,13 +289,20 @@ function faceMetrics(
   ];
 }
 
-/** Business messages' SMS fallbacks settled, by state. */
-function fallbackMetric(counter: CounterOf): Counter<'state'> {
-  return counter(
-    'wirebird_business_fallbacks_total',
-    "business messages' SMS fallbacks settled: sent, failed (no SMS accepted) or unneeded",
-    ['state'],
-  );
+/** Business messages' SMS fallbacks settled, by state; held messages that expired. */
+function timeMetrics(counter: CounterOf): [Counter<'state'>, Counter] {
+  return [
+    counter(
+      'wirebird_business_fallbacks_total',
+      "business messages' SMS fallbacks settled: sent, failed (no SMS accepted) or unneeded",
+      ['state'],
+    ),
+    counter(
+      'wirebird_messages_expired_total',
+      'held messages whose ValidityPeriod passed before they were handed upstream',
+      [],
+    ),
+  ];
 }
 
 /** Inbound messages stored, and the fetches of their WhatsApp files. */

@@ -3,6 +3,7 @@ import { createUsmsTemplate } from './create-usms-template.js';
 import { getUsmsSendReceipt } from './get-usms-send-receipt.js';
 import { getSessionSummary } from './get-session-summary.js';
 import { getMessage } from './get-message.js';
+import { cancelScheduledMessages } from './cancel-scheduled-messages.js';
 import { listInboundMessages } from './list-inbound-messages.js';
 import { sendBatchUsmsMessage } from './send-batch-usms-message.js';
 import { sendMessage } from './send-message.js';
@@ -57,6 +58,7 @@ export const actions: ReadonlyMap<string, ActionDef> = new Map<string, ActionDef
   // Wirebird's own, named in its own style (docs/api.md).
   ['GetSessionSummary', getSessionSummary],
   ['GetMessage', getMessage],
+  ['CancelScheduledMessages', cancelScheduledMessages],
   ['ListInboundMessages', listInboundMessages],
   ['CreateWebhookEndpoint', createWebhookEndpoint],
   ['ListWebhookEndpoints', listWebhookEndpoints],

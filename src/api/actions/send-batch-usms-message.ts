@@ -10,6 +10,7 @@ import { acceptOnce, findReplay, idempotencyOf } from '../idempotency.js';
 import { BatchInfo as BatchInfoSchema, Obj } from '../answer-schemas.js';
 import { planGroups, storeSms } from '../../core/accept-sms.js';
 import { smsIntakeOf } from '../intake.js';
+import { ScheduleParams, scheduleIn } from '../schedule-fields.js';
 
 // Clients that serialise every field send null for "not set": null is taken as absent. Business
 // limits (UserId, ExtendCode) are number-level checks in plan-batch, not request-level ones.
@@ -41,7 +42,10 @@ const BatchAnswer = Obj({
   SuccessCount: Type.Integer({ minimum: 1 }),
   FailContent: Type.Array(BatchInfoSchema, { description: 'the groups and numbers refused' }),
 });
-const Input = Type.Object({ TaskContent: Type.Array(Group, { minItems: 1 }) });
+const Input = Type.Object({
+  TaskContent: Type.Array(Group, { minItems: 1 }),
+  ...ScheduleParams,
+});
 
 export const sendBatchUsmsMessage = defineAction(
   {
@@ -65,8 +69,8 @@ export async function sendGroups(
   ctx: ActionContext,
   send: {
     groups: TaskCountModal[];
-    /** The request as validated: what the Idempotency-Key is bound to. */
-    request: unknown;
+    /** The request as validated: what the Idempotency-Key is bound to; its SendAt and validity. */
+    request: Parameters<typeof scheduleIn>[1];
     shape?: (answer: BatchAnswer) => Record<string, unknown>;
   },
 ): Promise<Record<string, unknown>> {
@@ -78,6 +82,7 @@ export async function sendGroups(
       `TaskContent holds ${total} numbers; at most ${MAX_NUMBERS_PER_REQUEST} are allowed per request`,
     );
   }
+  const schedule = scheduleIn(ctx, send.request);
   const idem = idempotencyOf(ctx, send.request);
   const replayed = await findReplay(ctx, idem);
   if (replayed) return replayed;
@@ -99,7 +104,7 @@ export async function sendGroups(
     SuccessCount: plan.accepted.length,
     FailContent: plan.failContent,
   });
-  const session = { accountId: ctx.accountId, sessionNo, messages: plan.accepted };
+  const session = { accountId: ctx.accountId, sessionNo, messages: plan.accepted, ...schedule };
   return acceptOnce(ctx, idem, {
     answer,
     store: (record) => storeSms(intake, session, record),

@@ -21,6 +21,7 @@ import {
 } from '../../core/accept-business-message.js';
 import { checkFallback } from '../../core/business-fallback.js';
 import { businessIntakeOf, smsIntakeOf } from '../intake.js';
+import { ScheduleParams, scheduleIn } from '../schedule-fields.js';
 
 const Fallback = Type.Object(
   {
@@ -51,6 +52,7 @@ const Input = Type.Object({
   Content: Type.Union([Type.String(), Type.Object({})], { description: 'a JSON string' }),
   BusinessPhone: Type.String({ minLength: 1, maxLength: 64 }),
   Fallback: Type.Optional(Fallback),
+  ...ScheduleParams,
 });
 
 export const sendMessage = defineAction(
@@ -71,6 +73,7 @@ export const sendMessage = defineAction(
     const content = await checkMediaIds(store, ctx.accountId, parsed.content, parsed.base);
     const phone = await store.getBusinessPhone(ctx.accountId, from);
     if (!phone) throw invalid('BusinessPhone', `${from} is not registered for this account`);
+    const schedule = scheduleIn(ctx, input);
     const fallback = input.Fallback && fallbackSpec(input.Fallback);
     if (fallback) await checkFallback(smsIntakeOf(ctx.deps), ctx.accountId, to, fallback);
 
@@ -94,6 +97,7 @@ export const sendMessage = defineAction(
       content: JSON.stringify(content),
       ...(fallback ? { fallback } : {}),
       ...(failure ? { failure } : {}),
+      ...schedule,
     };
     return acceptOnce(ctx, idem, {
       answer,

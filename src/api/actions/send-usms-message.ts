@@ -3,6 +3,7 @@ import { MAX_NUMBERS_PER_REQUEST } from '../../domain/batches/batch.js';
 import { defineAction } from '../context.js';
 import { StringList, toList } from './schema-types.js';
 import { sendGroups } from './send-batch-usms-message.js';
+import { ScheduleParams } from '../schedule-fields.js';
 import { BatchInfo, Obj } from '../answer-schemas.js';
 
 const Params = Type.Array(Type.Union([Type.String(), Type.Number()], { description: 'a string' }), {
@@ -17,6 +18,7 @@ const Input = Type.Object({
   SenderId: Type.Optional(Type.String()),
   ExtendCode: Type.Optional(Type.String()),
   UserId: Type.Optional(Type.String()),
+  ...ScheduleParams,
 });
 
 /**

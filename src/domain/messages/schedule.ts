@@ -9,8 +9,6 @@ import { invalid } from '../errors.js';
 export const SEND_NOW_WITHIN_MS = 5_000;
 export const VALIDITY_MIN_S = 30;
 export const VALIDITY_MAX_S = 259_200;
-/** How far ahead SendAt may be unless the gateway is configured otherwise (maxScheduleDays). */
-export const DEFAULT_MAX_SCHEDULE_DAYS = 35;
 
 export const EXPIRED_CODE = 'EXPIRED';
 export const EXPIRED_DESC = 'not handed upstream within its ValidityPeriod';

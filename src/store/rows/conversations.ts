@@ -54,7 +54,8 @@ export const INSERT_FALLBACK_COLUMNS =
 
 /** A new fallback's values, in INSERT_FALLBACK_COLUMNS order: pending, no reason yet. */
 export function fallbackValues(m: AcceptedBusinessMessage, f: FallbackSpec): unknown[] {
-  const dueAt = f.afterS === undefined ? null : m.acceptedAt + f.afterS * 1000;
+  // After counts from when the message is due: its SendAt, else its acceptance.
+  const dueAt = f.afterS === undefined ? null : (m.dueAt ?? m.acceptedAt) + f.afterS * 1000;
   const params = JSON.stringify(f.params);
   return [
     m.messageId,

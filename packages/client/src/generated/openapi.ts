@@ -673,6 +673,10 @@ export interface components {
                 /** @description a whole number of seconds from 10 to 86400 */
                 After?: number;
             };
+            /** @description when to send: Unix seconds, a whole number (a time passed sends now) */
+            SendAt?: number | string | null;
+            /** @description a whole number of seconds from 30 to 259200 */
+            ValidityPeriod?: number | string | null;
         };
         /** SendMessageResponse */
         SendMessageResponse: {
@@ -716,6 +720,10 @@ export interface components {
                     UserId?: string | null;
                 }[];
             }[];
+            /** @description when to send: Unix seconds, a whole number (a time passed sends now) */
+            SendAt?: number | string | null;
+            /** @description a whole number of seconds from 30 to 259200 */
+            ValidityPeriod?: number | string | null;
         };
         /** SendBatchUSMSMessageResponse */
         SendBatchUSMSMessageResponse: {
@@ -858,6 +866,10 @@ export interface components {
             SenderId?: string;
             ExtendCode?: string;
             UserId?: string;
+            /** @description when to send: Unix seconds, a whole number (a time passed sends now) */
+            SendAt?: number | string | null;
+            /** @description a whole number of seconds from 30 to 259200 */
+            ValidityPeriod?: number | string | null;
         };
         /** SendUSMSMessageResponse */
         SendUSMSMessageResponse: {
@@ -1177,6 +1189,47 @@ export interface components {
             } & {
                 [key: string]: unknown;
             };
+        };
+        /**
+         * CancelScheduledMessagesRequest
+         * @description Cancels held messages (scheduled, or not yet handed upstream) by session or MessageId.
+         */
+        CancelScheduledMessagesRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            Action: "CancelScheduledMessages";
+            AccountId: components["schemas"]["AccountId"];
+            /** @description an array of 1 to 100 non-empty strings */
+            SessionNoSet?: string | string[];
+            /** @description an array of 1 to 1000 non-empty strings */
+            Phones?: string | string[];
+            /** @description an array of 1 to 100 non-empty strings */
+            MessageIds?: string | string[];
+        };
+        /** CancelScheduledMessagesResponse */
+        CancelScheduledMessagesResponse: {
+            /** @constant */
+            Action: "CancelScheduledMessagesResponse";
+            /** @constant */
+            RetCode: 0;
+            /** @description "" on success (or a note, such as how many numbers failed) */
+            Message: string;
+            /** @description the account's sessions asked for, in order, each with how many were cancelled */
+            Data: ({
+                SessionNo: string;
+                CanceledCount: number;
+            } & {
+                [key: string]: unknown;
+            })[];
+            /** @description the account's business messages asked for, in order */
+            Messages: ({
+                MessageId: string;
+                Canceled: boolean;
+            } & {
+                [key: string]: unknown;
+            })[];
         };
         /**
          * ListInboundMessagesRequest
@@ -1709,8 +1762,8 @@ export interface components {
          * @description The account: the API key's own. A whole number from 1, or the same as a numeric string; also read when spelt accountId.
          */
         AccountId: number | string;
-        ApiRequest: components["schemas"]["SendMessageRequest"] | components["schemas"]["SendBatchUSMSMessageRequest"] | components["schemas"]["GetUSMSSendReceiptRequest"] | components["schemas"]["CreateUSMSTemplateRequest"] | components["schemas"]["QueryUSMSTemplateRequest"] | components["schemas"]["UpdateUSMSTemplateRequest"] | components["schemas"]["SendUSMSMessageRequest"] | components["schemas"]["DeleteUSMSTemplateRequest"] | components["schemas"]["CreateUSMSSignatureRequest"] | components["schemas"]["QueryUSMSSignatureRequest"] | components["schemas"]["UpdateUSMSSignatureRequest"] | components["schemas"]["DeleteUSMSSignatureRequest"] | components["schemas"]["GetUSMSSendStatisticsRequest"] | components["schemas"]["UploadUSMSFileRequest"] | components["schemas"]["GetSessionSummaryRequest"] | components["schemas"]["GetMessageRequest"] | components["schemas"]["ListInboundMessagesRequest"] | components["schemas"]["CreateWebhookEndpointRequest"] | components["schemas"]["ListWebhookEndpointsRequest"] | components["schemas"]["UpdateWebhookEndpointRequest"] | components["schemas"]["DeleteWebhookEndpointRequest"] | components["schemas"]["RotateWebhookSecretRequest"] | components["schemas"]["SendWebhookTestEventRequest"] | components["schemas"]["ListWebhookDeliveriesRequest"] | components["schemas"]["ReplayWebhookEventsRequest"] | components["schemas"]["CreateOptOutRequest"] | components["schemas"]["DeleteOptOutRequest"] | components["schemas"]["QueryOptOutRequest"] | components["schemas"]["GetOptOutSettingsRequest"] | components["schemas"]["UpdateOptOutSettingsRequest"] | components["schemas"]["ListApiKeysRequest"] | components["schemas"]["RevokeApiKeyRequest"] | components["schemas"]["AddBackfillRequest"] | components["schemas"]["AddUSMSSignatureQualificationRequest"] | components["schemas"]["DeleteUSMSSignatureQualificationRequest"] | components["schemas"]["GetUSMSSignatureQualificationRequest"] | components["schemas"]["QueryUSMSSignatureQualificationRequest"] | components["schemas"]["UpdateUSMSSignatureQualificationRequest"];
-        ApiResponse: components["schemas"]["SendMessageResponse"] | components["schemas"]["SendBatchUSMSMessageResponse"] | components["schemas"]["GetUSMSSendReceiptResponse"] | components["schemas"]["CreateUSMSTemplateResponse"] | components["schemas"]["QueryUSMSTemplateResponse"] | components["schemas"]["UpdateUSMSTemplateResponse"] | components["schemas"]["SendUSMSMessageResponse"] | components["schemas"]["DeleteUSMSTemplateResponse"] | components["schemas"]["CreateUSMSSignatureResponse"] | components["schemas"]["QueryUSMSSignatureResponse"] | components["schemas"]["UpdateUSMSSignatureResponse"] | components["schemas"]["DeleteUSMSSignatureResponse"] | components["schemas"]["GetUSMSSendStatisticsResponse"] | components["schemas"]["UploadUSMSFileResponse"] | components["schemas"]["GetSessionSummaryResponse"] | components["schemas"]["GetMessageResponse"] | components["schemas"]["ListInboundMessagesResponse"] | components["schemas"]["CreateWebhookEndpointResponse"] | components["schemas"]["ListWebhookEndpointsResponse"] | components["schemas"]["UpdateWebhookEndpointResponse"] | components["schemas"]["DeleteWebhookEndpointResponse"] | components["schemas"]["RotateWebhookSecretResponse"] | components["schemas"]["SendWebhookTestEventResponse"] | components["schemas"]["ListWebhookDeliveriesResponse"] | components["schemas"]["ReplayWebhookEventsResponse"] | components["schemas"]["CreateOptOutResponse"] | components["schemas"]["DeleteOptOutResponse"] | components["schemas"]["QueryOptOutResponse"] | components["schemas"]["GetOptOutSettingsResponse"] | components["schemas"]["UpdateOptOutSettingsResponse"] | components["schemas"]["ListApiKeysResponse"] | components["schemas"]["RevokeApiKeyResponse"] | components["schemas"]["AddBackfillResponse"] | components["schemas"]["AddUSMSSignatureQualificationResponse"] | components["schemas"]["DeleteUSMSSignatureQualificationResponse"] | components["schemas"]["GetUSMSSignatureQualificationResponse"] | components["schemas"]["QueryUSMSSignatureQualificationResponse"] | components["schemas"]["UpdateUSMSSignatureQualificationResponse"] | components["schemas"]["ErrorResponse"];
+        ApiRequest: components["schemas"]["SendMessageRequest"] | components["schemas"]["SendBatchUSMSMessageRequest"] | components["schemas"]["GetUSMSSendReceiptRequest"] | components["schemas"]["CreateUSMSTemplateRequest"] | components["schemas"]["QueryUSMSTemplateRequest"] | components["schemas"]["UpdateUSMSTemplateRequest"] | components["schemas"]["SendUSMSMessageRequest"] | components["schemas"]["DeleteUSMSTemplateRequest"] | components["schemas"]["CreateUSMSSignatureRequest"] | components["schemas"]["QueryUSMSSignatureRequest"] | components["schemas"]["UpdateUSMSSignatureRequest"] | components["schemas"]["DeleteUSMSSignatureRequest"] | components["schemas"]["GetUSMSSendStatisticsRequest"] | components["schemas"]["UploadUSMSFileRequest"] | components["schemas"]["GetSessionSummaryRequest"] | components["schemas"]["GetMessageRequest"] | components["schemas"]["CancelScheduledMessagesRequest"] | components["schemas"]["ListInboundMessagesRequest"] | components["schemas"]["CreateWebhookEndpointRequest"] | components["schemas"]["ListWebhookEndpointsRequest"] | components["schemas"]["UpdateWebhookEndpointRequest"] | components["schemas"]["DeleteWebhookEndpointRequest"] | components["schemas"]["RotateWebhookSecretRequest"] | components["schemas"]["SendWebhookTestEventRequest"] | components["schemas"]["ListWebhookDeliveriesRequest"] | components["schemas"]["ReplayWebhookEventsRequest"] | components["schemas"]["CreateOptOutRequest"] | components["schemas"]["DeleteOptOutRequest"] | components["schemas"]["QueryOptOutRequest"] | components["schemas"]["GetOptOutSettingsRequest"] | components["schemas"]["UpdateOptOutSettingsRequest"] | components["schemas"]["ListApiKeysRequest"] | components["schemas"]["RevokeApiKeyRequest"] | components["schemas"]["AddBackfillRequest"] | components["schemas"]["AddUSMSSignatureQualificationRequest"] | components["schemas"]["DeleteUSMSSignatureQualificationRequest"] | components["schemas"]["GetUSMSSignatureQualificationRequest"] | components["schemas"]["QueryUSMSSignatureQualificationRequest"] | components["schemas"]["UpdateUSMSSignatureQualificationRequest"];
+        ApiResponse: components["schemas"]["SendMessageResponse"] | components["schemas"]["SendBatchUSMSMessageResponse"] | components["schemas"]["GetUSMSSendReceiptResponse"] | components["schemas"]["CreateUSMSTemplateResponse"] | components["schemas"]["QueryUSMSTemplateResponse"] | components["schemas"]["UpdateUSMSTemplateResponse"] | components["schemas"]["SendUSMSMessageResponse"] | components["schemas"]["DeleteUSMSTemplateResponse"] | components["schemas"]["CreateUSMSSignatureResponse"] | components["schemas"]["QueryUSMSSignatureResponse"] | components["schemas"]["UpdateUSMSSignatureResponse"] | components["schemas"]["DeleteUSMSSignatureResponse"] | components["schemas"]["GetUSMSSendStatisticsResponse"] | components["schemas"]["UploadUSMSFileResponse"] | components["schemas"]["GetSessionSummaryResponse"] | components["schemas"]["GetMessageResponse"] | components["schemas"]["CancelScheduledMessagesResponse"] | components["schemas"]["ListInboundMessagesResponse"] | components["schemas"]["CreateWebhookEndpointResponse"] | components["schemas"]["ListWebhookEndpointsResponse"] | components["schemas"]["UpdateWebhookEndpointResponse"] | components["schemas"]["DeleteWebhookEndpointResponse"] | components["schemas"]["RotateWebhookSecretResponse"] | components["schemas"]["SendWebhookTestEventResponse"] | components["schemas"]["ListWebhookDeliveriesResponse"] | components["schemas"]["ReplayWebhookEventsResponse"] | components["schemas"]["CreateOptOutResponse"] | components["schemas"]["DeleteOptOutResponse"] | components["schemas"]["QueryOptOutResponse"] | components["schemas"]["GetOptOutSettingsResponse"] | components["schemas"]["UpdateOptOutSettingsResponse"] | components["schemas"]["ListApiKeysResponse"] | components["schemas"]["RevokeApiKeyResponse"] | components["schemas"]["AddBackfillResponse"] | components["schemas"]["AddUSMSSignatureQualificationResponse"] | components["schemas"]["DeleteUSMSSignatureQualificationResponse"] | components["schemas"]["GetUSMSSignatureQualificationResponse"] | components["schemas"]["QueryUSMSSignatureQualificationResponse"] | components["schemas"]["UpdateUSMSSignatureQualificationResponse"] | components["schemas"]["ErrorResponse"];
         /**
          * ErrorResponse
          * @description A refusal: RetCode says which, Message names the field and what to do.

@@ -1,0 +1,194 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { RetCode } from '../src/domain/errors.js';
+import { startTestGateway, type TestGateway } from './helpers/gateway.js';
+import { ManualTime } from './helpers/manual-time.js';
+import {
+  accountKey,
+  approvedTemplate,
+  cn,
+  finalReceipts,
+  getReceipts,
+  registerBusinessPhone,
+  sentMessageId,
+  storedMessages,
+} from './helpers/sending.js';
+import { keyPair, postForm, signedForm } from './helpers/ucloud.js';
+
+const HOUR_S = 3600;
+
+describe('SendAt, ValidityPeriod and CancelScheduledMessages (the clock moved)', () => {
+  const time = new ManualTime(Date.now());
+  let gw: TestGateway;
+  let tpl: string;
+  before(async () => {
+    const config = {
+      simDelayMs: 0,
+      acceptThreads: 0,
+      templateReview: 'manual',
+      receiptTimeoutS: 600,
+    };
+    gw = await startTestGateway(config, undefined, { clock: time, scheduler: time });
+    tpl = await approvedTemplate(gw, 'Your appointment is at {1}');
+    await registerBusinessPhone(gw);
+  });
+  after(() => gw.close());
+
+  const nowS = () => Math.floor(time.now() / 1000);
+  /** SendBatchUSMSMessage with `fields` beside TaskContent. */
+  const sendBatch = async (_gw: TestGateway, task: unknown, fields: Record<string, unknown>) => {
+    const body = { Action: 'SendBatchUSMSMessage', AccountId: 1, TaskContent: task, ...fields };
+    const { json } = await gw.api(body);
+    return json as typeof json & { SessionNo: string };
+  };
+  const send = async (phone: string, fields: Record<string, unknown>) => {
+    const task = [{ TemplateId: tpl, Target: [{ Phone: phone, TemplateParams: ['9:00'] }] }];
+    const json = await sendBatch(gw, task, fields);
+    assert.equal(json.RetCode, 0, json.Message);
+    return json.SessionNo;
+  };
+  const queued = async () => (await gw.store.countByState()).queued ?? 0;
+
+  it('holds a message until SendAt, then sends it', async () => {
+    const before = await queued();
+    const session = await send(cn(801), { SendAt: nowS() + HOUR_S });
+    assert.equal(await queued(), before + 1, 'held');
+    await time.jump(HOUR_S * 1000 - 10_000);
+    assert.equal(await queued(), before + 1, 'still held 10 s before');
+    await time.jump(10_000);
+    const [receipt] = await finalReceipts(gw, session, 1);
+    assert.equal(receipt?.ReceiptResult, 'Success');
+  });
+
+  it('sends at once when SendAt has passed or is a few seconds away', async () => {
+    for (const at of [0, nowS() - 60, nowS() + 3]) {
+      const [receipt] = await finalReceipts(gw, await send(cn(802), { SendAt: at }), 1);
+      assert.equal(receipt?.ReceiptResult, 'Success');
+    }
+  });
+
+  it('expires a message its ValidityPeriod passed: Fail, EXPIRED, CostCount 0, never sent', async () => {
+    // Due in a minute, valid 30 s from then; the clock jumps past both before any claim.
+    const session = await send(cn(803), { SendAt: nowS() + 60, ValidityPeriod: 30 });
+    await time.jump(91_000);
+    const [receipt] = await finalReceipts(gw, session, 1);
+    assert.deepEqual(
+      [receipt?.ReceiptResult, receipt?.ReceiptCode, receipt?.CostCount],
+      ['Fail', 'EXPIRED', 0],
+    );
+    const inbox = await gw.admin('GET', `/admin/inbox?phone=${encodeURIComponent(cn(803))}`);
+    assert.deepEqual(inbox.json.DataSet, [], 'it never reached the phone');
+  });
+
+  it('cancels held messages by session and by number; another account sees nothing of them', async () => {
+    const at = nowS() + HOUR_S;
+    const task = [
+      {
+        TemplateId: tpl,
+        Target: [cn(804), cn(805), cn(806)].map((Phone) => ({ Phone, TemplateParams: ['1'] })),
+      },
+    ];
+    const session = (await sendBatch(gw, task, { SendAt: at })).SessionNo;
+    const theirs = await accountKey(gw, 2);
+    const other = await gw.api(
+      { Action: 'CancelScheduledMessages', AccountId: 2, SessionNoSet: [session] },
+      { key: theirs },
+    );
+    assert.deepEqual(other.json.Data, []);
+    const one = await gw.api({
+      Action: 'CancelScheduledMessages',
+      AccountId: 1,
+      SessionNoSet: [session],
+      Phones: [cn(804)],
+    });
+    assert.deepEqual(one.json.Data, [{ SessionNo: session, CanceledCount: 1 }]);
+    const rest = await gw.api({
+      Action: 'CancelScheduledMessages',
+      AccountId: 1,
+      SessionNoSet: [session],
+    });
+    assert.deepEqual(rest.json.Data, [{ SessionNo: session, CanceledCount: 2 }]);
+    const receipts = await finalReceipts(gw, session, 3);
+    assert.ok(
+      receipts.every(
+        (r) => r.ReceiptResult === 'Fail' && r.ReceiptCode === 'CANCELED' && r.CostCount === 0,
+      ),
+    );
+  });
+
+  it('holds, and cancels by MessageId, a business message', async () => {
+    const id = await sentMessageId(gw, { To: cn(807), SendAt: nowS() + HOUR_S });
+    const { json } = await gw.api({
+      Action: 'CancelScheduledMessages',
+      AccountId: 1,
+      MessageIds: [id, 'nope'],
+    });
+    assert.deepEqual(json.Messages, [{ MessageId: id, Canceled: true }]);
+    const view = await gw.api({ Action: 'GetMessage', AccountId: 1, MessageId: id });
+    const data = view.json.Data as { Status: string; History: { Status: string; Code: string }[] };
+    assert.equal(data.Status, 'failed');
+    assert.equal(data.History.at(-1)?.Code, 'CANCELED');
+  });
+
+  it('takes SendAt in the UCloud dialect as the digits its form sends', async () => {
+    const pair = await keyPair(gw);
+    const form = signedForm(
+      {
+        Action: 'SendUSMSMessage',
+        PhoneNumbers: [cn(808)],
+        TemplateId: tpl,
+        TemplateParams: ['1'],
+        SendAt: String(nowS() + HOUR_S),
+      },
+      pair,
+    );
+    const { json } = await postForm(gw, form);
+    assert.equal(json.RetCode, 0, json.Message);
+    const receipts = await getReceipts(gw, [json.SessionNo as string]);
+    assert.deepEqual(receipts.Data?.[0]?.ReceiptSet, [], 'held, not sent');
+  });
+
+  describe('refuses a bad value, naming the field, storing nothing', () => {
+    const cases: [string, Record<string, unknown>, RegExp][] = [
+      [
+        'SendAt as a string',
+        { SendAt: '1800000000' },
+        /^SendAt must be Unix seconds as a JSON number, not a string/,
+      ],
+      ['SendAt negative', { SendAt: -1 }, /^SendAt must be Unix seconds, 0 or more/],
+      ['SendAt a fraction', { SendAt: 1.5 }, /^SendAt must be when to send: Unix seconds/],
+      ['SendAt past the limit', { SendAt: 9_999_999_999 }, /^SendAt must be at most 35 days ahead/],
+      [
+        'ValidityPeriod too short',
+        { ValidityPeriod: 29 },
+        /^ValidityPeriod must be a whole number of seconds from 30 to 259200/,
+      ],
+      [
+        'ValidityPeriod too long',
+        { ValidityPeriod: 259_201 },
+        /^ValidityPeriod must be a whole number/,
+      ],
+      [
+        'ValidityPeriod as a string',
+        { ValidityPeriod: '60' },
+        /^ValidityPeriod must be .* not a string/,
+      ],
+    ];
+    for (const [what, fields, message] of cases) {
+      it(what, async () => {
+        const before = await storedMessages(gw);
+        const task = [{ TemplateId: tpl, Target: [{ Phone: cn(809), TemplateParams: ['1'] }] }];
+        const json = await sendBatch(gw, task, fields);
+        assert.equal(json.RetCode, RetCode.InvalidParameter, json.Message);
+        assert.match(json.Message, message);
+        assert.equal(await storedMessages(gw), before);
+      });
+    }
+
+    it('CancelScheduledMessages with neither SessionNoSet nor MessageIds', async () => {
+      const { json } = await gw.api({ Action: 'CancelScheduledMessages', AccountId: 1 });
+      assert.equal(json.RetCode, RetCode.MissingParameter);
+      assert.match(json.Message, /^SessionNoSet/);
+    });
+  });
+});
