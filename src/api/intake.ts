@@ -10,6 +10,7 @@ export function smsIntakeOf(deps: ActionDeps): SmsIntake {
     routing: deps.routing,
     gatewayRegion: deps.config.defaultRegion,
     maxSegments: deps.config.maxSegments,
+    maxScheduleDays: deps.config.maxScheduleDays,
     newSessionNo: deps.ids.uuid,
     accepted: (routes) => {
       deps.metrics.messagesAccepted('sms', routes);

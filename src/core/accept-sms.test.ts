@@ -23,6 +23,7 @@ async function intakeOn(announced: string[][]) {
     routing: { smsRoute: () => 'sim' },
     gatewayRegion: 'CN',
     maxSegments: 10,
+    maxScheduleDays: 35,
     newSessionNo: () => 'S-1',
     accepted: (routes) => announced.push([...routes]),
   };

@@ -30,6 +30,8 @@ export interface SmsIntake {
   gatewayRegion: string;
   /** The most segments one message may have. */
   maxSegments: number;
+  /** How far ahead a message may be scheduled. */
+  maxScheduleDays: number;
   newSessionNo: () => string;
   /** Told of the messages stored, after their commit: the metric and the dispatcher's nudge. */
   accepted: (routes: readonly string[]) => void;

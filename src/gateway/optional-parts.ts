@@ -45,6 +45,7 @@ function smsIntakeOf(
     clock: rt.clock,
     gatewayRegion: rt.config.defaultRegion,
     maxSegments: rt.config.maxSegments,
+    maxScheduleDays: rt.config.maxScheduleDays,
     newSessionNo: randomIds.uuid,
     accepted: (routes) => {
       parts.metrics.messagesAccepted('sms', routes);

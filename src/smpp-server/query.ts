@@ -10,10 +10,17 @@ import { smppTime } from '../domain/smpp/receipt-text.js';
 import { COMMAND_STATUS as STATUS } from '../domain/smpp/tables.js';
 import { textOf } from '../util/unknown-values.js';
 import { MESSAGE_STATE } from '../domain/smpp/tables.js';
+import { CANCELED_CODE, EXPIRED_CODE } from '../domain/messages/schedule.js';
 
-/** One state for a session: en route while any is pending, else how they all ended. */
-export function sessionState(r: SessionResults, count: number): number {
+/**
+ * One state for a session: en route while any is pending (held ones too: SMPP 3.4 has no
+ * SCHEDULED), else how they all ended; a single message that expired or was cancelled before it
+ * was handed upstream is EXPIRED or DELETED.
+ */
+export function sessionState(r: SessionResults, count: number, firstCode = ''): number {
   if (r.pending > 0) return MESSAGE_STATE.ENROUTE;
+  if (count === 1 && firstCode === EXPIRED_CODE) return MESSAGE_STATE.EXPIRED;
+  if (count === 1 && firstCode === CANCELED_CODE) return MESSAGE_STATE.DELETED;
   if (r.Success === count) return MESSAGE_STATE.DELIVERED;
   if (r.SubmitFail === count) return MESSAGE_STATE.REJECTED;
   if (r.Fail > 0 || r.SubmitFail > 0) return MESSAGE_STATE.UNDELIVERABLE;
@@ -30,8 +37,9 @@ export async function querySubmit(
   const messageId = textOf(pdu.message_id);
   const view = messageId === '' ? undefined : await store.sessionView(messageId, accountId, 1);
   if (!view) return { status: STATUS.ESME_RQUERYFAIL, reason: `no message ${messageId}` };
-  const state = sessionState(view.results, view.acceptedCount);
-  const done = view.messages[0]?.receiptTime;
+  const first = view.messages[0];
+  const state = sessionState(view.results, view.acceptedCount, first?.receiptCode);
+  const done = first?.receiptTime;
   return {
     status: STATUS.ESME_ROK,
     fields: {

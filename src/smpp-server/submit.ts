@@ -12,7 +12,9 @@ import { costCount, gsm7Length } from '../domain/segments/segments.js';
 import { receiptTarget } from '../domain/smpp-server/receipt-endpoint.js';
 import { COMMAND_STATUS as STATUS } from '../domain/smpp/tables.js';
 import { submittedText } from './submitted-text.js';
-import { textOf } from '../util/unknown-values.js';
+import { errorText, textOf } from '../util/unknown-values.js';
+import { readSmppTime } from '../domain/smpp/time-format.js';
+import { VALIDITY_MAX_S, scheduleOf, type Schedule } from '../domain/messages/schedule.js';
 import {
   readRecipients,
   registeredSenders,
@@ -66,8 +68,38 @@ export interface Esme {
 
 const refused = (status: number, reason: string): SubmitOutcome => ({ status, reason });
 
-/** A time field the ESME set (the package reads an empty one as '' and a set one as a Date). */
-const given = (v: unknown): boolean => v !== undefined && v !== null && v !== '';
+/**
+ * schedule_delivery_time and validity_period, in either SMPP 3.4 form (absolute or relative): when
+ * the message is due and when it expires unless handed upstream; or the status refusing them.
+ * A validity beyond the gateway's longest (3 days) is shortened to it, as SMSCs cap theirs.
+ */
+function timingOf(deps: SubmitDeps, pdu: Record<string, unknown>): Schedule | SubmitOutcome {
+  const now = deps.clock.now();
+  const due = readSmppTime(textOf(pdu.schedule_delivery_time), now);
+  if (due.kind === 'invalid')
+    return refused(STATUS.ESME_RINVSCHED, `schedule_delivery_time ${due.reason}`);
+  const until = readSmppTime(textOf(pdu.validity_period), now);
+  if (until.kind === 'invalid')
+    return refused(STATUS.ESME_RINVEXPIRY, `validity_period ${until.reason}`);
+  const from = Math.max(now, due.kind === 'at' ? due.ms : now);
+  if (until.kind === 'at' && until.ms <= from) {
+    return refused(STATUS.ESME_RINVEXPIRY, 'validity_period ends before the message is due');
+  }
+  const validityS =
+    until.kind === 'at' ? Math.min(VALIDITY_MAX_S, Math.ceil((until.ms - from) / 1000)) : undefined;
+  try {
+    return scheduleOf(
+      {
+        ...(due.kind === 'at' ? { SendAt: Math.floor(due.ms / 1000) } : {}),
+        ...(validityS === undefined ? {} : { ValidityPeriod: validityS }),
+      },
+      now,
+      deps.maxScheduleDays,
+    );
+  } catch (err) {
+    return refused(STATUS.ESME_RINVSCHED, `schedule_delivery_time: ${errorText(err)}`);
+  }
+}
 
 /** The text and sender of a submit, or the status that refuses it whole. */
 async function contentOf(
@@ -75,13 +107,6 @@ async function contentOf(
   accountId: number,
   pdu: Record<string, unknown>,
 ): Promise<Content | SubmitOutcome> {
-  // Neither is kept with a message, so neither may be taken and then not honoured.
-  if (given(pdu.schedule_delivery_time)) {
-    return refused(STATUS.ESME_RINVSCHED, 'schedule_delivery_time is not taken: send when due');
-  }
-  if (given(pdu.validity_period)) {
-    return refused(STATUS.ESME_RINVEXPIRY, 'validity_period is not taken: leave it empty');
-  }
   const read = submittedText(pdu);
   if (!read.ok) {
     const status = read.concatenation ? STATUS.ESME_RINVESMCLASS : STATUS.ESME_RSUBMITFAIL;
@@ -176,6 +201,8 @@ export async function acceptSubmit(
   // The codec reads submit_multi's dest_address as a list of destinations.
   const destinations = multi ? ((pdu.dest_address as Destination[] | undefined) ?? []) : [pdu];
   if (destinations.length === 0) return refused(STATUS.ESME_RINVNUMDESTS, 'no destination');
+  const timing = timingOf(deps, pdu);
+  if ('status' in timing) return timing;
   const content = await contentOf(deps, esme.accountId, pdu);
   if ('status' in content) return content;
   const { messages, unsuccess } = await messagesFor(deps, esme.accountId, content, destinations);
@@ -196,6 +223,7 @@ export async function acceptSubmit(
     messages,
     ...(receiptTo === undefined ? {} : { receiptTo }),
     ...(content.concat ? { concat: content.concat } : {}),
+    ...timing,
   });
   return {
     status: STATUS.ESME_ROK,

@@ -133,7 +133,7 @@ describe('SMPP server: binds, states and submits', () => {
     assert.match(health.text, /<td><code>esme1<\/code><\/td>\s*<td>[1-9]<\/td>/);
   });
 
-  it('refuses by field: sender, number, empty text, bad UDH, schedule, validity', async () => {
+  it('refuses by field: sender, number, empty text, bad UDH, bad or too late times', async () => {
     const e = await esme();
     await e.bind('esme1', 'pw1', 'transmitter');
     const to = cn(5103).slice(1);
@@ -165,13 +165,21 @@ describe('SMPP server: binds, states and submits', () => {
         'ESME_RINVESMCLASS',
       ],
     ];
+    const timed = (fields: Record<string, unknown>) => ({
+      destination_addr: to,
+      short_message: 'x',
+      ...fields,
+    });
     cases.push(
+      [timed({ schedule_delivery_time: '26112712000000+' }), 'ESME_RINVSCHED'],
+      [timed({ schedule_delivery_time: '261127120000049+' }), 'ESME_RINVSCHED'],
+      [timed({ schedule_delivery_time: '000200000000000R' }), 'ESME_RINVSCHED'],
+      [timed({ validity_period: 'soon' }), 'ESME_RINVEXPIRY'],
       [
-        { destination_addr: to, short_message: 'x', schedule_delivery_time: '261127120000000+' },
-        'ESME_RINVSCHED',
-      ],
-      [
-        { destination_addr: to, short_message: 'x', validity_period: '000001000000000R' },
+        timed({
+          schedule_delivery_time: '000001000000000R',
+          validity_period: '000000010000000R',
+        }),
         'ESME_RINVEXPIRY',
       ],
     );

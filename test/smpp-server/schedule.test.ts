@@ -1,0 +1,115 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { PDU } from 'smpp';
+import { MESSAGE_STATE } from '../../src/domain/smpp/tables.js';
+import { Esme } from '../helpers/esme.js';
+import { eventually, startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { ManualTime } from '../helpers/manual-time.js';
+import { cn, finalReceipts, inbox } from '../helpers/sending.js';
+
+/** The SMPP 3.4 absolute form of `ms` in a zone `quarters` quarter hours ahead of UTC. */
+function absolute(ms: number, quarters: number): string {
+  const local = new Date(ms + quarters * 15 * 60_000);
+  const two = (n: number) => String(n).padStart(2, '0');
+  const date = [local.getUTCFullYear() % 100, local.getUTCMonth() + 1, local.getUTCDate()];
+  const time = [local.getUTCHours(), local.getUTCMinutes(), local.getUTCSeconds()];
+  return `${[...date, ...time].map(two).join('')}0${two(quarters)}+`;
+}
+
+/** schedule_delivery_time and validity_period through the SMPP server, with the clock moved. */
+describe('SMPP server: scheduled and expiring submits', () => {
+  const time = new ManualTime(Date.now());
+  let gw: TestGateway;
+  let e: Esme;
+  const got: PDU[] = [];
+  before(async () => {
+    const smppServer = {
+      listen: '127.0.0.1:0',
+      esmes: [{ accountId: 1, systemId: 'esme1', password: 'pw' }],
+    };
+    gw = await startTestGateway({ simDelayMs: 0, acceptThreads: 0, smppServer }, undefined, {
+      clock: time,
+      scheduler: time,
+    });
+    e = await Esme.connect(gw.smppAddress as string);
+    e.session.on('deliver_sm', (pdu: PDU) => {
+      got.push(pdu);
+      e.session.send(pdu.response());
+    });
+    assert.equal((await e.bind('esme1', 'pw')).command_status, 0);
+  });
+  after(async () => {
+    e.close();
+    await gw.close();
+  });
+
+  const submit = async (n: number, fields: Record<string, unknown>) => {
+    const resp = await e.submit({
+      destination_addr: cn(n).slice(1),
+      dest_addr_ton: 1,
+      short_message: 'at nine',
+      registered_delivery: 1,
+      ...fields,
+    });
+    assert.equal(resp.command_status, 0);
+    return String(resp.message_id);
+  };
+  const stateOf = async (id: string) =>
+    (await e.request('query_sm', { message_id: id, source_addr: '' })).message_state as number;
+
+  it('holds a relative schedule_delivery_time (ENROUTE) until due, then delivers', async () => {
+    const id = await submit(5801, { schedule_delivery_time: '000000010000000R' });
+    assert.equal(await stateOf(id), MESSAGE_STATE.ENROUTE);
+    await time.jump(59 * 60_000);
+    assert.deepEqual(await inbox(gw, cn(5801)), [], 'held an hour');
+    await time.jump(60_000);
+    const [receipt] = await finalReceipts(gw, id, 1);
+    assert.equal(receipt?.ReceiptResult, 'Success');
+    assert.equal(await stateOf(id), MESSAGE_STATE.DELIVERED);
+  });
+
+  it('an absolute time in another zone: 2 hours ahead, written at UTC+08:00', async () => {
+    const id = await submit(5802, {
+      schedule_delivery_time: absolute(time.now() + 2 * 3_600_000, 32),
+    });
+    await time.jump(2 * 3_600_000 - 60_000);
+    assert.deepEqual(await inbox(gw, cn(5802)), []);
+    await time.jump(60_000);
+    assert.equal((await finalReceipts(gw, id, 1))[0]?.ReceiptResult, 'Success');
+  });
+
+  it('expires one whose validity_period passes while held: EXPIRED, and a stat:EXPIRED receipt', async () => {
+    const id = await submit(5803, {
+      schedule_delivery_time: '000000000100000R',
+      validity_period: '000000000130000R',
+    });
+    await time.jump(91_000);
+    const [receipt] = await finalReceipts(gw, id, 1);
+    assert.deepEqual(
+      [receipt?.ReceiptResult, receipt?.ReceiptCode, receipt?.CostCount],
+      ['Fail', 'EXPIRED', 0],
+    );
+    assert.equal(await stateOf(id), MESSAGE_STATE.EXPIRED);
+    await eventually(
+      async () =>
+        got.some(
+          (p) =>
+            String(p.short_message).includes(`id:${id}`) &&
+            /stat:EXPIRED/.test(String(p.short_message)),
+        )
+          ? true
+          : undefined,
+      'a stat:EXPIRED receipt',
+    );
+    assert.deepEqual(await inbox(gw, cn(5803)), [], 'never sent');
+  });
+
+  it('cancel_sm takes back a held message: DELETED', async () => {
+    const id = await submit(5804, { schedule_delivery_time: '000001000000000R' });
+    assert.equal(
+      (await e.request('cancel_sm', { message_id: id, source_addr: '' })).command_status,
+      0,
+    );
+    assert.equal(await stateOf(id), MESSAGE_STATE.DELETED);
+  });
+});
