@@ -17,7 +17,7 @@ const SETTINGS = { encoding: 'gsm', split: 'udh', defaultSender: 'WIREBIRD' } as
 function pdusOf(kind: Kind, id: number, phone: string): SubmitFields[] {
   const m = { id, e164: phone, senderId: '', extendCode: '', body: '' } as ClaimedMessage;
   m.body = textFor(MESSAGE_KINDS[kind], phone);
-  return submitPdusFor(m, SETTINGS);
+  return submitPdusFor(m, SETTINGS, Date.now());
 }
 
 function main(): void {

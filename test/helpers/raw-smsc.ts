@@ -27,6 +27,8 @@ export interface RawSubmit {
   destNpi: number;
   destAddr: string;
   esmClass: number;
+  /** As sent: '' when not set. */
+  validityPeriod: string;
   registeredDelivery: number;
   dataCoding: number;
   shortMessage: Buffer;
@@ -155,7 +157,7 @@ export function parseSubmit(body: Buffer): RawSubmit {
   const esmClass = byte();
   at += 2; // protocol_id, priority_flag
   str(); // schedule_delivery_time
-  str(); // validity_period
+  const validityPeriod = str();
   const registeredDelivery = byte();
   at += 1; // replace_if_present_flag
   const dataCoding = byte();
@@ -179,6 +181,7 @@ export function parseSubmit(body: Buffer): RawSubmit {
     destNpi,
     destAddr,
     esmClass,
+    validityPeriod,
     registeredDelivery,
     dataCoding,
     shortMessage,

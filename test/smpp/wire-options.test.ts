@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { gatewayWithRawSmsc, sendText, type RawEnv } from '../helpers/smpp.js';
 import { approvedTemplate, cn, registerSenderId } from '../helpers/sending.js';
+import { eventually } from '../helpers/gateway.js';
 
 const SAR_REF = 0x020c;
 const SAR_TOTAL = 0x020e;
@@ -37,6 +38,27 @@ describe('SMPP on the wire: SMSC settings (against an independent SMSC)', () => 
         parts.map((p) => p.shortMessage.length),
         [153, 49],
       );
+    });
+  });
+
+  describe('ValidityPeriod', () => {
+    const ctx = withSmsc({});
+    it('tells the SMSC what is left of it, as a relative validity_period; none without one', async () => {
+      const body = {
+        Action: 'SendBatchUSMSMessage',
+        AccountId: 1,
+        ValidityPeriod: 600,
+        TaskContent: [{ TemplateId: ctx.tpl, Target: [{ Phone: cn(204), TemplateParams: ['v'] }] }],
+      };
+      assert.equal((await ctx.env.gw.api(body)).json.RetCode, 0);
+      const [p] = await eventually(async () => {
+        const mine = ctx.env.raw.submits.filter((s) => s.destAddr === cn(204).slice(1));
+        return mine.length > 0 ? mine : undefined;
+      }, 'the submit_sm');
+      // Ten minutes, less the moment between acceptance and the submit: 00:09:5x or 00:10:00.
+      assert.match(p?.validityPeriod ?? '', /^0000000(0095\d|01000)000R$/);
+      const [plain] = await sendText(ctx.env, ctx.tpl, 'w', cn(205));
+      assert.equal(plain?.validityPeriod, '');
     });
   });
 

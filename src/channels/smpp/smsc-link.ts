@@ -89,7 +89,9 @@ export class SmscLink {
   }
 
   async submit(m: ClaimedMessage): Promise<SubmitResult> {
-    const answers = await Promise.all(submitPdusFor(m, this.config).map((p) => this.submitPart(p)));
+    const answers = await Promise.all(
+      submitPdusFor(m, this.config, this.clock.now()).map((p) => this.submitPart(p)),
+    );
     const refused = answers.find((a) => a.kind === 'rejected');
     if (refused) return refused;
     const retry = answers.find((a) => a.kind === 'retry');

@@ -4,6 +4,7 @@ import type { ClaimedMessage } from '../../domain/messages/message.js';
 import { encodeGsm7, encodeUcs2, splitSegments } from '../../domain/segments/segments.js';
 import { destinationAddress, sourceAddress } from '../../domain/smpp/addresses.js';
 import { ESM_UDHI } from '../../domain/smpp/tables.js';
+import { relativeSmppTime } from '../../domain/smpp/time-format.js';
 
 export const DC_GSM = 0x00;
 export const DC_LATIN1 = 0x03;
@@ -20,7 +21,7 @@ type Settings = Pick<SmscConfig, 'encoding' | 'split' | 'defaultSender'>;
  * parts on the wire are the parts the API charged for (with message_payload, one PDU that the
  * SMSC cuts the same way).
  */
-export function submitPdusFor(m: ClaimedMessage, smsc: Settings): SubmitFields[] {
+export function submitPdusFor(m: ClaimedMessage, smsc: Settings, now: number): SubmitFields[] {
   const source = sourceAddress(m.senderId || smsc.defaultSender, m.extendCode);
   const dest = destinationAddress(m.e164);
   const { encoding, parts } = splitSegments(m.body);
@@ -36,6 +37,8 @@ export function submitPdusFor(m: ClaimedMessage, smsc: Settings): SubmitFields[]
     registered_delivery: RECEIPT_ON_FINAL,
     data_coding: dataCoding,
     esm_class: 0,
+    // What is left of the ValidityPeriod, so that the SMSC drops the message too once it passes.
+    ...(m.expiresAt === undefined ? {} : { validity_period: relativeSmppTime(m.expiresAt - now) }),
   };
   if (m.concat) return [ownPart(base, encode(m.body), m.concat, smsc.split)];
   if (parts.length === 1) return [{ ...base, short_message: encode(m.body) }];

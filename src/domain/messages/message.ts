@@ -89,6 +89,8 @@ export interface ClaimedMessage {
   type: string;
   /** Set for a part an ESME split itself: the channel sends it with this UDH, unsplit. */
   concat?: ConcatPart;
+  /** ValidityPeriod's end: an SMSC is told what is left of it, to drop the message too. */
+  expiresAt?: number;
 }
 
 /**

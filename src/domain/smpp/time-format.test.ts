@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { readSmppTime } from './time-format.js';
+import { readSmppTime, relativeSmppTime } from './time-format.js';
 
 const NOW = Date.UTC(2026, 10, 28, 12, 0, 0);
 
@@ -38,4 +38,12 @@ test('empty is absent; anything else off the format is refused with why', () => 
     const read = readSmppTime(bad, NOW);
     assert.equal(read.kind, 'invalid', bad);
   }
+});
+
+test('what is left of a validity goes out relative, whole seconds up, and reads back', () => {
+  assert.equal(relativeSmppTime(600_000), '000000001000000R');
+  assert.equal(relativeSmppTime(599_001), '000000001000000R');
+  assert.equal(relativeSmppTime((2 * 86_400 + 3 * 3600 + 4 * 60 + 5) * 1000), '000002030405000R');
+  assert.equal(relativeSmppTime(0), '000000000001000R', 'never zero: the SMSC would take none');
+  assert.deepEqual(readSmppTime(relativeSmppTime(90_000), NOW), { kind: 'at', ms: NOW + 90_000 });
 });

@@ -52,3 +52,13 @@ function relative(f: Fields, now: number): number {
   d.setUTCFullYear(d.getUTCFullYear() + f.yy, d.getUTCMonth() + f.mo);
   return d.getTime() + ((f.dd * 24 + f.hh) * 60 + f.mi) * 60_000 + f.ss * 1000;
 }
+
+/** What is left of a validity, as a relative time (`DDhhmmss` of days, whole seconds up). */
+export function relativeSmppTime(ms: number): string {
+  const total = Math.max(1, Math.ceil(ms / 1000));
+  const two = (n: number) => String(n).padStart(2, '0');
+  const days = Math.min(99, Math.floor(total / 86_400));
+  const rest = total - days * 86_400;
+  const parts = [0, 0, days, Math.floor(rest / 3600), Math.floor((rest % 3600) / 60), rest % 60];
+  return `${parts.map(two).join('')}000R`;
+}

@@ -9,7 +9,7 @@ const CLAIM = `WITH due AS (
   UPDATE messages m SET state = 'submitting', attempts = m.attempts + 1, due_at = $3
   FROM due WHERE m.id = due.id
   RETURNING m.id, m.kind, m.account_id, m.route, m.attempts, m.e164, m.sender_id, m.extend_code,
-    m.body, m.message_id, m.business_phone, m.type, m.concat`;
+    m.body, m.message_id, m.business_phone, m.type, m.concat, m.expires_at`;
 
 /** Claims: due messages taken under a lease, and leases renewed while their submit runs. */
 export function postgresClaims(pool: Pool): Pick<MessageStore, 'claimDue' | 'extendLeases'> {

@@ -40,6 +40,7 @@ export interface ClaimRow {
   business_phone: string;
   type: string;
   concat: string | null;
+  expires_at: number | null;
 }
 
 /**
@@ -61,7 +62,7 @@ export function notExpired(now: string): string {
 
 /** ClaimRow's columns in order, for adapters that read rows as arrays (cheaper than objects). */
 export const CLAIM_COLUMNS =
-  'id, kind, account_id, route, attempts, e164, sender_id, extend_code, body, message_id, business_phone, type, concat';
+  'id, kind, account_id, route, attempts, e164, sender_id, extend_code, body, message_id, business_phone, type, concat, expires_at';
 
 /** A ClaimRow read as an array of CLAIM_COLUMNS, in that order. */
 export type ClaimValues = [
@@ -78,6 +79,7 @@ export type ClaimValues = [
   businessPhone: string,
   type: string,
   concat: string | null,
+  expiresAt: number | null,
 ];
 
 // By index, into one literal: the claim path reads every message this way, and destructuring or
@@ -96,6 +98,7 @@ export function fromClaimValues(v: ClaimValues): ClaimedMessage {
     messageId: v[9] ?? undefined,
     businessPhone: v[10],
     type: v[11],
+    expiresAt: v[13] ?? undefined,
     ...withConcat(v[12]),
   };
 }
@@ -114,6 +117,7 @@ export function fromClaimRow(r: ClaimRow): ClaimedMessage {
     messageId: r.message_id ?? undefined,
     businessPhone: r.business_phone,
     type: r.type,
+    expiresAt: r.expires_at ?? undefined,
     ...withConcat(r.concat),
   };
 }
