@@ -185,6 +185,22 @@ describe('wirebird send and receipts', () => {
     assert.equal(progressLines(csv).length, 0, 'nothing was sent');
   });
 
+  it('holds the rows until --at, with --validity; refuses a bad time or duration', async () => {
+    const csv = join(dir, 'later.csv');
+    writeCsv(csv, 2);
+    const held = (await gw.store.countByState()).queued ?? 0;
+    const at = new Date(Date.now() + 3_600_000).toISOString().replace(/\.\d+Z$/, '+00:00');
+    const run = await cli(gw, ['send', '-t', tpl, '--csv', csv, '--at', at, '--validity', '2h']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal((await gw.store.countByState()).queued, held + 2, 'held until --at');
+    const changed = await cli(gw, ['send', '-t', tpl, '--csv', csv, '--at', '1900000000']);
+    assert.match(changed.stderr, /belongs to another run \(--at, --validity differ\)/);
+    const bad = await cli(gw, ['send', '-t', tpl, '--csv', csv, '--at', 'tomorrow']);
+    assert.match(bad.stderr, /^wirebird: --at tomorrow: give a date and time with its zone/m);
+    const long = await cli(gw, ['send', '-t', tpl, '--csv', csv, '--validity', '5 min']);
+    assert.match(long.stderr, /^wirebird: --validity 5 min: give a duration such as 300/m);
+  });
+
   it('checks the parameter columns against the template before sending a row', async () => {
     const csv = join(dir, 'columns.csv');
     writeFileSync(csv, `phone,name,code,extra\n${cn(7)},Bo,1,x\n`);

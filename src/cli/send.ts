@@ -16,6 +16,33 @@ interface SendOptions extends CredentialOptions {
   userIdColumn: string;
   chunkSize: string;
   json?: boolean;
+  at?: string;
+  validity?: string;
+}
+
+/**
+ * --at: an ISO 8601 date and time with its zone (2026-11-29T09:00:00+08:00, or Z) or Unix
+ * seconds; answers Unix seconds. The gateway judges how far ahead it may be.
+ */
+export function sendAtOf(raw: string): number {
+  if (/^\d{1,12}$/.test(raw)) return Number(raw);
+  const zoned = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/.test(raw);
+  const ms = zoned ? Date.parse(raw) : NaN;
+  if (Number.isNaN(ms)) {
+    throw new CliError(
+      `--at ${raw}: give a date and time with its zone (2026-11-29T09:00:00+08:00) or Unix seconds`,
+    );
+  }
+  return Math.floor(ms / 1000);
+}
+
+const UNIT_S: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
+
+/** --validity: a duration such as 300, 300s, 5m, 2h or 1d; answers seconds. */
+export function validityOf(raw: string): number {
+  const m = /^(\d{1,7})([smhd]?)$/.exec(raw);
+  if (!m) throw new CliError(`--validity ${raw}: give a duration such as 300, 90s, 5m, 2h or 1d`);
+  return Number(m[1]) * (UNIT_S[m[2] || 's'] ?? 1);
 }
 
 /** Options shared by the commands that talk to a running gateway over HTTP. */
@@ -36,10 +63,14 @@ the gateway answers it without sending twice). Remove FILE.progress to send the 
 Exit codes: 0 every row accepted; 2 some rows failed (listed); 3 no row accepted; 1 an error
 (the gateway unreachable, a bad option, a changed CSV).
 
+--at holds the messages until then (SendAt); --validity drops those not handed to an upstream
+within that time (ValidityPeriod, counted from --at when given): docs/api.md.
+
 Examples:
   printf 'phone,name,code\\n+8613800001234,Ada,1234\\n' > numbers.csv
   wirebird send --template UTA9LZM7NVM4F --csv numbers.csv
   wirebird send -t UTA9LZM7NVM4F --csv numbers.csv --sender SHOP --params-column name code
+  wirebird send -t UTA9LZM7NVM4F --csv numbers.csv --at 2026-11-29T09:00:00+08:00 --validity 2h
   WIREBIRD_URL=http://10.0.0.5:8080 WIREBIRD_API_KEY=wb_… WIREBIRD_ACCOUNT_ID=42 \\
     wirebird send -t UTA9LZM7NVM4F --csv numbers.csv --json`;
 
@@ -57,7 +88,9 @@ export function registerSend(program: Command): void {
     .option('--phone-column <column>', 'the column of phone numbers', 'phone')
     .option('--user-id-column <column>', 'the column of UserIds, if present', 'user_id')
     .option('--chunk-size <n>', `numbers per request, 1 to ${MAX_NUMBERS_PER_REQUEST}`, '1000')
-    .option('--json', 'print the summary as JSON');
+    .option('--json', 'print the summary as JSON')
+    .option('--at <time>', 'send at this time: 2026-11-29T09:00:00+08:00, or Unix seconds')
+    .option('--validity <duration>', 'drop what is not sent within this: 90s, 5m, 2h, 1d');
   gatewayOptions(cmd)
     .addHelpText('after', SEND_HELP)
     .action(async (opts: SendOptions) => {
@@ -77,6 +110,8 @@ export function registerSend(program: Command): void {
               userId: opts.userIdColumn,
             },
             chunkSize,
+            ...(opts.at === undefined ? {} : { sendAt: sendAtOf(opts.at) }),
+            ...(opts.validity === undefined ? {} : { validityS: validityOf(opts.validity) }),
           },
           client,
           process.stderr,

@@ -22,6 +22,9 @@ export interface RunHeader {
   params: readonly string[] | null;
   phoneColumn: string;
   chunkSize: number;
+  /** --at and --validity (absent in progress files written before they existed). */
+  sendAt?: number | null;
+  validityS?: number | null;
 }
 
 export interface Failure {
@@ -137,5 +140,8 @@ function otherRun(was: RunHeader, now: RunHeader): string[] {
     ['csvBytes', 'csvModifiedMs', 'templateId', 'senderId', 'phoneColumn', 'chunkSize'] as const
   ).filter((k) => was[k] !== now[k]);
   if (JSON.stringify(was.params) !== JSON.stringify(now.params)) changed.push('params');
+  // A resent chunk keeps its Idempotency-Key: with another time it would be another request.
+  if ((was.sendAt ?? null) !== (now.sendAt ?? null)) changed.push('--at');
+  if ((was.validityS ?? null) !== (now.validityS ?? null)) changed.push('--validity');
   return changed;
 }

@@ -14,6 +14,9 @@ export interface SendPlan {
   senderId: string;
   columns: ColumnPlan;
   chunkSize: number;
+  /** --at: Unix seconds; --validity: seconds. */
+  sendAt?: number;
+  validityS?: number;
 }
 
 export interface SendSummary extends Tally {
@@ -54,6 +57,8 @@ export async function sendCsv(
       params: plan.columns.params ?? null,
       phoneColumn: plan.columns.phone,
       chunkSize: plan.chunkSize,
+      sendAt: plan.sendAt ?? null,
+      validityS: plan.validityS ?? null,
     },
     randomUUID,
   );
@@ -101,7 +106,12 @@ async function sendChunk(
     ...(plan.senderId ? { SenderId: plan.senderId } : {}),
     Target: targets,
   };
-  const answer = await sentBatch(client, { TaskContent: [group] }, idempotencyKey, chunk);
+  const timing = {
+    ...(plan.sendAt === undefined ? {} : { SendAt: plan.sendAt }),
+    ...(plan.validityS === undefined ? {} : { ValidityPeriod: plan.validityS }),
+  };
+  const request = { TaskContent: [group], ...timing };
+  const answer = await sentBatch(client, request, idempotencyKey, chunk);
   // SendBatchUSMSMessage's answer schema: FailContent is a list of BatchInfo.
   const content = answer.FailContent as BatchInfo[] | undefined;
   const whole = content?.find((g) => g.FailureDetails)?.FailureDetails;
@@ -122,7 +132,11 @@ async function sendChunk(
 /** The batch's answer: accepted, or refused number by number (NothingAccepted, with FailContent). */
 async function sentBatch(
   client: WirebirdClient,
-  request: { TaskContent: { TemplateId: string; SenderId?: string; Target: Chunk['targets'] }[] },
+  request: {
+    TaskContent: { TemplateId: string; SenderId?: string; Target: Chunk['targets'] }[];
+    SendAt?: number;
+    ValidityPeriod?: number;
+  },
   idempotencyKey: string,
   chunk: Chunk,
 ): Promise<Record<string, unknown>> {
