@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { RetCode } from '../src/domain/errors.js';
 import { startTestGateway, type TestGateway } from './helpers/gateway.js';
 import { ManualTime } from './helpers/manual-time.js';
+import { parseExposition, valueOf } from './helpers/prometheus.js';
 import {
   accountKey,
   approvedTemplate,
@@ -48,11 +49,18 @@ describe('SendAt, ValidityPeriod and CancelScheduledMessages (the clock moved)',
     return json.SessionNo;
   };
   const queued = async () => (await gw.store.countByState()).queued ?? 0;
+  const heldGauge = async () => {
+    const res = await fetch(`${gw.url}/metrics`, {
+      headers: { authorization: `Bearer ${gw.adminKey}` },
+    });
+    return valueOf(parseExposition(await res.text()), 'wirebird_messages_held');
+  };
 
   it('holds a message until SendAt, then sends it', async () => {
     const before = await queued();
     const session = await send(cn(801), { SendAt: nowS() + HOUR_S });
     assert.equal(await queued(), before + 1, 'held');
+    assert.equal(await heldGauge(), 1, 'wirebird_messages_held');
     await time.jump(HOUR_S * 1000 - 10_000);
     assert.equal(await queued(), before + 1, 'still held 10 s before');
     await time.jump(10_000);

@@ -8,7 +8,7 @@ it('turns counter samples into rates per second and a delivery rate per interval
   const clock = { now: () => now };
   const metrics = new Metrics(
     {
-      queueStats: async () => ({ depth: 0, oldestDueAt: undefined }),
+      queueStats: async () => ({ depth: 0, oldestDueAt: undefined, held: 0 }),
       outboxStats: async () => ({ pending: 0, oldestPendingAt: undefined }),
     },
     clock,

@@ -106,24 +106,7 @@ export class Metrics implements DispatchObserver, ReportObserver {
 
   private scrapeTimeGauges(registers: Registry[]): void {
     const { store, clock } = this;
-    new Gauge({
-      name: 'wirebird_queue_depth',
-      help: 'messages not yet submitted (queued or being submitted)',
-      registers,
-      async collect() {
-        this.set((await store.queueStats(clock.now())).depth);
-      },
-    });
-    new Gauge({
-      name: 'wirebird_queue_oldest_due_age_seconds',
-      help: 'how long the longest-waiting due message has been due (0 when none is)',
-      registers,
-      async collect() {
-        const now = clock.now();
-        const { oldestDueAt } = await store.queueStats(now);
-        this.set(oldestDueAt === undefined ? 0 : Math.max(0, now - oldestDueAt) / 1000);
-      },
-    });
+    queueGauges(registers, store, clock);
     const channels = () => this.channels.values();
     new Gauge({
       name: 'wirebird_channel_state',
@@ -222,6 +205,40 @@ export class Metrics implements DispatchObserver, ReportObserver {
   async exposition(): Promise<{ contentType: string; body: string }> {
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };
   }
+}
+
+/** The queue, read at scrape time: its depth, how long the oldest due message waited, what is held. */
+function queueGauges(
+  registers: Registry[],
+  store: Pick<OperatorStore, 'queueStats'>,
+  clock: Clock,
+): void {
+  new Gauge({
+    name: 'wirebird_queue_depth',
+    help: 'messages not yet submitted (queued or being submitted)',
+    registers,
+    async collect() {
+      this.set((await store.queueStats(clock.now())).depth);
+    },
+  });
+  new Gauge({
+    name: 'wirebird_queue_oldest_due_age_seconds',
+    help: 'how long the longest-waiting due message has been due (0 when none is)',
+    registers,
+    async collect() {
+      const now = clock.now();
+      const { oldestDueAt } = await store.queueStats(now);
+      this.set(oldestDueAt === undefined ? 0 : Math.max(0, now - oldestDueAt) / 1000);
+    },
+  });
+  new Gauge({
+    name: 'wirebird_messages_held',
+    help: 'messages held for a later SendAt (queued, never tried, due later)',
+    registers,
+    async collect() {
+      this.set((await store.queueStats(clock.now())).held);
+    },
+  });
 }
 
 /** The outbox's metrics (docs/events.md): attempts by outcome, their latency, and the backlog. */

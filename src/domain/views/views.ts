@@ -43,6 +43,8 @@ export interface QueueStats {
   depth: number;
   /** The due time of the message that has waited longest past it, if any is due. */
   oldestDueAt: number | undefined;
+  /** Messages held for a later SendAt (queued, never tried, due after now). */
+  held: number;
 }
 
 export interface SessionMessage {

@@ -1,3 +1,4 @@
+import { HELD_SQL } from '../rows/views.js';
 import type { QueueStats, SessionView } from '../../domain/views/views.js';
 import {
   RESULT_COUNTS_SQL,
@@ -22,13 +23,18 @@ export function postgresSessions(pool: Pool) {
   return {
     async queueStats(now: number): Promise<QueueStats> {
       // Both read the partial index on due_at: queued messages and claims under a lease.
-      const r = await pool.query<{ depth: number; oldest: number | null }>(
+      const r = await pool.query<{ depth: number; oldest: number | null; held: number }>(
         `SELECT (SELECT count(*) FROM messages WHERE due_at IS NOT NULL) AS depth,
-           (SELECT min(due_at) FROM messages WHERE due_at <= $1) AS oldest`,
+           (SELECT min(due_at) FROM messages WHERE due_at <= $1) AS oldest,
+           (${HELD_SQL('$1')}) AS held`,
         [now],
       );
       const row = r.rows[0];
-      return { depth: row?.depth ?? 0, oldestDueAt: row?.oldest ?? undefined };
+      return {
+        depth: row?.depth ?? 0,
+        oldestDueAt: row?.oldest ?? undefined,
+        held: row?.held ?? 0,
+      };
     },
     async sessionView(
       sessionNo: string,

@@ -130,3 +130,7 @@ function toSessionMessage(r: SessionMessageRow): SessionMessage {
     userId: r.user_id,
   };
 }
+
+/** Messages held for a later SendAt, read on the due_at index: `now` is the dialect's parameter. */
+export const HELD_SQL = (now: string): string =>
+  `SELECT count(*) FROM messages WHERE due_at > ${now} AND state = 'queued' AND attempts = 0`;

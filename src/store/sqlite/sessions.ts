@@ -1,3 +1,4 @@
+import { HELD_SQL } from '../rows/views.js';
 import type { QueueStats, SessionView } from '../../domain/views/views.js';
 import {
   RESULT_COUNTS_SQL,
@@ -37,11 +38,12 @@ export function sqliteSessions(db: Db) {
   const oldest = db
     .prepare<unknown[], number | null>('SELECT min(due_at) FROM messages WHERE due_at <= ?')
     .pluck();
+  const held = db.prepare<unknown[], number>(HELD_SQL('?')).pluck();
 
   return {
     async queueStats(now: number): Promise<QueueStats> {
       const min = oldest.get(now);
-      return { depth: depth.get() ?? 0, oldestDueAt: min ?? undefined };
+      return { depth: depth.get() ?? 0, oldestDueAt: min ?? undefined, held: held.get(now) ?? 0 };
     },
     async sessionView(
       sessionNo: string,
