@@ -7,6 +7,7 @@ import {
   LEASE,
   NOW,
   OTHER_ACCOUNT,
+  HOUR,
   SECOND,
   batch,
   byId,
@@ -190,17 +191,27 @@ export function viewsContract(open: OpenStore): void {
   });
 
   describe('operator views: queue and sessions', () => {
-    test('queueStats counts queued and claimed messages and dates the oldest due one', async (store) => {
-      assert.deepEqual(await store.queueStats(NOW), { depth: 0, oldestDueAt: undefined });
+    test('queueStats counts queued and claimed messages, dates the oldest due one, counts held ones', async (store) => {
+      assert.deepEqual(await store.queueStats(NOW), { depth: 0, oldestDueAt: undefined, held: 0 });
       await store.acceptBatch(batch([sms(), sms()], { acceptedAt: NOW }));
       await store.acceptBatch(batch([sms()], { acceptedAt: NOW + SECOND }));
-      assert.deepEqual(await store.queueStats(NOW + 2 * SECOND), { depth: 3, oldestDueAt: NOW });
-      assert.deepEqual(await store.queueStats(NOW - 1), { depth: 3, oldestDueAt: undefined });
+      assert.deepEqual(await store.queueStats(NOW + 2 * SECOND), {
+        depth: 3,
+        oldestDueAt: NOW,
+        held: 0,
+      });
+      // Before they were due, never tried: held.
+      assert.deepEqual(await store.queueStats(NOW - 1), {
+        depth: 3,
+        oldestDueAt: undefined,
+        held: 3,
+      });
       const claimed = (await store.claimDue(NOW, 2, LEASE)).sort(byId);
       // Claimed messages are still in the queue, due again only when their lease expires.
       assert.deepEqual(await store.queueStats(NOW + 2 * SECOND), {
         depth: 3,
         oldestDueAt: NOW + SECOND,
+        held: 0,
       });
       await store.recordOutcomes(
         claimed.map((m) => ({
@@ -216,7 +227,12 @@ export function viewsContract(open: OpenStore): void {
       assert.deepEqual(await store.queueStats(NOW + 2 * SECOND), {
         depth: 1,
         oldestDueAt: NOW + SECOND,
+        held: 0,
       });
+      // Scheduled for later (SendAt): held until then.
+      await store.acceptBatch(batch([sms()], { acceptedAt: NOW, dueAt: NOW + HOUR }));
+      assert.equal((await store.queueStats(NOW + 2 * SECOND)).held, 1);
+      assert.equal((await store.queueStats(NOW + HOUR)).held, 0);
     });
 
     test('sessionView answers a session with its messages, to its own account only', async (store) => {
