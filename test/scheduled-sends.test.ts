@@ -193,6 +193,17 @@ describe('SendAt, ValidityPeriod and CancelScheduledMessages (the clock moved)',
       });
     }
 
+    it('CancelScheduledMessages naming more than 1000 session and number pairs', async () => {
+      const { json } = await gw.api({
+        Action: 'CancelScheduledMessages',
+        AccountId: 1,
+        SessionNoSet: Array.from({ length: 11 }, (_, i) => `s${i}`),
+        Phones: Array.from({ length: 100 }, (_, i) => cn(9000 + i)),
+      });
+      assert.equal(json.RetCode, RetCode.LimitExceeded);
+      assert.match(json.Message, /^SessionNoSet × Phones names 1100 pairs; at most 1000/);
+    });
+
     it('CancelScheduledMessages with neither SessionNoSet nor MessageIds', async () => {
       const { json } = await gw.api({ Action: 'CancelScheduledMessages', AccountId: 1 });
       assert.equal(json.RetCode, RetCode.MissingParameter);

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { missing } from '../../domain/errors.js';
+import { MAX_NUMBERS_PER_REQUEST } from '../../domain/batches/batch.js';
+import { WirebirdError, missing } from '../../domain/errors.js';
 import { e164Of } from '../../domain/phones/phones.js';
 import { defineAction, type ActionContext } from '../context.js';
 import { Obj } from '../answer-schemas.js';
@@ -7,7 +8,7 @@ import { StringList, toList } from './schema-types.js';
 
 const Input = Type.Object({
   SessionNoSet: Type.Optional(StringList({ minItems: 1, maxItems: 100 })),
-  Phones: Type.Optional(StringList({ minItems: 1, maxItems: 1000 })),
+  Phones: Type.Optional(StringList({ minItems: 1, maxItems: 100 })),
   MessageIds: Type.Optional(StringList({ minItems: 1, maxItems: 100 })),
 });
 
@@ -45,6 +46,13 @@ export const cancelScheduledMessages = defineAction(
     const phones =
       input.Phones === undefined ? [undefined] : await phonesOf(ctx, toList(input.Phones));
     const sessions = input.SessionNoSet === undefined ? [] : toList(input.SessionNoSet);
+    // Each session and number is one cancel in the store: bounded, as a batch's numbers are.
+    if (sessions.length * phones.length > MAX_NUMBERS_PER_REQUEST) {
+      throw new WirebirdError(
+        'LimitExceeded',
+        `SessionNoSet × Phones names ${sessions.length * phones.length} pairs; at most ${MAX_NUMBERS_PER_REQUEST} per request`,
+      );
+    }
     const Data = [];
     for (const sessionNo of await ctx.deps.store.accountSessions(ctx.accountId, sessions)) {
       let count = 0;

@@ -1203,7 +1203,7 @@ export interface components {
             AccountId: components["schemas"]["AccountId"];
             /** @description an array of 1 to 100 non-empty strings */
             SessionNoSet?: string | string[];
-            /** @description an array of 1 to 1000 non-empty strings */
+            /** @description an array of 1 to 100 non-empty strings */
             Phones?: string | string[];
             /** @description an array of 1 to 100 non-empty strings */
             MessageIds?: string | string[];
