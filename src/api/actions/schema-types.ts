@@ -26,3 +26,9 @@ export const BooleanLike = Type.Union(
 export function toBoolean(value: boolean | 'true' | 'false' | undefined): boolean | undefined {
   return value === undefined ? undefined : value === true || value === 'true';
 }
+
+/** A template's values: strings, or numbers taken as their text; at most 100. */
+export const TemplateParams = Type.Array(
+  Type.Union([Type.String(), Type.Number()], { description: 'a string' }),
+  { maxItems: 100 },
+);

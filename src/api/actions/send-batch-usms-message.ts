@@ -8,6 +8,7 @@ import { WirebirdError } from '../../domain/errors.js';
 import { defineAction, type ActionContext } from '../context.js';
 import { acceptOnce, findReplay, idempotencyOf } from '../idempotency.js';
 import { BatchInfo as BatchInfoSchema, Obj } from '../answer-schemas.js';
+import { TemplateParams } from './schema-types.js';
 import { planGroups, storeSms } from '../../core/accept-sms.js';
 import { smsIntakeOf } from '../intake.js';
 import { ScheduleParams, scheduleIn } from '../schedule-fields.js';
@@ -17,14 +18,11 @@ import { ScheduleParams, scheduleIn } from '../schedule-fields.js';
 const OptionalString = Type.Optional(
   Type.Union([Type.String(), Type.Null()], { description: 'a string' }),
 );
-const Params = Type.Array(Type.Union([Type.String(), Type.Number()], { description: 'a string' }), {
-  maxItems: 100,
-});
 const Target = Type.Object({
   // An empty Phone fails its own row (FailContent) like any unreadable number, not the request.
   Phone: Type.String({ maxLength: 64 }),
   TemplateParams: Type.Optional(
-    Type.Union([Params, Type.Null()], { description: 'an array of strings' }),
+    Type.Union([TemplateParams, Type.Null()], { description: 'an array of strings' }),
   ),
   SenderId: OptionalString,
   ExtendCode: OptionalString,

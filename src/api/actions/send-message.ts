@@ -13,6 +13,7 @@ import { defineAction } from '../context.js';
 import { acceptOnce, findReplay, idempotencyOf } from '../idempotency.js';
 import { checkMediaIds } from './media-ids.js';
 import { Obj } from '../answer-schemas.js';
+import { TemplateParams } from './schema-types.js';
 import {
   checkBusinessContact,
   storeBusinessMessage,
@@ -26,11 +27,7 @@ import { ScheduleParams, scheduleIn } from '../schedule-fields.js';
 const Fallback = Type.Object(
   {
     TemplateId: Type.String({ minLength: 1, maxLength: 64 }),
-    TemplateParams: Type.Optional(
-      Type.Array(Type.Union([Type.String(), Type.Number()], { description: 'a string' }), {
-        maxItems: 100,
-      }),
-    ),
+    TemplateParams: Type.Optional(TemplateParams),
     SenderId: Type.Optional(Type.String({ maxLength: 64 })),
     After: Type.Optional(
       Type.Integer({

@@ -1,18 +1,15 @@
 import { Type } from '@sinclair/typebox';
 import { MAX_NUMBERS_PER_REQUEST } from '../../domain/batches/batch.js';
 import { defineAction } from '../context.js';
-import { StringList, toList } from './schema-types.js';
+import { StringList, TemplateParams, toList } from './schema-types.js';
 import { sendGroups } from './send-batch-usms-message.js';
 import { ScheduleParams } from '../schedule-fields.js';
 import { BatchInfo, Obj } from '../answer-schemas.js';
 
-const Params = Type.Array(Type.Union([Type.String(), Type.Number()], { description: 'a string' }), {
-  maxItems: 100,
-});
 const Input = Type.Object({
   PhoneNumbers: StringList({ minItems: 1, maxItems: MAX_NUMBERS_PER_REQUEST }),
   TemplateId: Type.String({ minLength: 1, maxLength: 64 }),
-  TemplateParams: Type.Optional(Params),
+  TemplateParams: Type.Optional(TemplateParams),
   /** The UCloud name of the sender: an approved signature (or a registered SenderId). */
   SigContent: Type.Optional(Type.String()),
   SenderId: Type.Optional(Type.String()),
