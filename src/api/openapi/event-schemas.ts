@@ -40,9 +40,12 @@ const Status = Obj({
   Phone: Type.String(),
   BusinessPhone: Type.String(),
   Status: Type.Union(
-    ['sent', 'delivered', 'read', 'failed', 'unknown'].map((s) => Type.Literal(s)),
+    ['scheduled', 'sent', 'delivered', 'read', 'failed', 'unknown'].map((s) => Type.Literal(s)),
   ),
   StatusTime: Unix,
+  SendAt: Type.Optional(
+    Type.Integer({ minimum: 0, description: 'Unix seconds: when a scheduled one is due' }),
+  ),
   Error: Type.Union([Obj({ Code: Type.String(), Desc: Type.String() }), Type.Null()]),
   Sequence,
 });

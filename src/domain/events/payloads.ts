@@ -4,6 +4,7 @@ import { inboundView } from '../inbound/inbound-view.js';
 import { outTemplate } from '../templates/out-template.js';
 import { TemplateStatus, type Template } from '../templates/template.js';
 import type { NewEvent } from './event.js';
+import { SCHEDULED } from '../messages/schedule.js';
 
 /** What an event about a message says of it, as both stores read it from the message's row. */
 export interface MessageEventSource {
@@ -20,6 +21,8 @@ export interface MessageEventSource {
   /** Unix ms. */
   acceptedAt: number;
   submittedAt: number | null;
+  /** Unix ms: when it is next due (a held message's SendAt); null once final. */
+  dueAt: number | null;
   /** The message's own event count, this one included: a receiver keeps the highest. */
   sequence: number;
 }
@@ -71,6 +74,8 @@ function statusData(
     Status: m.status,
     StatusTime: Math.floor(at / 1000),
     Error: failed ? { Code: report.code, Desc: report.desc } : null,
+    // A held message says when it goes: the SendAt it was accepted with.
+    ...(m.status === SCHEDULED && m.dueAt !== null ? { SendAt: Math.floor(m.dueAt / 1000) } : {}),
     Sequence: m.sequence,
   };
 }

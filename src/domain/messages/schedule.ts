@@ -12,6 +12,12 @@ export const VALIDITY_MAX_S = 259_200;
 
 export const EXPIRED_CODE = 'EXPIRED';
 export const EXPIRED_DESC = 'not handed upstream within its ValidityPeriod';
+/**
+ * The business-message status told (history and `message.status`) when one is accepted held for
+ * a later SendAt. The row's status stays `accepted`: the reports that follow rank from there.
+ */
+export const SCHEDULED = 'scheduled';
+
 export const CANCELED_CODE = 'CANCELED';
 export const CANCELED_DESC = 'canceled before it was handed upstream';
 

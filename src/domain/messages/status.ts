@@ -7,6 +7,7 @@ import type { ReportStatus } from './message.js';
  */
 const RANK: Record<string, number> = {
   accepted: 0,
+  scheduled: 0,
   sent: 1,
   delivered: 2,
   failed: 2,

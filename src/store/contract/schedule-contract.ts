@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';
 import { endpoint } from './outbox-contract.js';
+import { CANCELED_DESC } from '../../domain/messages/schedule.js';
 import {
   ACCOUNT,
   HOUR,
@@ -72,6 +73,9 @@ export function scheduleContract(open: OpenStore): void {
     });
 
     test('a business message, by MessageId, only its own account and only while queued', async (store) => {
+      const e = endpoint({ eventTypes: ['message.status'] });
+      await store.ensureAccount(ACCOUNT, NOW);
+      await store.insertEndpoint(e);
       const m = business({ dueAt: NOW + HOUR });
       await store.acceptBusinessMessage(m);
       assert.equal(await store.cancelQueuedBusiness(OTHER_ACCOUNT, m.messageId, NOW), false);
@@ -83,7 +87,17 @@ export function scheduleContract(open: OpenStore): void {
         view.history.map((h) => [h.status, h.code]),
         [
           ['accepted', ''],
+          ['scheduled', ''],
           ['failed', 'CANCELED'],
+        ],
+      );
+      const told = await store.claimDeliveries(e.endpointId, NOW, 10, NOW + HOUR);
+      const data = told.map((d) => (JSON.parse(d.body) as { data: Record<string, unknown> }).data);
+      assert.deepEqual(
+        data.map((d) => [d.Status, d.SendAt, d.Error, d.Sequence]),
+        [
+          ['scheduled', (NOW + HOUR) / 1000, null, 1],
+          ['failed', undefined, { Code: 'CANCELED', Desc: CANCELED_DESC }, 2],
         ],
       );
     });

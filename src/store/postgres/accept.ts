@@ -6,6 +6,7 @@ import { inTransaction, type Pool, type Queryable } from './database.js';
 import { insertSms } from './insert-sms.js';
 import { messagesChanged } from './outbox.js';
 import { INSERT_FALLBACK_COLUMNS, fallbackValues } from '../rows/conversations.js';
+import { SCHEDULED } from '../../domain/messages/schedule.js';
 
 /** Acceptance: a batch or a business message stored all or nothing, once per Idempotency-Key. */
 export function postgresAcceptance(
@@ -67,7 +68,18 @@ async function insertBusiness(c: Queryable, m: AcceptedBusinessMessage): Promise
     );
   }
   const id = r.rows[0]?.id;
-  if (m.failure && id !== undefined) await failAtOnce(c, id, m.failure, m.acceptedAt);
+  if (id === undefined) return;
+  if (m.failure) await failAtOnce(c, id, m.failure, m.acceptedAt);
+  else if (m.dueAt !== undefined) await heldAtOnce(c, id, m.acceptedAt);
+}
+
+/** One accepted for a later SendAt is told as scheduled: its history and its event. */
+async function heldAtOnce(c: Queryable, id: number, at: number): Promise<void> {
+  await c.query(
+    'INSERT INTO message_events (message_ref, status, at, code, descr) VALUES ($1,$2,$3,$4,$5)',
+    [id, SCHEDULED, at, '', ''],
+  );
+  await messagesChanged(c, [{ id, status: SCHEDULED, code: '', desc: '', at }], at);
 }
 
 async function failAtOnce(

@@ -94,7 +94,7 @@ export function subscribedWhere(o: {
 /** The columns an event about a message is made from, read as the change is written. */
 export const MESSAGE_EVENT_COLUMNS = `id, kind, account_id, session_no, message_id, phone, user_id,
   business_phone, cost_count, status, receipt_result, receipt_code, receipt_desc, receipt_time,
-  accepted_at, submitted_at, event_seq, receipt_to`;
+  accepted_at, submitted_at, event_seq, receipt_to, due_at`;
 
 export interface MessageEventRow {
   id: number;
@@ -115,6 +115,7 @@ export interface MessageEventRow {
   submitted_at: number | null;
   event_seq: number;
   receipt_to: string | null;
+  due_at: number | null;
 }
 
 /** A message whose status moved: what the event about it needs besides the message's row. */
@@ -155,6 +156,7 @@ export function messageSourceOf(
           },
     acceptedAt: r.accepted_at,
     submittedAt: r.submitted_at,
+    dueAt: r.due_at,
     sequence,
   };
 }

@@ -4,6 +4,7 @@ import type { IdempotencyRecord } from '../../domain/messages/message.js';
 import type { MessageStore } from '../../domain/ports.js';
 import { INSERT_COLUMNS, fromIdemRow, type IdemRow } from '../rows/messages.js';
 import type { Db } from './database.js';
+import { SCHEDULED } from '../../domain/messages/schedule.js';
 import { groupCommit } from './group-commit.js';
 import { smsInserter } from './insert-sms.js';
 import type { SqliteOutbox } from './outbox.js';
@@ -102,6 +103,13 @@ function businessInserter(db: Db, outbox: SqliteOutbox): (m: AcceptedBusinessMes
     `UPDATE messages SET state = 'final', due_at = NULL, status = 'failed', receipt_result = 'SubmitFail',
        receipt_code = ?, receipt_desc = ?, receipt_time = ? WHERE id = ?`,
   );
+  /** One accepted for a later SendAt is told as scheduled: its history and its event. */
+  const held = (id: number, m: AcceptedBusinessMessage) => {
+    const at = m.acceptedAt;
+    insertEvent.run(id, SCHEDULED, at, '', '');
+    const change = { id, accountId: m.accountId, kind: 'business', status: SCHEDULED };
+    outbox.messageChanged({ ...change, receiptTo: null, code: '', desc: '', at }, at);
+  };
   return (m) => {
     const { lastInsertRowid } = insertMessage.run(
       ...['business', m.accountId, null, m.messageId, m.to, m.e164, m.route, null, null],
@@ -110,7 +118,10 @@ function businessInserter(db: Db, outbox: SqliteOutbox): (m: AcceptedBusinessMes
     );
     insertEvent.run(lastInsertRowid, 'accepted', m.acceptedAt, '', '');
     if (m.fallback) insertFallback.run(...fallbackValues(m, m.fallback));
-    if (!m.failure) return;
+    if (!m.failure) {
+      if (m.dueAt !== undefined) held(Number(lastInsertRowid), m);
+      return;
+    }
     const { code, desc } = m.failure;
     const id = Number(lastInsertRowid);
     fail.run(code, desc, Math.floor(m.acceptedAt / 1000), id);

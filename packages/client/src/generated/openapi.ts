@@ -1828,9 +1828,11 @@ export interface components {
                 MessageId: string;
                 Phone: string;
                 BusinessPhone: string;
-                Status: "sent" | "delivered" | "read" | "failed" | "unknown";
+                Status: "scheduled" | "sent" | "delivered" | "read" | "failed" | "unknown";
                 /** @description Unix seconds */
                 StatusTime: number;
+                /** @description Unix seconds: when a scheduled one is due */
+                SendAt?: number;
                 Error: ({
                     Code: string;
                     Desc: string;
