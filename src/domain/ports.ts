@@ -3,6 +3,7 @@
  * adapter in store/ and checked by one shared contract suite.
  */
 import type { DueFallback, FallbackOutcome } from './business-messages/conversation.js';
+import type { HeldChange } from './messages/schedule.js';
 import type { ApiKey, KeyKind } from './keys/api-key.js';
 import type { AuditEntry, AuditFilter, NewAuditEntry } from './audit/audit.js';
 import type { ConsoleSessionRecord } from './access/console-session.js';
@@ -248,6 +249,12 @@ export interface MessageStore {
     e164: string | undefined,
     now: number,
   ): Promise<number>;
+  /**
+   * Changes what the account's SMS of `sessionNo` still queued will be (replace_sm): the fields
+   * `change` names, the rest kept. A part of a message an ESME split itself is never changed;
+   * with `senderId`, only messages from that sender are. Answers how many changed.
+   */
+  replaceQueued(accountId: number, sessionNo: string, change: HeldChange): Promise<number>;
   /** Cancels the account's business message `messageId` if it is still queued, as above. */
   cancelQueuedBusiness(accountId: number, messageId: string, now: number): Promise<boolean>;
   /**

@@ -14,7 +14,7 @@ import type { PduSocket } from '../smpp-wire/pdu-socket.js';
 import type { BindAuth } from './bind-auth.js';
 import { COMMAND_STATUS as STATUS } from '../domain/smpp/tables.js';
 import type { QueryAnswer } from './query.js';
-import type { SubmitOutcome } from './submit.js';
+import type { Esme, SubmitOutcome } from './submit.js';
 import { textOf } from '../util/unknown-values.js';
 
 export interface SessionContext {
@@ -25,8 +25,9 @@ export interface SessionContext {
     pdu: Record<string, unknown>,
     multi: boolean,
   ) => Promise<SubmitOutcome>;
-  query: (accountId: number, pdu: Record<string, unknown>) => Promise<QueryAnswer>;
-  cancel: (accountId: number, pdu: Record<string, unknown>) => Promise<QueryAnswer>;
+  query: (esme: Esme, pdu: Record<string, unknown>) => Promise<QueryAnswer>;
+  cancel: (esme: Esme, pdu: Record<string, unknown>) => Promise<QueryAnswer>;
+  replace: (esme: Esme, pdu: Record<string, unknown>) => Promise<QueryAnswer>;
   /** Told of every answer to an ESME's request (metrics). */
   onAnswer?: (command: string, status: number) => void;
   /** Told when a bind starts and ends: the registry of binds per system_id. */
@@ -36,7 +37,7 @@ export interface SessionContext {
 }
 
 /** Commands an ESME may send that the server does not take yet (docs/smpp-server.md). */
-const NOT_TAKEN = ['replace_sm', 'data_sm'];
+const NOT_TAKEN = ['data_sm'];
 
 /** SMPP 3.4 §5.2.22: sm_length is 0 to 254; longer text goes in message_payload. */
 const MAX_SHORT_MESSAGE = 254;
@@ -187,6 +188,7 @@ export class EsmeSession {
     else if (command === 'submit_sm' || command === 'submit_multi') void this.submitted(pdu);
     else if (command === 'query_sm') void this.managed(pdu, this.ctx.query);
     else if (command === 'cancel_sm') void this.managed(pdu, this.ctx.cancel);
+    else if (command === 'replace_sm') void this.managed(pdu, this.ctx.replace);
     else if (command === 'unknown' || NOT_TAKEN.includes(command)) this.nack(pdu);
     else this.answer(pdu, STATUS.ESME_RINVBNDSTS);
   }
@@ -272,7 +274,7 @@ export class EsmeSession {
     });
   }
 
-  /** query_sm and cancel_sm: a transmitter's or transceiver's, about its own account. */
+  /** query_sm, cancel_sm, replace_sm: a transmitter's or transceiver's, of its own account. */
   private async managed(pdu: Pdu, run: SessionContext['query']): Promise<void> {
     const credential = this.credential;
     if (!credential || this.mode === 'receiver') {
@@ -280,7 +282,7 @@ export class EsmeSession {
       return;
     }
     try {
-      const answer = await run(credential.accountId, pdu);
+      const answer = await run(credential, pdu);
       if (answer.reason) {
         this.ctx.log.info(
           { systemId: credential.systemId, why: answer.reason },

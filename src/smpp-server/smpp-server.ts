@@ -19,6 +19,7 @@ import { credentialHash, keyState } from '../domain/keys/api-key.js';
 import { PduSocket } from '../smpp-wire/pdu-socket.js';
 import { querySubmit } from './query.js';
 import { cancelSubmit } from './cancel.js';
+import { replaceSubmit } from './replace.js';
 import { ReceiptDeliverer } from './receipt-deliverer.js';
 import { smppAccountEndpointId, smppEndpointId } from '../domain/smpp-server/receipt-endpoint.js';
 import { BindAuth } from './bind-auth.js';
@@ -178,8 +179,9 @@ export class SmppServer {
       config: this.o.config,
       auth: this.auth,
       submit: (esme, pdu, multi) => acceptSubmit(this.o.submit, esme, pdu, multi),
-      query: (accountId, pdu) => querySubmit(this.o.store, accountId, pdu),
-      cancel: (accountId, pdu) => cancelSubmit(this.o.submit, accountId, pdu),
+      query: (esme, pdu) => querySubmit(this.o.store, esme.accountId, pdu),
+      cancel: (esme, pdu) => cancelSubmit(this.o.submit, esme.accountId, pdu),
+      replace: (esme, pdu) => replaceSubmit(this.o.submit, esme, pdu),
       onBound: (s, keyId) => {
         this.o.keyUsage?.note(keyId, this.o.submit.clock.now());
         this.registry(s).add(s);

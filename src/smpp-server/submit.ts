@@ -26,7 +26,9 @@ import {
 const TON_INTERNATIONAL = 1;
 
 /** The core's SMS acceptance, and the store's cancel for cancel_sm on the same messages. */
-export type SubmitDeps = SmsIntake & { store: SmsIntake['store'] & Pick<Store, 'cancelQueued'> };
+export type SubmitDeps = SmsIntake & {
+  store: SmsIntake['store'] & Pick<Store, 'cancelQueued' | 'replaceQueued'>;
+};
 
 /** What answers the submit: its command_status, the message_id when accepted, and why not. */
 export interface SubmitOutcome {
@@ -73,7 +75,7 @@ const refused = (status: number, reason: string): SubmitOutcome => ({ status, re
  * the message is due and when it expires unless handed upstream; or the status refusing them.
  * A validity beyond the gateway's longest (3 days) is shortened to it, as SMSCs cap theirs.
  */
-function timingOf(deps: SubmitDeps, pdu: Record<string, unknown>): Schedule | SubmitOutcome {
+export function timingOf(deps: SubmitDeps, pdu: Record<string, unknown>): Schedule | SubmitOutcome {
   const now = deps.clock.now();
   const due = readSmppTime(textOf(pdu.schedule_delivery_time), now);
   if (due.kind === 'invalid')

@@ -26,11 +26,12 @@ type State = 'open' | 'transmitter' | 'receiver';
 /** What a well-formed request is answered in each state (docs/smpp-server.md). */
 function validStatus(command: string, state: State): number {
   if (command === 'enquire_link') return 0;
-  if (command === 'replace_sm' || command === 'data_sm') return status('ESME_RINVCMDID');
+  if (command === 'data_sm') return status('ESME_RINVCMDID');
   if (command.startsWith('bind_')) return status('ESME_RALYBND');
   if (state !== 'transmitter') return status('ESME_RINVBNDSTS');
   if (command === 'query_sm') return status('ESME_RQUERYFAIL');
   if (command === 'cancel_sm') return status('ESME_RCANCELFAIL');
+  if (command === 'replace_sm') return status('ESME_RREPLACEFAIL');
   return 0;
 }
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { PDU } from 'smpp';
 import { MESSAGE_STATE } from '../../src/domain/smpp/tables.js';
-import { Esme } from '../helpers/esme.js';
+import { Esme, status } from '../helpers/esme.js';
 import { eventually, startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { ManualTime } from '../helpers/manual-time.js';
 import { cn, finalReceipts, inbox } from '../helpers/sending.js';
@@ -25,7 +25,10 @@ describe('SMPP server: scheduled and expiring submits', () => {
   before(async () => {
     const smppServer = {
       listen: '127.0.0.1:0',
-      esmes: [{ accountId: 1, systemId: 'esme1', password: 'pw' }],
+      esmes: [
+        { accountId: 1, systemId: 'esme1', password: 'pw' },
+        { accountId: 2, systemId: 'esme2', password: 'pw' },
+      ],
     };
     gw = await startTestGateway({ simDelayMs: 0, acceptThreads: 0, smppServer }, undefined, {
       clock: time,
@@ -111,5 +114,79 @@ describe('SMPP server: scheduled and expiring submits', () => {
       0,
     );
     assert.equal(await stateOf(id), MESSAGE_STATE.DELETED);
+  });
+
+  const replace = async (fields: Record<string, unknown>) =>
+    (await e.request('replace_sm', { source_addr: '', short_message: '', ...fields }))
+      .command_status;
+
+  it('replace_sm changes a held message: its text, its time, its receipt; the rest kept', async () => {
+    const id = await submit(5805, { schedule_delivery_time: '000001000000000R' });
+    const asked = { message_id: id, short_message: 'at ten instead', registered_delivery: 0 };
+    assert.equal(await replace({ ...asked, schedule_delivery_time: '000000020000000R' }), 0);
+    await time.jump(2 * 3_600_000);
+    assert.equal((await finalReceipts(gw, id, 1))[0]?.ReceiptResult, 'Success');
+    const sent = await inbox(gw, cn(5805));
+    assert.deepEqual(
+      sent.map((m) => m.body),
+      ['at ten instead'],
+      'sent at the new time, not the old',
+    );
+    assert.ok(
+      !got.some((p) => String(p.short_message).includes(`id:${id}`)),
+      'registered_delivery 0 replaced the receipt asked for',
+    );
+    assert.equal(await replace(asked), status('ESME_RREPLACEFAIL'), 'sent: too late');
+  });
+
+  it('replace_sm with empty fields keeps them: an empty text keeps the text', async () => {
+    const id = await submit(5806, { schedule_delivery_time: '000000010000000R' });
+    assert.equal(await replace({ message_id: id, registered_delivery: 1 }), 0);
+    await time.jump(3_600_000);
+    await finalReceipts(gw, id, 1);
+    assert.deepEqual(
+      (await inbox(gw, cn(5806))).map((m) => m.body),
+      ['at nine'],
+    );
+  });
+
+  it('replace_sm refuses what it cannot do, naming why, and changes nothing', async () => {
+    const id = await submit(5807, { schedule_delivery_time: '000000010000000R' });
+    const cases: [Record<string, unknown>, string][] = [
+      [{ message_id: '' }, 'ESME_RREPLACEFAIL'],
+      [{ message_id: 'no-such-session' }, 'ESME_RREPLACEFAIL'],
+      [{ message_id: id, source_addr: 'SOMEONE' }, 'ESME_RREPLACEFAIL'],
+      [{ message_id: id, sm_default_msg_id: 3 }, 'ESME_RINVDFTMSGID'],
+      [{ message_id: id, schedule_delivery_time: '261301000000000+' }, 'ESME_RINVSCHED'],
+      [{ message_id: id, validity_period: '2601011200000017' }, 'ESME_RINVEXPIRY'],
+    ];
+    for (const [fields, want] of cases) {
+      assert.equal(await replace({ short_message: 'changed', ...fields }), status(want), want);
+    }
+    await time.jump(3_600_000);
+    await finalReceipts(gw, id, 1);
+    assert.deepEqual(
+      (await inbox(gw, cn(5807))).map((m) => m.body),
+      ['at nine'],
+    );
+  });
+
+  it("replace_sm never reaches another account's held message", async () => {
+    const id = await submit(5808, { schedule_delivery_time: '000000010000000R' });
+    const other = await Esme.connect(gw.smppAddress as string);
+    assert.equal((await other.bind('esme2', 'pw')).command_status, 0);
+    const r = await other.request('replace_sm', {
+      message_id: id,
+      source_addr: '',
+      short_message: 'not yours',
+    });
+    other.close();
+    assert.equal(r.command_status, status('ESME_RREPLACEFAIL'));
+    await time.jump(3_600_000);
+    await finalReceipts(gw, id, 1);
+    assert.deepEqual(
+      (await inbox(gw, cn(5808))).map((m) => m.body),
+      ['at nine'],
+    );
   });
 });

@@ -277,7 +277,7 @@ describe('SMPP server: binds, states and submits', () => {
     const cancel = await rx.request('cancel_sm', { message_id: 'x' });
     assert.equal(cancel.command_status, status('ESME_RINVBNDSTS'), 'nor cancels');
     const replace = await rx.request('replace_sm', { message_id: 'x', short_message: 'y' });
-    assert.equal(replace.command_status, status('ESME_RINVCMDID'), 'replace_sm is not taken');
+    assert.equal(replace.command_status, status('ESME_RINVBNDSTS'), 'nor replaces');
     assert.equal((await rx.request('unbind')).command_status, 0);
     await rx.closed;
     const nack = await rawReply(address, Buffer.from('000000100000abcd0000000000000007', 'hex'));

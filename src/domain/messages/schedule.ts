@@ -54,3 +54,16 @@ export function scheduleOf(f: ScheduleFields, now: number, maxDays: number): Sch
   const expiresAt = (dueAt ?? now) + f.ValidityPeriod * 1000;
   return { ...(dueAt === undefined ? {} : { dueAt }), expiresAt };
 }
+
+/**
+ * What replace_sm changes of a held SMS; each field left out is kept. `receiptTo` is always
+ * given: SMPP's registered_delivery is the new setting, not "keep".
+ */
+export interface HeldChange {
+  /** Only messages from this sender (source_addr) are changed. */
+  senderId?: string;
+  text?: { body: string; costCount: number };
+  dueAt?: number;
+  expiresAt?: number;
+  receiptTo: string | null;
+}

@@ -61,6 +61,49 @@ export function scheduleContract(open: OpenStore): void {
     });
   });
 
+  describe('replacing what was not handed upstream (replace_sm)', () => {
+    test('changes the named fields of queued SMS of the session, keeps the rest', async (store) => {
+      const held = batch([sms(), sms({ e164: '+16505550002' })], {
+        dueAt: NOW + HOUR,
+        expiresAt: NOW + 2 * HOUR,
+        receiptTo: 'esme1',
+      });
+      await store.acceptBatch(held);
+      const text = { body: 'Your code is 9999', costCount: 2 };
+      const change = { text, dueAt: NOW + MINUTE, receiptTo: null };
+      assert.equal(await store.replaceQueued(OTHER_ACCOUNT, held.sessionNo, change), 0);
+      const from = { ...change, senderId: 'SOMEONE' };
+      assert.equal(await store.replaceQueued(ACCOUNT, held.sessionNo, from), 0, 'another sender');
+      const named = { ...change, senderId: 'WIREBIRD' };
+      assert.equal(await store.replaceQueued(ACCOUNT, held.sessionNo, named), 2);
+      const claimed = await store.claimDue(NOW + MINUTE, 10, LEASE);
+      assert.deepEqual(
+        claimed.map((m) => [m.body, m.expiresAt]),
+        [
+          [text.body, NOW + 2 * HOUR],
+          [text.body, NOW + 2 * HOUR],
+        ],
+      );
+      const again = { receiptTo: null, expiresAt: NOW + HOUR };
+      assert.equal(await store.replaceQueued(ACCOUNT, held.sessionNo, again), 0, 'claimed');
+    });
+
+    test("keeps what it is not told to change; never an ESME's own part", async (store) => {
+      const held = batch([sms()], { dueAt: NOW + HOUR });
+      await store.acceptBatch(held);
+      assert.equal(await store.replaceQueued(ACCOUNT, held.sessionNo, { receiptTo: null }), 1);
+      assert.deepEqual(await store.claimDue(NOW + HOUR - 1, 10, LEASE), [], 'still held');
+      const claimed = await store.claimDue(NOW + HOUR, 10, LEASE);
+      assert.equal(only(claimed).body, 'Your code is 1234');
+      const part = batch([sms()], {
+        dueAt: NOW + HOUR,
+        concat: { ref: 7, total: 2, seq: 1, wide: false },
+      });
+      await store.acceptBatch(part);
+      assert.equal(await store.replaceQueued(ACCOUNT, part.sessionNo, { receiptTo: null }), 0);
+    });
+  });
+
   describe('cancelling what was not handed upstream', () => {
     test('a session: Fail, CANCELED, CostCount 0; a claimed message stays', async (store) => {
       const held = batch([sms(), sms({ e164: '+16505550002' })], { dueAt: NOW + HOUR });

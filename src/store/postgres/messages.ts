@@ -1,4 +1,5 @@
 import type { MessageStore } from '../../domain/ports.js';
+import { postgresReplace } from './replace.js';
 import { postgresAcceptance } from './accept.js';
 import { postgresClaims } from './claims.js';
 import type { Pool } from './database.js';
@@ -20,5 +21,6 @@ export function postgresMessages(pool: Pool): MessageStore {
     ...reports,
     ...postgresReceipts(pool),
     ...postgresCancel(pool),
+    ...postgresReplace(pool),
   };
 }

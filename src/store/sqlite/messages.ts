@@ -1,4 +1,5 @@
 import type { MessageStore } from '../../domain/ports.js';
+import { sqliteReplace } from './replace.js';
 import { sqliteCancel } from './cancel.js';
 import { sqliteAcceptance } from './accept.js';
 import { sqliteClaims } from './claims.js';
@@ -21,5 +22,6 @@ export function sqliteMessages(db: Db, outbox: SqliteOutbox): MessageStore {
     ...reports,
     ...sqliteReceipts(db),
     ...sqliteCancel(db, outbox),
+    ...sqliteReplace(db),
   };
 }
