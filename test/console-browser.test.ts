@@ -227,12 +227,23 @@ describe('console in a real browser', { skip: browserSkip() }, () => {
         AccountId: 1,
         Url: 'http://127.0.0.1:9/a-rather-long-path/of-a-receiver/that-goes-on',
       });
+      const template = await approvedTemplate(gw, 'Your visit is at {1}');
+      const later = Math.floor(Date.now() / 1000) + 3600;
+      const Target = [{ Phone: cn(72), TemplateParams: ['a time given at some length'] }];
+      const task = [{ TemplateId: template, Target }];
+      await gw.api({
+        Action: 'SendBatchUSMSMessage',
+        AccountId: 1,
+        TaskContent: task,
+        SendAt: later,
+      });
       await page.setViewportSize({ width: 390, height: 844 });
       for (const path of [
         'inbox',
         'templates',
         'sessions',
         `sessions?id=${lastSession}`,
+        'held',
         'webhooks',
         'opt-outs',
         'keys',

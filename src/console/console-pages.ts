@@ -6,6 +6,7 @@ import { registerSessionsRoutes } from './sessions-route.js';
 import { registerTemplatesRoutes } from './templates-route.js';
 import { registerWebhooksRoutes } from './webhooks-route.js';
 import { registerOptOutsRoutes } from './opt-outs-route.js';
+import { registerHeldRoutes } from './held-route.js';
 
 /** The console's pages after login, each page's routes in a module of its own. */
 export function registerConsolePages(app: FastifyInstance, ctx: ConsoleContext): void {
@@ -14,6 +15,7 @@ export function registerConsolePages(app: FastifyInstance, ctx: ConsoleContext):
   registerInboxRoutes(app, ctx);
   registerTemplatesRoutes(app, ctx);
   registerSessionsRoutes(app, ctx);
+  registerHeldRoutes(app, ctx);
   registerWebhooksRoutes(app, ctx);
   registerOptOutsRoutes(app, ctx);
   registerHealthRoutes(app, ctx);

@@ -3,12 +3,21 @@ import { DOCS_PATH } from '../http/paths.js';
 import { html, type Html } from './html.js';
 
 export type PageName =
-  'inbox' | 'templates' | 'sessions' | 'webhooks' | 'opt-outs' | 'keys' | 'health' | 'audit';
+  | 'inbox'
+  | 'templates'
+  | 'sessions'
+  | 'held'
+  | 'webhooks'
+  | 'opt-outs'
+  | 'keys'
+  | 'health'
+  | 'audit';
 
 const NAV: readonly [PageName, string, boolean][] = [
   ['inbox', 'Inbox', false],
   ['templates', 'Templates', false],
   ['sessions', 'Sessions', false],
+  ['held', 'Scheduled', false],
   ['webhooks', 'Webhooks', false],
   ['opt-outs', 'Opt-outs', false],
   ['keys', 'Keys', false],

@@ -30,6 +30,8 @@ import type {
   ConversationSearch,
   InboxSearch,
   InboxView,
+  HeldFilter,
+  HeldMessage,
   QueueStats,
   SessionSummary,
   SessionView,
@@ -301,6 +303,8 @@ export interface OperatorStore {
    */
   clearInbox(accountId?: number): Promise<number>;
   queueStats(now: number): Promise<QueueStats>;
+  /** Messages held for a later SendAt, in due order (HeldFilter says which). */
+  heldMessages(filter: HeldFilter): Promise<HeldMessage[]>;
   /** The newest sessions first (one account's, or every account's), with their results so far. */
   recentSessions(filter: { accountId?: number; limit: number }): Promise<SessionSummary[]>;
   /** A session with its first `limit` messages; undefined if unknown or another account's. */

@@ -47,6 +47,35 @@ export interface QueueStats {
   held: number;
 }
 
+/** A message held for a later SendAt, as the console lists it. */
+export interface HeldMessage {
+  id: number;
+  kind: 'sms' | 'business';
+  accountId: number;
+  /** The SMS's session; undefined for a business message. */
+  sessionNo: string | undefined;
+  /** The business message's id; undefined for an SMS. */
+  messageId: string | undefined;
+  phone: string;
+  e164: string;
+  /** SMS text, or the business message's content JSON. */
+  body: string;
+  dueAt: number;
+  expiresAt: number | undefined;
+  acceptedAt: number;
+}
+
+/** Which held messages to list: one account's or all, one session's, due before a time. */
+export interface HeldFilter {
+  now: number;
+  accountId?: number;
+  sessionNo?: string;
+  dueBefore?: number;
+  /** The last one of the page before: its due time and id. */
+  after?: { dueAt: number; id: number };
+  limit: number;
+}
+
 export interface SessionMessage {
   id: number;
   phone: string;

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe } from 'node:test';
 import { endpoint } from './outbox-contract.js';
 import { CANCELED_DESC } from '../../domain/messages/schedule.js';
+import type { HeldFilter } from '../../domain/views/views.js';
 import {
   ACCOUNT,
   HOUR,
@@ -58,6 +59,41 @@ export function scheduleContract(open: OpenStore): void {
       assert.equal(await store.expireQueued(NOW + HOUR, 10), 0);
       // Its lease ran out mid-submit: claimed again, as any such message.
       assert.equal((await store.claimDue(NOW + LEASE, 10, LEASE)).length, 1);
+    });
+  });
+
+  describe('listing held messages (the console)', () => {
+    test('in due order, filtered by account, session and due time, paged', async (store) => {
+      const first = batch([sms(), sms({ e164: '+16505550002' })], { dueAt: NOW + HOUR });
+      await store.acceptBatch(first);
+      const later = batch([sms()], { dueAt: NOW + 2 * HOUR, expiresAt: NOW + 3 * HOUR });
+      await store.acceptBatch(later);
+      await store.acceptBatch(batch([sms()], { accountId: OTHER_ACCOUNT, dueAt: NOW + HOUR }));
+      await store.acceptBatch(batch([sms()]));
+      const m = business({ dueAt: NOW + 3 * HOUR });
+      await store.acceptBusinessMessage(m);
+      const list = (f: Partial<HeldFilter>) =>
+        store.heldMessages({ now: NOW, accountId: ACCOUNT, limit: 10, ...f });
+      const all = await list({});
+      assert.deepEqual(
+        all.map((h) => [h.kind, h.sessionNo ?? h.messageId, h.e164, h.dueAt, h.expiresAt]),
+        [
+          ['sms', first.sessionNo, '+447700900123', NOW + HOUR, undefined],
+          ['sms', first.sessionNo, '+16505550002', NOW + HOUR, undefined],
+          ['sms', later.sessionNo, '+447700900123', NOW + 2 * HOUR, NOW + 3 * HOUR],
+          ['business', m.messageId, m.e164, NOW + 3 * HOUR, undefined],
+        ],
+      );
+      assert.equal((await store.heldMessages({ now: NOW, limit: 10 })).length, 5, 'all accounts');
+      assert.equal((await list({ sessionNo: later.sessionNo })).length, 1);
+      assert.equal((await list({ dueBefore: NOW + HOUR })).length, 2);
+      assert.equal((await list({ now: NOW + HOUR })).length, 2, 'due by now: not held');
+      const [, second] = await list({ limit: 2 });
+      const after = second && { dueAt: second.dueAt, id: second.id };
+      assert.deepEqual(
+        (await list({ ...(after ? { after } : {}) })).map((h) => h.dueAt),
+        [NOW + 2 * HOUR, NOW + 3 * HOUR],
+      );
     });
   });
 

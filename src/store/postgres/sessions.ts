@@ -1,5 +1,5 @@
-import { HELD_SQL } from '../rows/views.js';
-import type { QueueStats, SessionView } from '../../domain/views/views.js';
+import { HELD_SQL, heldSql, toHeld, type HeldRow } from '../rows/views.js';
+import type { HeldFilter, QueueStats, SessionView } from '../../domain/views/views.js';
 import {
   RESULT_COUNTS_SQL,
   SESSION_MESSAGE_COLUMNS,
@@ -53,6 +53,10 @@ export function postgresSessions(pool: Pool) {
         [sessionNo, limit],
       );
       return toSessionView(session, await countsOf(sessionNo), m.rows);
+    },
+    async heldMessages(filter: HeldFilter) {
+      const { sql, values } = heldSql((n) => `$${n}`, filter);
+      return (await pool.query<HeldRow>(sql, values)).rows.map(toHeld);
     },
     async recentSessions({ accountId, limit }: { accountId?: number; limit: number }) {
       const s = await pool.query<SessionRow>(

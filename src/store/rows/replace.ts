@@ -4,6 +4,7 @@
  * claimed is not changed, and the ESME is told so.
  */
 import type { HeldChange } from '../../domain/messages/schedule.js';
+import { paramList } from './params.js';
 
 /** The statement and its values; `p(n)` writes the dialect's n-th placeholder. */
 export function replaceSql(
@@ -12,11 +13,7 @@ export function replaceSql(
   sessionNo: string,
   c: HeldChange,
 ): { sql: string; values: unknown[] } {
-  const values: unknown[] = [];
-  const param = (v: unknown) => {
-    values.push(v);
-    return p(values.length);
-  };
+  const { values, param } = paramList(p);
   const set = [`receipt_to = ${param(c.receiptTo)}`];
   if (c.text) set.push(`body = ${param(c.text.body)}`, `cost_count = ${param(c.text.costCount)}`);
   if (c.dueAt !== undefined) set.push(`due_at = ${param(c.dueAt)}`);

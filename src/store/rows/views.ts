@@ -2,6 +2,8 @@
 import type { ReceiptResult } from '../../domain/receipts/receipt.js';
 import type {
   Conversation,
+  HeldFilter,
+  HeldMessage,
   InboxView,
   SessionMessage,
   SessionResults,
@@ -9,6 +11,7 @@ import type {
   SessionView,
 } from '../../domain/views/views.js';
 import { INBOX_COLUMNS, fromRow, type InboxRow } from './inbox.js';
+import { paramList } from './params.js';
 
 /** An inbox entry (sim_inbox i) with its message's account and receipt (messages m). */
 export const VIEW_COLUMNS = `${INBOX_COLUMNS.split(',')
@@ -134,3 +137,59 @@ function toSessionMessage(r: SessionMessageRow): SessionMessage {
 /** Messages held for a later SendAt, read on the due_at index: `now` is the dialect's parameter. */
 export const HELD_SQL = (now: string): string =>
   `SELECT count(*) FROM messages WHERE due_at > ${now} AND state = 'queued' AND attempts = 0`;
+
+const HELD_COLUMNS = `id, kind, account_id, session_no, message_id, phone, e164, body, due_at,
+  expires_at, accepted_at`;
+
+export interface HeldRow {
+  id: number;
+  kind: 'sms' | 'business';
+  account_id: number;
+  session_no: string | null;
+  message_id: string | null;
+  phone: string;
+  e164: string;
+  body: string;
+  due_at: number;
+  expires_at: number | null;
+  accepted_at: number;
+}
+
+/**
+ * Held messages in due order, then id: a session's read on its index, the rest on the due_at
+ * index from now on (as HELD_SQL counts them). `p(n)` writes the dialect's n-th placeholder.
+ */
+export function heldSql(
+  p: (n: number) => string,
+  f: HeldFilter,
+): { sql: string; values: unknown[] } {
+  const { values, param } = paramList(p);
+  const where = [`due_at > ${param(f.now)}`, "state = 'queued'", 'attempts = 0'];
+  if (f.accountId !== undefined) where.push(`account_id = ${param(f.accountId)}`);
+  if (f.sessionNo !== undefined) where.push(`session_no = ${param(f.sessionNo)}`);
+  if (f.dueBefore !== undefined) where.push(`due_at <= ${param(f.dueBefore)}`);
+  if (f.after) {
+    // Each placeholder its own value: SQLite's `?` are positional.
+    const { dueAt, id } = f.after;
+    where.push(`(due_at > ${param(dueAt)} OR (due_at = ${param(dueAt)} AND id > ${param(id)}))`);
+  }
+  const sql = `SELECT ${HELD_COLUMNS} FROM messages WHERE ${where.join(' AND ')}
+    ORDER BY due_at, id LIMIT ${param(f.limit)}`;
+  return { sql, values };
+}
+
+export function toHeld(r: HeldRow): HeldMessage {
+  return {
+    id: r.id,
+    kind: r.kind,
+    accountId: r.account_id,
+    sessionNo: r.session_no ?? undefined,
+    messageId: r.message_id ?? undefined,
+    phone: r.phone,
+    e164: r.e164,
+    body: r.body,
+    dueAt: r.due_at,
+    expiresAt: r.expires_at ?? undefined,
+    acceptedAt: r.accepted_at,
+  };
+}

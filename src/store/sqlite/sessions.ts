@@ -1,5 +1,5 @@
-import { HELD_SQL } from '../rows/views.js';
-import type { QueueStats, SessionView } from '../../domain/views/views.js';
+import { HELD_SQL, heldSql, toHeld, type HeldRow } from '../rows/views.js';
+import type { HeldFilter, QueueStats, SessionView } from '../../domain/views/views.js';
 import {
   RESULT_COUNTS_SQL,
   SESSION_MESSAGE_COLUMNS,
@@ -59,6 +59,14 @@ export function sqliteSessions(db: Db) {
       const rows =
         accountId === undefined ? recentAll.all(limit) : recentOfAccount.all(accountId, limit);
       return rows.map(summary);
+    },
+    async heldMessages(filter: HeldFilter) {
+      // The statement differs by the filters given; the console asks for one page at a time.
+      const { sql, values } = heldSql(() => '?', filter);
+      return db
+        .prepare<unknown[], HeldRow>(sql)
+        .all(...values)
+        .map(toHeld);
     },
   };
 }
