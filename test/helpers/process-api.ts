@@ -3,8 +3,11 @@ import { WirebirdClient } from '@wirebird/client';
 import { checkApiAnswer } from './openapi.js';
 import type { GatewayProcess } from './process-gateway.js';
 
+/** A gateway reached over HTTP: in its own process, or in the test's. */
+type Reached = Pick<GatewayProcess, 'url' | 'key' | 'adminKey'>;
+
 export async function call(
-  gw: GatewayProcess,
+  gw: Reached,
   body: object,
   key = gw.key,
 ): Promise<Record<string, unknown>> {
@@ -17,10 +20,7 @@ export async function call(
 }
 
 /** A template created on one gateway and approved through the admin API of `approver`. */
-export async function approvedTemplate(
-  gw: GatewayProcess,
-  approver: GatewayProcess = gw,
-): Promise<string> {
+export async function approvedTemplate(gw: Reached, approver: Reached = gw): Promise<string> {
   const created = await call(gw, {
     Action: 'CreateUSMSTemplate',
     Purpose: 2,

@@ -12,10 +12,19 @@ class Locks {
   private client: pg.Client | undefined;
   private connecting: Promise<pg.Client> | undefined;
   private readonly held = new Set<string>();
+  /** The last ask: the one connection takes one query at a time (pg 9 will refuse more). */
+  private asking: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly options: PostgresOptions) {}
 
-  async holds(name: string): Promise<boolean> {
+  holds(name: string): Promise<boolean> {
+    if (this.held.has(name)) return Promise.resolve(true);
+    const ask = this.asking.then(() => this.ask(name));
+    this.asking = ask.catch(() => undefined);
+    return ask;
+  }
+
+  private async ask(name: string): Promise<boolean> {
     if (this.held.has(name)) return true;
     const client = await this.connection();
     const r = await client.query<{ ok: boolean }>(
