@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { eventually, startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { kannelMissing, startKannel, type Kannel } from '../helpers/kannel.js';
+import { ManualTime } from '../helpers/manual-time.js';
 import { cn, inbox, registerSenderId } from '../helpers/sending.js';
 
 const missing = kannelMissing();
@@ -114,5 +115,82 @@ describe('interop: Kannel binds to the SMPP server and round-trips', { skip: mis
     assert.equal(mo.query.get('text'), 'Ping from a phone');
     assert.match(mo.query.get('from') ?? '', /8613800005402$/);
     assert.equal(mo.query.get('to'), '10690001');
+  });
+});
+
+/**
+ * Kannel's `deferred` (minutes) reaches Wirebird as submit_sm's schedule_delivery_time: held, not
+ * sent, until the gateway's clock (the test's to move) passes it; then sent, and the receipt goes
+ * back to Kannel's dlr-url.
+ */
+describe('interop: a Kannel deferred message is held until due', { skip: missing }, () => {
+  const dir = mkdtempSync(join(tmpdir(), 'wirebird-kannel-deferred-'));
+  const time = new ManualTime(Date.now());
+  let gw: TestGateway;
+  let kannel: Kannel;
+  let callbacks: Callbacks;
+
+  before(async () => {
+    const smppServer = {
+      listen: '127.0.0.1:0',
+      esmes: [{ accountId: 1, systemId: 'kannel', password: 'interop' }],
+    };
+    const config = { simDelayMs: 0, acceptThreads: 0, smppServer };
+    gw = await startTestGateway(config, undefined, { clock: time, scheduler: time });
+    await registerSenderId(gw, 'WIREBIRD');
+    callbacks = await new Callbacks().start();
+    const [host, port] = (gw.smppAddress as string).split(':');
+    kannel = await startKannel({
+      dir,
+      smpp: { host: host as string, port: Number(port), systemId: 'kannel', password: 'interop' },
+      moUrl: `${callbacks.url}/mo`,
+      sender: 'WIREBIRD',
+    });
+  });
+  after(async () => {
+    await kannel.stop();
+    await callbacks.close();
+    await gw.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('sendsms with deferred=2 → held about two minutes → sent → DLR back to Kannel', async () => {
+    const to = cn(5403);
+    const query = new URLSearchParams({
+      username: 'interop',
+      password: 'interop',
+      to,
+      text: 'Later, from Kannel',
+      deferred: '2',
+      'dlr-mask': '1',
+      'dlr-url': `${callbacks.url}/dlr?type=%d&answer=%A`,
+    });
+    await eventually(
+      async () => {
+        const res = await fetch(`${kannel.sendsms}?${query.toString()}`).catch(() => undefined);
+        return res && res.status === 202 ? res : undefined;
+      },
+      "Kannel's sendsms accepting",
+      20_000,
+    );
+    const held = await eventually(async () => {
+      const list = await gw.store.heldMessages({ now: time.now(), limit: 5 });
+      return list.find((m) => m.e164 === to);
+    }, 'the deferred message held by Wirebird');
+    const minutes = (held.dueAt - time.now()) / 60_000;
+    assert.ok(minutes > 1.5 && minutes <= 2.5, `due in ${minutes.toFixed(2)} min, not 2`);
+    assert.deepEqual(await inbox(gw, to), [], 'not sent before it is due');
+    await time.jump(3 * 60_000);
+    // Each look moves the gateway's clock a little: its dispatch and receipt pushes run on it.
+    const dlr = await eventually(
+      async () => {
+        await time.advance(100);
+        return callbacks.got.find((c) => c.path === '/dlr');
+      },
+      "the delivery report at Kannel's dlr-url",
+      20_000,
+    );
+    assert.equal(dlr.query.get('type'), '1', 'delivered (dlr type 1)');
+    assert.equal((await inbox(gw, to))[0]?.body, 'Later, from Kannel');
   });
 });
