@@ -3,7 +3,7 @@ import type { PhoneSequence } from './numbers.js';
 import type { Options } from './options.js';
 import { CpuWindow, type CpuSplit } from './proc.js';
 import type { ProfileSummary } from './profile.js';
-import { gatewayFigures, makeBodies, withBench } from './session.js';
+import { gatewayFigures, makeBodies, withBench, type Bench } from './session.js';
 import { ceilingRows, type CeilingFigures } from './sqlite-ceiling.js';
 import { fmt, quantile, table } from './stats.js';
 
@@ -66,17 +66,26 @@ export async function measureAcceptance(
   o: Options,
   dataDir: string,
   phones: PhoneSequence,
-  label = 'acceptance',
+  run: AcceptanceRun = {},
 ): Promise<AcceptanceFigures> {
-  const { value, ended } = await withBench(o, dataDir, label, async (b) => {
-    const warm = makeBodies(b, phones, o.warmup, o.batch);
-    const bodies = makeBodies(b, phones, o.requests, o.batch);
+  const label = run.label ?? 'acceptance';
+  const bench = async (b: Bench) => {
+    const warm = makeBodies(b, phones, o.warmup, o.batch, run.fields);
+    const bodies = makeBodies(b, phones, o.requests, o.batch, run.fields);
     await runLoad(b.api, warm, o.clients, o.timeLimitS * 1000);
     const cpu = CpuWindow.start(b.gw.pid);
     const load = await runLoad(b.api, bodies, o.clients, o.timeLimitS * 1000);
     return figures(label, load, cpu.end());
-  });
+  };
+  const { value, ended } = await withBench(o, dataDir, label, bench, run.config);
   return { ...value, ...gatewayFigures(ended) };
+}
+
+/** One acceptance run: its label, fields beside TaskContent, the gateway's config file. */
+export interface AcceptanceRun {
+  label?: string;
+  fields?: () => Record<string, unknown>;
+  config?: Record<string, unknown>;
 }
 
 export function acceptanceTable(f: AcceptanceFigures, ceiling?: CeilingFigures): string {

@@ -91,11 +91,20 @@ export function paramsFor(n: number): [string, string] {
   return [String(100000 + ((n * 7919) % 900000)), String(5 + (n % 3) * 5)];
 }
 
-/** A SendBatchUSMSMessage body, serialised ahead of the load so the client's cost stays out. */
-export function batchBody(accountId: number, templateId: string, phones: readonly string[]) {
+/**
+ * A SendBatchUSMSMessage body, serialised ahead of the load so the client's cost stays out;
+ * `fields` go beside TaskContent (SendAt, say).
+ */
+export function batchBody(
+  accountId: number,
+  templateId: string,
+  phones: readonly string[],
+  fields: Record<string, unknown> = {},
+) {
   return JSON.stringify({
     Action: 'SendBatchUSMSMessage',
     AccountId: accountId,
+    ...fields,
     TaskContent: [
       {
         TemplateId: templateId,

@@ -37,11 +37,11 @@ export async function prefilledDataDir(o: Options): Promise<{ dir: string; run?:
 /** The same acceptance measurement on an empty store and on one holding --prefill messages. */
 export async function measureFlat(o: Options, phones: PhoneSequence): Promise<FlatFigures> {
   const emptyDir = freshDataDir(o.workDir, 'empty');
-  const empty = await measureAcceptance(o, emptyDir, phones, 'flat-empty');
+  const empty = await measureAcceptance(o, emptyDir, phones, { label: 'flat-empty' });
   if (!o.keep) rmSync(emptyDir, { recursive: true, force: true });
   const { dir, run } = await prefilledDataDir(o);
   const storedBefore = storedMessages(dir);
-  const full = await measureAcceptance(o, dir, phones, 'flat-full');
+  const full = await measureAcceptance(o, dir, phones, { label: 'flat-full' });
   return { empty, full, storedBefore, prefill: run, dataDir: dir };
 }
 

@@ -13,7 +13,8 @@ export type Scenario =
   | 'ucloud'
   | 'events'
   | 'smpp-server'
-  | 'whatsapp';
+  | 'whatsapp'
+  | 'scheduled';
 const SCENARIOS: readonly Scenario[] = [
   'acceptance',
   'dispatch',
@@ -25,6 +26,7 @@ const SCENARIOS: readonly Scenario[] = [
   'events',
   'smpp-server',
   'whatsapp',
+  'scheduled',
 ];
 
 export interface Options {
@@ -74,11 +76,17 @@ export interface Options {
    * the simulator's `reported` update can be HOT (issue 19, target 4's experiment).
    */
   pgHotFinal: boolean;
+  /** Scheduled: messages held for 30 days beside the traffic measured. */
+  held: number;
+  /** Scheduled: messages falling due at once. */
+  release: number;
+  /** Scheduled: rounds of each pair of arms, alternating which goes first. */
+  rounds: number;
 }
 
 const HELP = `npm run bench -- [options]
   --scenario <list>     acceptance,dispatch,flat,prefill,smpp,cluster,ucloud,events,smpp-server,
-                        whatsapp
+                        whatsapp,scheduled
                         (default acceptance,dispatch)
   --clients <n>         concurrent clients / pool connections (8)
   --requests <n>        acceptance requests of --batch numbers each (300)
@@ -106,6 +114,9 @@ const HELP = `npm run bench -- [options]
   --backlog <n>         events: receipts made while the receiver is down, then drained (1000000)
   --pg-hot-final        cluster: an experiment, not the shipped schema: indexes without a
                         predicate on state/reported and fillfactor 70, so final updates can be HOT
+  --held <n>            scheduled: messages held 30 days beside the traffic (1000000)
+  --release <n>         scheduled: messages falling due at once (100000)
+  --rounds <n>          scheduled: rounds of each comparison, alternating the order (3)
   --keep                keep temporary data dirs`;
 
 function int(v: string | undefined, name: string, fallback: number): number {
@@ -161,6 +172,9 @@ export function parseOptions(argv: string[]): Options | undefined {
       nodes: { type: 'string' },
       backlog: { type: 'string' },
       'pg-hot-final': { type: 'boolean' },
+      held: { type: 'string' },
+      release: { type: 'string' },
+      rounds: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -199,5 +213,8 @@ export function parseOptions(argv: string[]): Options | undefined {
     nodes: (v.nodes ?? '1,2,3').split(',').map((n) => Math.max(1, int(n.trim(), 'nodes', 1))),
     backlog: int(v.backlog, 'backlog', 1_000_000),
     pgHotFinal: v['pg-hot-final'] ?? false,
+    held: int(v.held, 'held', 1_000_000),
+    release: Math.max(1, int(v.release, 'release', 100_000)),
+    rounds: Math.max(1, int(v.rounds, 'rounds', 3)),
   };
 }

@@ -59,7 +59,12 @@ export function settle(dataDir: string): number {
   }
 }
 
-function batchOf(phones: PhoneSequence, templateId: string, acceptedAt: number): AcceptedBatch {
+function batchOf(
+  phones: PhoneSequence,
+  templateId: string,
+  acceptedAt: number,
+  dueAt?: number,
+): AcceptedBatch {
   const messages = phones.take(BATCH).map((phone): AcceptedSms => {
     const params = paramsFor(Number(phone.slice(-7)));
     const text = renderTemplate(BENCH_TEMPLATE, params);
@@ -76,7 +81,32 @@ function batchOf(phones: PhoneSequence, templateId: string, acceptedAt: number):
       costCount: costCount(text),
     };
   });
-  return { accountId: 1, sessionNo: randomUUID(), acceptedAt, messages };
+  const due = dueAt === undefined ? {} : { dueAt };
+  return { accountId: 1, sessionNo: randomUUID(), acceptedAt, messages, ...due };
+}
+
+/**
+ * Adds `count` messages held until `dueAt` (ms) to a stopped gateway's store, 1000 a session,
+ * through store.acceptBatch as SendAt does; numbers from `firstPhone` of the 139 range.
+ */
+export async function holdMessages(
+  dataDir: string,
+  o: { count: number; dueAt: number; firstPhone: number },
+): Promise<{ sessions: { sessionNo: string; accepted: number }[]; seconds: number }> {
+  const store = openSqliteStore({ path: join(dataDir, 'wirebird.db'), synchronous: 'NORMAL' });
+  const phones = new PhoneSequence('139', o.firstPhone);
+  const sessions: { sessionNo: string; accepted: number }[] = [];
+  const t0 = performance.now();
+  try {
+    for (let n = 0; n < o.count; n += BATCH) {
+      const batch = batchOf(phones, 'UTABENCHHELD', Date.now(), o.dueAt);
+      await store.acceptBatch(batch);
+      sessions.push({ sessionNo: batch.sessionNo, accepted: batch.messages.length });
+    }
+  } finally {
+    await store.close();
+  }
+  return { sessions, seconds: (performance.now() - t0) / 1000 };
 }
 
 /**

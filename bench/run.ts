@@ -22,6 +22,7 @@ import { measureSmpp, smppTable } from './smpp.js';
 import { measureSqliteCeiling } from './sqlite-ceiling.js';
 import { measureUcloud, ucloudTable } from './ucloud.js';
 import { measureWhatsApp, whatsappTable } from './whatsapp.js';
+import { measureScheduled, scheduledTable } from './scheduled.js';
 import { redacted } from '../src/store/open-store.js';
 
 type Section = { markdown: string; figures: unknown };
@@ -103,6 +104,10 @@ const RUNNERS: Record<Scenario, (o: Options, phones: PhoneSequence) => Promise<S
   cluster: async (o, phones) => {
     const f = await measureCluster(o, phones);
     return { figures: f, markdown: clusterTable(f) };
+  },
+  scheduled: async (o, phones) => {
+    const f = await measureScheduled(o, phones);
+    return { figures: f, markdown: scheduledTable(f) };
   },
 };
 

@@ -107,8 +107,9 @@ export function makeBodies(
   phones: PhoneSequence,
   requests: number,
   batch: number,
+  fields: () => Record<string, unknown> = () => ({}),
 ): string[] {
   return Array.from({ length: requests }, () =>
-    batchBody(b.gw.accountId, b.templateId, phones.take(batch)),
+    batchBody(b.gw.accountId, b.templateId, phones.take(batch), fields()),
   );
 }

@@ -207,18 +207,31 @@ export class Metrics implements DispatchObserver, ReportObserver {
   }
 }
 
+/**
+ * One read for the gauges of one scrape: prom-client collects them together, and each count
+ * walks an index (a million held messages are a million entries).
+ */
+function onceAScrape<T>(read: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | undefined;
+  return () => {
+    pending ??= read().finally(() => setImmediate(() => (pending = undefined)));
+    return pending;
+  };
+}
+
 /** The queue, read at scrape time: its depth, how long the oldest due message waited, what is held. */
 function queueGauges(
   registers: Registry[],
   store: Pick<OperatorStore, 'queueStats'>,
   clock: Clock,
 ): void {
+  const read = onceAScrape(() => store.queueStats(clock.now()));
   new Gauge({
     name: 'wirebird_queue_depth',
     help: 'messages not yet submitted (queued or being submitted)',
     registers,
     async collect() {
-      this.set((await store.queueStats(clock.now())).depth);
+      this.set((await read()).depth);
     },
   });
   new Gauge({
@@ -226,8 +239,8 @@ function queueGauges(
     help: 'how long the longest-waiting due message has been due (0 when none is)',
     registers,
     async collect() {
+      const { oldestDueAt } = await read();
       const now = clock.now();
-      const { oldestDueAt } = await store.queueStats(now);
       this.set(oldestDueAt === undefined ? 0 : Math.max(0, now - oldestDueAt) / 1000);
     },
   });
@@ -236,7 +249,7 @@ function queueGauges(
     help: 'messages held for a later SendAt (queued, never tried, due later)',
     registers,
     async collect() {
-      this.set((await store.queueStats(clock.now())).held);
+      this.set((await read()).held);
     },
   });
 }
