@@ -43,16 +43,20 @@ export async function checkBusinessContact(
 export async function windowRefusal(
   intake: BusinessIntake,
   phone: BusinessPhone,
-  message: { type: string; e164: string },
+  message: { type: string; e164: string; dueAt?: number },
 ): Promise<string | undefined> {
   if (message.type === TEMPLATE_TYPE || !windowGuarded(phone)) return undefined;
-  const now = intake.clock.now();
+  // A scheduled message goes at its SendAt: the window must still be open then.
+  const sendsAt = message.dueAt ?? intake.clock.now();
   const last = await intake.store.lastInbound(phone.businessPhone, message.e164);
-  if (last !== undefined && now < windowClosesAt(last)) return undefined;
+  if (last !== undefined && sendsAt < windowClosesAt(last)) return undefined;
+  const closes = last === undefined ? '' : new Date(windowClosesAt(last)).toISOString();
   const since =
     last === undefined
       ? `${message.e164} has not written to ${phone.businessPhone}`
-      : `the 24-hour window with ${message.e164} closed at ${new Date(windowClosesAt(last)).toISOString()}`;
+      : closes > new Date(intake.clock.now()).toISOString()
+        ? `the 24-hour window with ${message.e164} closes at ${closes}, before SendAt`
+        : `the 24-hour window with ${message.e164} closed at ${closes}`;
   return `${since}; outside the window only a template may be sent (Type template)`;
 }
 

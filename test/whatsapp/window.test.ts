@@ -4,7 +4,13 @@ import { RetCode } from '../../src/domain/errors.js';
 import { FakeGraph } from '../helpers/fake-graph.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { ManualTime } from '../helpers/manual-time.js';
-import { BUSINESS_PHONE, cn, sendMessage, storedMessages } from '../helpers/sending.js';
+import {
+  BUSINESS_PHONE,
+  approvedTemplate,
+  cn,
+  sendMessage,
+  storedMessages,
+} from '../helpers/sending.js';
 import {
   notification,
   postWebhook,
@@ -148,5 +154,18 @@ describe('the 24-hour window on the simulator, with the clock moved', () => {
     );
     await contactWrites(cn(601));
     assert.equal((await sendMessage(gw, { To: cn(601) })).RetCode, 0);
+  });
+
+  it('a scheduled free-form message needs the window open at its SendAt, fallback or not', async () => {
+    await contactWrites(cn(602));
+    const closes = new Date(time.now() + 24 * 60 * 60 * 1000).toISOString();
+    const sendAt = (hours: number) => Math.floor(time.now() / 1000) + hours * 3600;
+    const within = await sendMessage(gw, { To: cn(602), SendAt: sendAt(23) });
+    assert.equal(within.RetCode, 0, within.Message);
+    const late = new RegExp(`window with \\+8613800000602 closes at ${closes}, before SendAt`);
+    await refusedOutside(gw, { To: cn(602), SendAt: sendAt(25) }, late);
+    const tpl = await approvedTemplate(gw, 'We tried to reach you');
+    const fallback = { TemplateId: tpl, TemplateParams: [] };
+    await refusedOutside(gw, { To: cn(602), SendAt: sendAt(25), Fallback: fallback }, late);
   });
 });

@@ -79,7 +79,8 @@ export const sendMessage = defineAction(
     if (replayed) return replayed;
     const intake = businessIntakeOf(ctx.deps);
     await checkBusinessContact(intake, ctx.accountId, to);
-    const failure = await windowFailure(intake, phone, { type: content.type, e164: to, fallback });
+    const sending = { type: content.type, e164: to, fallback, ...schedule };
+    const failure = await windowFailure(intake, phone, sending);
     const messageId = ids.uuid();
     const answer = { RequestId: ids.uuid(), Data: { MessageId: messageId } };
     const message = {
@@ -113,16 +114,18 @@ function fallbackSpec(f: Static<typeof Fallback>): FallbackSpec {
 }
 
 /**
- * Outside the contact's window a free-form message is refused, unless it has a fallback: then it
- * is accepted failed, as Meta would fail it (131047), and its SMS goes at once.
+ * Outside the contact's window (at SendAt, for a scheduled one) a free-form message is refused,
+ * unless it has a fallback and no SendAt: then it is accepted failed, as Meta would fail it
+ * (131047), and its SMS goes at once.
  */
 async function windowFailure(
   intake: BusinessIntake,
   phone: BusinessPhone,
-  m: { type: string; e164: string; fallback: FallbackSpec | undefined },
+  m: { type: string; e164: string; fallback: FallbackSpec | undefined; dueAt?: number },
 ): Promise<{ code: string; desc: string } | undefined> {
   const refusal = await windowRefusal(intake, phone, m);
   if (refusal === undefined) return undefined;
-  if (!m.fallback) throw new WirebirdError('WindowClosed', refusal);
+  // A fallback fired now would go before SendAt: a scheduled one is refused instead.
+  if (!m.fallback || m.dueAt !== undefined) throw new WirebirdError('WindowClosed', refusal);
   return { code: OUTSIDE_WINDOW_CODE, desc: refusal };
 }
