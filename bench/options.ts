@@ -114,7 +114,8 @@ const HELP = `npm run bench -- [options]
   --backlog <n>         events: receipts made while the receiver is down, then drained (1000000)
   --pg-hot-final        cluster: an experiment, not the shipped schema: indexes without a
                         predicate on state/reported and fillfactor 70, so final updates can be HOT
-  --held <n>            scheduled: messages held 30 days beside the traffic (1000000)
+  --held <n>            scheduled: messages held 30 days beside the traffic; 0: acceptance only
+                        (1000000)
   --release <n>         scheduled: messages falling due at once (100000)
   --rounds <n>          scheduled: rounds of each comparison, alternating the order (3)
   --keep                keep temporary data dirs`;

@@ -12,9 +12,9 @@ export function smsIntakeOf(deps: ActionDeps): SmsIntake {
     maxSegments: deps.config.maxSegments,
     maxScheduleDays: deps.config.maxScheduleDays,
     newSessionNo: deps.ids.uuid,
-    accepted: (routes) => {
+    accepted: (routes, held) => {
       deps.metrics.messagesAccepted('sms', routes);
-      deps.nudges.dispatch();
+      if (!held) deps.nudges.dispatch();
     },
   };
 }
@@ -24,9 +24,9 @@ export function businessIntakeOf(deps: ActionDeps): BusinessIntake {
   return {
     store: deps.store,
     clock: deps.clock,
-    accepted: (routes) => {
+    accepted: (routes, held) => {
       deps.metrics.messagesAccepted('business', routes);
-      deps.nudges.dispatch();
+      if (!held) deps.nudges.dispatch();
     },
     fallbackDue: () => deps.nudges.fallbacks(),
   };

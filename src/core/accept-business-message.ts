@@ -18,8 +18,8 @@ import { optedOut } from './sms-rules.js';
 export interface BusinessIntake {
   store: Pick<Store, 'acceptBusinessMessage' | 'optedOutAmong' | 'lastInbound'>;
   clock: Clock;
-  /** Told of the message stored, after its commit: the metric and the dispatcher's nudge. */
-  accepted: (routes: readonly string[]) => void;
+  /** Told of the message stored, after its commit, as SmsIntake's `accepted` is. */
+  accepted: (routes: readonly string[], held: boolean) => void;
   /** Told of a message stored failed already, whose fallback is due at once. */
   fallbackDue: () => void;
 }
@@ -72,7 +72,7 @@ export async function storeBusinessMessage(
   const accepted = { ...message, acceptedAt: intake.clock.now() };
   const raced = await intake.store.acceptBusinessMessage(accepted, idempotency);
   if (raced) return raced;
-  intake.accepted([message.route]);
+  intake.accepted([message.route], message.dueAt !== undefined);
   // One accepted failed (outside the window) is not dispatched: its fallback goes at once.
   if (message.failure) intake.fallbackDue();
   return undefined;

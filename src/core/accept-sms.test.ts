@@ -25,7 +25,7 @@ async function intakeOn(announced: string[][]) {
     maxSegments: 10,
     maxScheduleDays: 35,
     newSessionNo: () => 'S-1',
-    accepted: (routes) => announced.push([...routes]),
+    accepted: (routes, held) => announced.push([...routes, ...(held ? ['held'] : [])]),
   };
   return { intake, store };
 }
@@ -71,4 +71,13 @@ test('a stored session is announced once; a twin that lost the key race is not',
   assert.deepEqual(announced, [['sim']]);
   // One message stored, queued for dispatch: the twin stored nothing.
   assert.deepEqual(await store.countByState(), { queued: 1 });
+});
+
+test('a session held for SendAt is announced as held: the dispatcher is not woken', async () => {
+  const announced: string[][] = [];
+  const { intake } = await intakeOn(announced);
+  const session = { accountId: 1, sessionNo: 'S-1', messages: [sms('+14155550101')] };
+  await storeSms(intake, { ...session, dueAt: 3_600_000 });
+  await storeSms(intake, { ...session, sessionNo: 'S-2' });
+  assert.deepEqual(announced, [['sim', 'held'], ['sim']]);
 });

@@ -33,8 +33,12 @@ export interface SmsIntake {
   /** How far ahead a message may be scheduled. */
   maxScheduleDays: number;
   newSessionNo: () => string;
-  /** Told of the messages stored, after their commit: the metric and the dispatcher's nudge. */
-  accepted: (routes: readonly string[]) => void;
+  /**
+   * Told of the messages stored, after their commit: the metric, and unless they are `held`
+   * for a later SendAt the dispatcher's nudge (a held message wakes no one: a claim would find
+   * nothing due, and on SQLite take the write lock to find it).
+   */
+  accepted: (routes: readonly string[], held: boolean) => void;
 }
 
 /** A request's numbers as the account's rules read them. */
@@ -135,6 +139,9 @@ export async function storeSms(
   const batch = { ...session, acceptedAt: intake.clock.now() };
   const raced = await intake.store.acceptBatch(batch, idempotency);
   if (raced) return raced;
-  intake.accepted(session.messages.map((m) => m.route));
+  intake.accepted(
+    session.messages.map((m) => m.route),
+    session.dueAt !== undefined,
+  );
   return undefined;
 }

@@ -95,7 +95,11 @@ async function settleOne(deps: FallbackDeps, d: DueFallback, now: number): Promi
   }
   if (!(await store.settleFallback(d, outcome, now))) return;
   deps.onSettled?.(outcome.state);
-  if (outcome.state === 'sent') sms.accepted(outcome.batch.messages.map((m) => m.route));
+  if (outcome.state === 'sent')
+    sms.accepted(
+      outcome.batch.messages.map((m) => m.route),
+      false,
+    );
   log.info({ messageId: d.messageId, state: outcome.state, reason: outcome.reason }, 'fallback');
 }
 

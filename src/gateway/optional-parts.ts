@@ -47,9 +47,9 @@ function smsIntakeOf(
     maxSegments: rt.config.maxSegments,
     maxScheduleDays: rt.config.maxScheduleDays,
     newSessionNo: randomIds.uuid,
-    accepted: (routes) => {
+    accepted: (routes, held) => {
       parts.metrics.messagesAccepted('sms', routes);
-      parts.pipeline.dispatcher.nudge();
+      if (!held) parts.pipeline.dispatcher.nudge();
     },
   };
 }
@@ -186,9 +186,9 @@ export async function startAcceptPool(
     config,
     share,
     log: logger.child({ worker: 'accept' }),
-    onAccepted(counts) {
+    onAccepted(counts, due) {
       for (const [kind, channel, n] of counts) metrics.acceptedOn(kind, channel, n);
-      pipeline.dispatcher.nudge();
+      if (due) pipeline.dispatcher.nudge();
     },
   });
 }

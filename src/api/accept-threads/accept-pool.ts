@@ -47,7 +47,7 @@ export interface AcceptPoolOptions {
   share: StoreShare;
   log: Logger;
   /** Told the counts of what each offloaded request stored (metrics, the dispatcher's nudge). */
-  onAccepted(counts: AcceptedCounts): void;
+  onAccepted(counts: AcceptedCounts, due: boolean): void;
 }
 
 /**
@@ -94,7 +94,7 @@ export class AcceptPool implements ActionOffload {
     this.answered++;
     if ('error' in reply)
       return { action: reply.action, outcome: { ok: false, err: landError(reply.error) } };
-    this.options.onAccepted(reply.accepted);
+    this.options.onAccepted(reply.accepted, reply.due);
     const answer = successAnswer(reply.action, reply.fields);
     return { action: reply.action, outcome: { ok: true, answer } };
   }

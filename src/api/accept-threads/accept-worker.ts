@@ -37,7 +37,7 @@ const shared: Omit<ActionDeps, 'metrics'> = {
   config,
   clock: systemClock,
   ids: randomIds,
-  // The main thread nudges its dispatcher when the answer reaches it.
+  // The main thread nudges its dispatcher when the answer reaches it (`due` in the reply).
   nudges: {
     dispatch: () => undefined,
     reviewTemplates: () => undefined,
@@ -56,6 +56,9 @@ async function accept(job: AcceptJob): Promise<AcceptReply> {
       for (const [channel, n] of countRoutes(routes)) accepted.push([kind, channel, n]);
     },
   };
+  // The intake asks for the dispatcher's nudge only for messages due now; the main thread gives it.
+  let due = false;
+  const nudges = { ...shared.nudges, dispatch: () => (due = true) };
   const headers = {
     authorization: job.authorization,
     idempotencyKey: job.idempotencyKey,
@@ -63,8 +66,9 @@ async function accept(job: AcceptJob): Promise<AcceptReply> {
     signer: job.signer,
   };
   try {
-    const { name, fields } = await runEnvelope(parsed, headers, { ...shared, metrics }, log);
-    return { id: job.id, taken: true, action: name, fields, accepted };
+    const deps = { ...shared, metrics, nudges };
+    const { name, fields } = await runEnvelope(parsed, headers, deps, log);
+    return { id: job.id, taken: true, action: name, fields, accepted, due };
   } catch (err) {
     return { id: job.id, taken: true, action: parsed.Action, error: carryError(err) };
   }

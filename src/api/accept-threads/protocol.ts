@@ -36,6 +36,8 @@ export type AcceptReply =
       action: string;
       fields: Record<string, unknown>;
       accepted: AcceptedCounts;
+      /** Something it stored is due now: the dispatcher is to look (a held one is not). */
+      due: boolean;
     }
   | { id: number; taken: true; action: string | undefined; error: CarriedError };
 

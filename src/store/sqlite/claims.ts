@@ -14,6 +14,10 @@ export function sqliteClaims(db: Db): Pick<MessageStore, 'claimDue' | 'extendLea
   );
   // Arrays, not objects: better-sqlite3 builds an object a property at a time.
   claim.raw(true);
+  // A read takes no write lock (WAL): an idle dispatcher's poll looks first, and only a poll
+  // that finds work waits for the lock the acceptance threads hold while they commit.
+  const anyDue = db.prepare<unknown[], number>('SELECT 1 FROM messages WHERE due_at <= ? LIMIT 1');
+  anyDue.pluck();
   const extendOne = db.prepare(
     `UPDATE messages SET due_at = ? WHERE id = ? AND state = 'submitting' AND attempts = ?`,
   );
@@ -27,6 +31,7 @@ export function sqliteClaims(db: Db): Pick<MessageStore, 'claimDue' | 'extendLea
 
   return {
     async claimDue(now, limit, leaseMs) {
+      if (anyDue.get(now) === undefined) return [];
       return claimRows(now + leaseMs, now, limit).map(fromClaimValues);
     },
     async extendLeases(claims, until) {

@@ -22,6 +22,12 @@ const Q = () => '?';
 
 export function sqliteInboundMedia(db: Db, outbox: SqliteOutbox): InboundMediaStore {
   const claim = db.prepare<unknown[], PendingMediaRow>(claimMediaSql(Q, false));
+  // As the dispatcher's claim: a poll that finds nothing due takes no write lock (WAL reads).
+  const anyDue = db
+    .prepare<unknown[], number>(
+      "SELECT 1 FROM inbound_messages WHERE media_state = 'pending' AND media_due_at <= ? LIMIT 1",
+    )
+    .pluck();
   const pending = db.prepare<unknown[], string>(PENDING_MEDIA_SQL(Q, false)).pluck();
   const postpone = db.prepare(
     `UPDATE inbound_messages SET media = ?, media_due_at = ?
@@ -57,6 +63,7 @@ export function sqliteInboundMedia(db: Db, outbox: SqliteOutbox): InboundMediaSt
 
   return {
     async claimInboundMedia(now, leaseUntil, limit) {
+      if (anyDue.get(now) === undefined) return [];
       return claim.all(leaseUntil, now, limit).map(toPendingMedia);
     },
     async postponeInboundMedia(inboundId, dueAt, error) {
