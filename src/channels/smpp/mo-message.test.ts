@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { encodeGsm7, encodeUcs2 } from '../../domain/segments/segments.js';
-import { readMo, readUdh, unpackSeptets } from './mo-message.js';
+import { readMo } from './mo-message.js';
+import { readUdh, unpackSeptets } from '../../domain/smpp/user-data.js';
 
 /** Packs septets 8 in 7 octets after `fill` zero bits, as a handset's SMSC would. */
 function pack(septets: Uint8Array, fillBits = 0): Buffer {
@@ -72,10 +73,15 @@ describe('a reply in a deliver_sm', () => {
       false,
     );
     assert.deepEqual([last.text, last.concat], ['end', { ref: 0x1234, total: 3, seq: 3 }]);
+    assert.equal(readUdh(Buffer.from([5, 0, 3, 1, 2])), 'overrun', 'a header longer than the data');
+    const overrun = readMo(
+      { ...base, esm_class: 0x40, data_coding: 3, short_message: Buffer.from([5, 0, 3, 1, 2]) },
+      false,
+    );
     assert.deepEqual(
-      readUdh(Buffer.from([5, 0, 3, 1, 2])),
-      undefined,
-      'a header longer than the data',
+      [overrun.text, overrun.concat],
+      ['\x05\x00\x03\x01\x02', undefined],
+      'a reply whose header overruns is read whole, as text',
     );
   });
 
