@@ -36,6 +36,18 @@ class Callbacks {
   }
 }
 
+/** Kannel bound to `gw`'s SMPP server as `kannel`, its sms-service posting to `callbacks`. */
+async function kannelOn(gw: TestGateway, dir: string, callbacks: Callbacks): Promise<Kannel> {
+  await registerSenderId(gw, 'WIREBIRD');
+  const [host, port] = (gw.smppAddress as string).split(':');
+  return startKannel({
+    dir,
+    smpp: { host: host as string, port: Number(port), systemId: 'kannel', password: 'interop' },
+    moUrl: `${callbacks.url}/mo`,
+    sender: 'WIREBIRD',
+  });
+}
+
 /**
  * Kannel, nobody's code here, as an ESME of Wirebird: its bearerbox binds as a transceiver, a
  * message sent through its sendsms interface is stored by Wirebird, the receipt comes back to
@@ -55,15 +67,8 @@ describe('interop: Kannel binds to the SMPP server and round-trips', { skip: mis
         esmes: [{ accountId: 1, systemId: 'kannel', password: 'interop' }],
       },
     });
-    await registerSenderId(gw, 'WIREBIRD');
     callbacks = await new Callbacks().start();
-    const [host, port] = (gw.smppAddress as string).split(':');
-    kannel = await startKannel({
-      dir,
-      smpp: { host: host as string, port: Number(port), systemId: 'kannel', password: 'interop' },
-      moUrl: `${callbacks.url}/mo`,
-      sender: 'WIREBIRD',
-    });
+    kannel = await kannelOn(gw, dir, callbacks);
   });
   after(async () => {
     await kannel.stop();
@@ -137,15 +142,8 @@ describe('interop: a Kannel deferred message is held until due', { skip: missing
     };
     const config = { simDelayMs: 0, acceptThreads: 0, smppServer };
     gw = await startTestGateway(config, undefined, { clock: time, scheduler: time });
-    await registerSenderId(gw, 'WIREBIRD');
     callbacks = await new Callbacks().start();
-    const [host, port] = (gw.smppAddress as string).split(':');
-    kannel = await startKannel({
-      dir,
-      smpp: { host: host as string, port: Number(port), systemId: 'kannel', password: 'interop' },
-      moUrl: `${callbacks.url}/mo`,
-      sender: 'WIREBIRD',
-    });
+    kannel = await kannelOn(gw, dir, callbacks);
   });
   after(async () => {
     await kannel.stop();
