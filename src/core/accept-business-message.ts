@@ -50,14 +50,16 @@ export async function windowRefusal(
   const sendsAt = message.dueAt ?? intake.clock.now();
   const last = await intake.store.lastInbound(phone.businessPhone, message.e164);
   if (last !== undefined && sendsAt < windowClosesAt(last)) return undefined;
-  const closes = last === undefined ? '' : new Date(windowClosesAt(last)).toISOString();
+  const rule = 'outside the window only a template may be sent (Type template)';
+  if (last === undefined)
+    return `${message.e164} has not written to ${phone.businessPhone}; ${rule}`;
+  const closesAt = windowClosesAt(last);
+  const at = new Date(closesAt).toISOString();
   const since =
-    last === undefined
-      ? `${message.e164} has not written to ${phone.businessPhone}`
-      : closes > new Date(intake.clock.now()).toISOString()
-        ? `the 24-hour window with ${message.e164} closes at ${closes}, before SendAt`
-        : `the 24-hour window with ${message.e164} closed at ${closes}`;
-  return `${since}; outside the window only a template may be sent (Type template)`;
+    closesAt > intake.clock.now()
+      ? `the 24-hour window with ${message.e164} closes at ${at}, before SendAt`
+      : `the 24-hour window with ${message.e164} closed at ${at}`;
+  return `${since}; ${rule}`;
 }
 
 /**
