@@ -77,6 +77,7 @@ function batchOf(
       senderId: '',
       extendCode: '',
       userId: '',
+      country: undefined,
       text,
       costCount: costCount(text),
     };

@@ -42,7 +42,7 @@ export interface ActionDeps {
   ids: IdSource;
   nudges: Nudges;
   routing: Routing;
-  metrics: Pick<Metrics, 'messagesAccepted'>;
+  metrics: Pick<Metrics, 'messagesAccepted' | 'policyRefused'>;
   /** Where the keys' last use is gathered; absent in tools that do not track it. */
   keyUsage?: KeyUsage;
   /** Absent on acceptance threads, which run no webhook Action. */

@@ -3,6 +3,8 @@ import { WirebirdError, invalid } from '../domain/errors.js';
 import { idempotencyWindowStart } from '../domain/messages/idempotency-window.js';
 import type { IdempotencyRecord } from '../domain/messages/message.js';
 import type { ActionContext } from './context.js';
+import type { PolicyRefusal } from '../domain/accounts/policy.js';
+import type { IdempotencyDraft } from '../domain/ports.js';
 import { fieldsOf } from '../util/unknown-values.js';
 
 /** The header a client names a send with, so that a retry is answered, not sent twice. */
@@ -80,6 +82,26 @@ export async function acceptOnce(
   const raced = await accepted.store(recordFor(ctx, idem, answer));
   if (raced && idem) return replay(idem, raced);
   return answer;
+}
+
+/**
+ * The record the store writes with an accepted request whose answer depends on what the
+ * account's policy refuses: `answerFor` is called in the store's transaction, once it decided.
+ */
+export function draftFor(
+  ctx: ActionContext,
+  idem: Idempotency | undefined,
+  answerFor: (refused: readonly PolicyRefusal[]) => Record<string, unknown>,
+): IdempotencyDraft | undefined {
+  return (
+    idem && {
+      accountId: ctx.accountId,
+      key: idem.key,
+      requestHash: idem.requestHash,
+      response: (refused) => JSON.stringify(answerFor(refused)),
+      createdAt: ctx.deps.clock.now(),
+    }
+  );
 }
 
 function recordFor(

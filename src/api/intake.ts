@@ -16,6 +16,7 @@ export function smsIntakeOf(deps: ActionDeps): SmsIntake {
       deps.metrics.messagesAccepted('sms', routes);
       if (!held) deps.nudges.dispatch();
     },
+    refused: (accountId, rule, n) => deps.metrics.policyRefused(accountId, rule, n),
   };
 }
 

@@ -1,8 +1,9 @@
 import type { Command } from 'commander';
 import { WirebirdError } from '../domain/errors.js';
 import { accountOption, failOnError, withStore } from './open-store.js';
+import { registerPolicyCommands } from './account-policy.js';
 
-/** `wirebird accounts region`: an account's own region for numbers without a country code. */
+/** `wirebird accounts`: an account's own region, and its policy (cli/account-policy.ts). */
 export function registerAccounts(program: Command): void {
   const accounts = program.command('accounts').description('settings of an account');
   accounts
@@ -33,6 +34,7 @@ export function registerAccounts(program: Command): void {
         }).catch(failOnError);
       },
     );
+  registerPolicyCommands(accounts);
 }
 
 async function regionOption(opts: {

@@ -26,6 +26,7 @@ async function intakeOn(announced: string[][]) {
     maxScheduleDays: 35,
     newSessionNo: () => 'S-1',
     accepted: (routes, held) => announced.push([...routes, ...(held ? ['held'] : [])]),
+    refused: () => undefined,
   };
   return { intake, store };
 }
@@ -41,6 +42,7 @@ const sms = (e164: string) => ({
   userId: '',
   text: 'hello',
   costCount: 1,
+  country: 'US',
 });
 
 test("recipients are read in the account's region and opted-out numbers are found", async () => {
@@ -65,9 +67,9 @@ test('a stored session is announced once; a twin that lost the key race is not',
   const { intake, store } = await intakeOn(announced);
   const record = { accountId: 1, key: 'k', requestHash: 'h', response: '{}', createdAt: 1_000 };
   const session = { accountId: 1, sessionNo: 'S-1', messages: [sms('+14155550101')] };
-  assert.equal(await storeSms(intake, session, record), undefined);
+  assert.deepEqual(await storeSms(intake, session, record), { refused: [] });
   const twin = { ...session, sessionNo: 'S-2' };
-  assert.deepEqual(await storeSms(intake, twin, record), record);
+  assert.deepEqual(await storeSms(intake, twin, record), { raced: record });
   assert.deepEqual(announced, [['sim']]);
   // One message stored, queued for dispatch: the twin stored nothing.
   assert.deepEqual(await store.countByState(), { queued: 1 });

@@ -5,12 +5,13 @@
  * the accepted messages are stored and announced, are here once, so that a rule added to
  * acceptance holds on every face. The CLI and the console send through the JSON API.
  */
-import type { AcceptedSms, IdempotencyRecord } from '../domain/messages/message.js';
+import type { AcceptedSms } from '../domain/messages/message.js';
+import type { PolicyRefusal, PolicyRule } from '../domain/accounts/policy.js';
 import type { ConcatPart } from '../domain/messages/concat.js';
 import type { TaskCountModal } from '../domain/batches/batch.js';
 import { planBatch, type BatchPlan } from '../domain/batches/plan-batch.js';
 import { normalizePhone, type PhoneResult } from '../domain/phones/phones.js';
-import type { Clock, Routing, Store } from '../domain/ports.js';
+import type { AcceptOutcome, Clock, IdempotencyDraft, Routing, Store } from '../domain/ports.js';
 import { optOutsOf, regionOfAccount } from './sms-rules.js';
 
 /** What accepting SMS needs, whichever face asks. */
@@ -39,6 +40,8 @@ export interface SmsIntake {
    * nothing due, and on SQLite take the write lock to find it).
    */
   accepted: (routes: readonly string[], held: boolean) => void;
+  /** Told of the numbers the account's policy refused, by rule (metrics). */
+  refused: (accountId: number, rule: PolicyRule, count: number) => void;
 }
 
 /** A request's numbers as the account's rules read them. */
@@ -128,20 +131,27 @@ export interface SmsSession {
 
 /**
  * Stores the session, with the Idempotency-Key's record where there is one, durably in one
- * transaction, then announces it. Answers the record of a concurrent twin with the same key that
- * won the race (nothing is stored then, and nothing announced).
+ * transaction, then announces it. The account's policy may refuse some of its messages (answered
+ * in `refused`, by their place in the session): those are not stored. Answers the record of a
+ * concurrent twin with the same key that won the race (nothing is stored then, nor announced).
  */
 export async function storeSms(
   intake: SmsIntake,
   session: SmsSession,
-  idempotency?: IdempotencyRecord,
-): Promise<IdempotencyRecord | undefined> {
+  idempotency?: IdempotencyDraft,
+): Promise<AcceptOutcome> {
   const batch = { ...session, acceptedAt: intake.clock.now() };
-  const raced = await intake.store.acceptBatch(batch, idempotency);
-  if (raced) return raced;
-  intake.accepted(
-    session.messages.map((m) => m.route),
-    session.dueAt !== undefined,
-  );
-  return undefined;
+  const outcome = await intake.store.acceptBatch(batch, idempotency);
+  if ('raced' in outcome) return outcome;
+  const refusedAt = new Set(outcome.refused.map((r) => r.index));
+  const routes = session.messages.filter((_, i) => !refusedAt.has(i)).map((m) => m.route);
+  if (routes.length > 0) intake.accepted(routes, session.dueAt !== undefined);
+  for (const [rule, n] of countByRule(outcome.refused)) intake.refused(session.accountId, rule, n);
+  return outcome;
+}
+
+function countByRule(refused: readonly PolicyRefusal[]): Map<PolicyRule, number> {
+  const counts = new Map<PolicyRule, number>();
+  for (const r of refused) counts.set(r.rule, (counts.get(r.rule) ?? 0) + 1);
+  return counts;
 }

@@ -93,14 +93,15 @@ async function settleOne(deps: FallbackDeps, d: DueFallback, now: number): Promi
         ? { state: 'sent', batch: { ...batch, messages: plan.accepted }, reason: because }
         : { state: 'failed', reason: `${because}; no SMS was sent: ${reason}` };
   }
-  if (!(await store.settleFallback(d, outcome, now))) return;
-  deps.onSettled?.(outcome.state);
-  if (outcome.state === 'sent')
+  const settled = await store.settleFallback(d, outcome, now);
+  if (!settled) return;
+  deps.onSettled?.(settled.state);
+  if (settled.state === 'sent')
     sms.accepted(
-      outcome.batch.messages.map((m) => m.route),
+      settled.batch.messages.map((m) => m.route),
       false,
     );
-  log.info({ messageId: d.messageId, state: outcome.state, reason: outcome.reason }, 'fallback');
+  log.info({ messageId: d.messageId, state: settled.state, reason: settled.reason }, 'fallback');
 }
 
 /** Settles due fallbacks every second, and at once when nudged (a message accepted failed). */

@@ -30,6 +30,14 @@ export const RetCode = {
   OptedOut: 18022,
   /** A free-form business message outside the contact's 24-hour window (docs/whatsapp.md). */
   WindowClosed: 18023,
+  /** Account policy (docs/accounts.md): the number's country is not in the account's Countries. */
+  CountryNotEnabled: 18024,
+  /** Account policy: the account's DailyLimit of CostCount for the UTC day is reached. */
+  DailyLimitReached: 18025,
+  /** Account policy: the number had RecipientHourlyLimit messages in the last hour. */
+  RecipientLimitReached: 18026,
+  /** Account policy: a prepaid account's balance does not cover the message. */
+  InsufficientCredit: 18027,
   NothingAccepted: 18046,
 } as const;
 
@@ -58,6 +66,12 @@ export const RET_CODE_MEANINGS: Record<RetCodeName, string> = {
   OptedOut: "The number opted out of the account's messages.",
   WindowClosed:
     "SendMessage: the contact's 24-hour window is closed; send a template, or give a Fallback.",
+  CountryNotEnabled:
+    "Sending to the number's country is not enabled for this account (its policy's Countries).",
+  DailyLimitReached: "The account's DailyLimit of CostCount for today (UTC) is reached.",
+  RecipientLimitReached:
+    'The number already had RecipientHourlyLimit messages from this account in the last hour.',
+  InsufficientCredit: "The prepaid account's balance does not cover the message; add credit.",
   NothingAccepted: 'SendBatchUSMSMessage accepted no number; FailContent says why for each.',
 };
 export type RetCodeValue = (typeof RetCode)[RetCodeName];

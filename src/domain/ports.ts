@@ -8,6 +8,7 @@ import type { ApiKey, KeyKind } from './keys/api-key.js';
 import type { AuditEntry, AuditFilter, NewAuditEntry } from './audit/audit.js';
 import type { ConsoleSessionRecord } from './access/console-session.js';
 import type { BusinessPhone } from './accounts/account.js';
+import type { AccountPolicy, LedgerEntry, PolicyRefusal, PolicyView } from './accounts/policy.js';
 import type { UcloudKey } from './accounts/ucloud-key.js';
 import type { NewEvent } from './events/event.js';
 import type { Signature } from './signatures/signature.js';
@@ -133,7 +134,15 @@ export interface ConversationStore {
    * it is sent, all in one transaction. False, changing nothing, when it was not pending (another
    * node settled it first): a fallback is sent at most once.
    */
-  settleFallback(due: DueFallback, outcome: FallbackOutcome, now: number): Promise<boolean>;
+  /**
+   * Settles a pending fallback; answers it as settled (the account's policy may have refused its
+   * SMS, making it failed), or undefined when another pass settled it first.
+   */
+  settleFallback(
+    due: DueFallback,
+    outcome: FallbackOutcome,
+    now: number,
+  ): Promise<FallbackOutcome | undefined>;
 }
 
 export interface AccountStore {
@@ -205,16 +214,43 @@ export interface StatisticsStore {
   }): Promise<StatisticsRow[]>;
 }
 
+/** The operator's side of account policy (docs/accounts.md). */
+export interface AccountPolicyStore {
+  /** The policy (no limits when none was set), the ledger's balance and `day`'s CostCount. */
+  accountPolicy(accountId: number, day: number): Promise<PolicyView>;
+  setAccountPolicy(accountId: number, policy: AccountPolicy, now: number): Promise<void>;
+  /** Adds a credit row to the ledger; answers the new balance. */
+  addCredit(
+    accountId: number,
+    credit: { costCount: number; reference: string },
+    now: number,
+  ): Promise<number>;
+  /** The ledger, newest first, a page at a time (rows with an id below `beforeId`). */
+  creditLedger(
+    accountId: number,
+    page: { limit: number; beforeId?: number },
+  ): Promise<LedgerEntry[]>;
+}
+
+/**
+ * An idempotency record whose answer may depend on what the account's policy refused: the store
+ * writes it in the acceptance's transaction, once the policy has decided.
+ */
+export interface IdempotencyDraft extends Omit<IdempotencyRecord, 'response'> {
+  response: string | ((refused: readonly PolicyRefusal[]) => string);
+}
+
+/** What acceptance did: a twin with the key had won, or the batch was stored but for `refused`. */
+export type AcceptOutcome = { raced: IdempotencyRecord } | { refused: PolicyRefusal[] };
+
 export interface MessageStore {
   /**
-   * One transaction: every message of the batch and its idempotency record, or nothing. When the
-   * idempotency key is already taken (a concurrent twin won the race) nothing is stored and the
-   * record that holds the key is returned instead.
+   * One transaction: every message of the batch the account's policy accepts, the policy's
+   * counters, and the idempotency record; or nothing. When the idempotency key is already taken
+   * (a concurrent twin won the race) nothing is stored and the record that holds the key is
+   * returned instead. When the policy refuses every message nothing is stored but its events.
    */
-  acceptBatch(
-    batch: AcceptedBatch,
-    idempotency?: IdempotencyRecord,
-  ): Promise<IdempotencyRecord | undefined>;
+  acceptBatch(batch: AcceptedBatch, idempotency?: IdempotencyDraft): Promise<AcceptOutcome>;
   acceptBusinessMessage(
     m: AcceptedBusinessMessage,
     idempotency?: IdempotencyRecord,
@@ -362,6 +398,7 @@ export interface Store
     SignatureStore,
     StatisticsStore,
     MessageStore,
+    AccountPolicyStore,
     InboxStore,
     OperatorStore,
     MediaStore,

@@ -51,6 +51,7 @@ function smsIntakeOf(
       parts.metrics.messagesAccepted('sms', routes);
       if (!held) parts.pipeline.dispatcher.nudge();
     },
+    refused: (accountId, rule, n) => parts.metrics.policyRefused(accountId, rule, n),
   };
 }
 
@@ -189,6 +190,9 @@ export async function startAcceptPool(
     onAccepted(counts, due) {
       for (const [kind, channel, n] of counts) metrics.acceptedOn(kind, channel, n);
       if (due) pipeline.dispatcher.nudge();
+    },
+    onRefused(refusals) {
+      for (const [accountId, rule, n] of refusals) metrics.policyRefused(accountId, rule, n);
     },
   });
 }

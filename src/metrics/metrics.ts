@@ -37,6 +37,7 @@ export class Metrics implements DispatchObserver, ReportObserver {
   readonly authLockouts: Counter<'face'>;
   /** Business messages' SMS fallbacks settled, by state (sent, failed, unneeded). */
   readonly fallbacks: Counter<'state'>;
+  private readonly policyRefusals: Counter<'rule' | 'account'>;
   /** Held messages that expired (ValidityPeriod) before they were handed upstream. */
   readonly expired: Counter;
 
@@ -90,7 +91,7 @@ export class Metrics implements DispatchObserver, ReportObserver {
       registers,
     });
     [this.authFailures, this.authLockouts] = authMetrics(counter);
-    [this.fallbacks, this.expired] = timeMetrics(counter);
+    [this.fallbacks, this.expired, this.policyRefusals] = timeMetrics(counter);
     const events = eventMetrics(registers, store, clock);
     this.webhookAttempts = events.attempts;
     this.webhookSeconds = events.seconds;
@@ -149,6 +150,11 @@ export class Metrics implements DispatchObserver, ReportObserver {
 
   messagesAccepted(kind: 'sms' | 'business', routes: readonly string[]): void {
     for (const [channel, n] of countRoutes(routes)) this.acceptedOn(kind, channel, n);
+  }
+
+  /** Numbers the account's policy refused, by rule. */
+  policyRefused(accountId: number, rule: string, count: number): void {
+    this.policyRefusals.inc({ rule, account: String(accountId) }, count);
   }
 
   /** Messages stored by another thread, counted there per channel. */
@@ -319,8 +325,11 @@ function faceMetrics(
   ];
 }
 
-/** Business messages' SMS fallbacks settled, by state; held messages that expired. */
-function timeMetrics(counter: CounterOf): [Counter<'state'>, Counter] {
+/**
+ * Business messages' SMS fallbacks settled, by state; held messages that expired; numbers an
+ * account's policy refused.
+ */
+function timeMetrics(counter: CounterOf): [Counter<'state'>, Counter, Counter<'rule' | 'account'>] {
   return [
     counter(
       'wirebird_business_fallbacks_total',
@@ -331,6 +340,11 @@ function timeMetrics(counter: CounterOf): [Counter<'state'>, Counter] {
       'wirebird_messages_expired_total',
       'held messages whose ValidityPeriod passed before they were handed upstream',
       [],
+    ),
+    counter(
+      'wirebird_policy_refusals_total',
+      "numbers an account's policy refused at acceptance, by rule (docs/accounts.md)",
+      ['rule', 'account'],
     ),
   ];
 }

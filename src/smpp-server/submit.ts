@@ -5,6 +5,7 @@
  * session of their own, so GetUSMSSendReceipt reads their receipts (docs/smpp-server.md).
  */
 import type { AcceptedSms } from '../domain/messages/message.js';
+import type { PolicyRefusal, PolicyRule } from '../domain/accounts/policy.js';
 import { normalizePhone } from '../domain/phones/phones.js';
 import type { Store } from '../domain/ports.js';
 import type { ConcatPart } from '../domain/messages/concat.js';
@@ -163,7 +164,7 @@ async function messagesFor(
     if (d.dl_name !== undefined) fail(STATUS.ESME_RINVDSTADR, 'distribution lists are not kept');
     else if (!phone.ok) fail(STATUS.ESME_RINVDSTADR, `destination_addr: ${phone.reason}`);
     else if (optedOut.has(phone.e164)) fail(STATUS.ESME_RSUBMITFAIL, `${phone.e164} opted out`);
-    else messages.push(smsTo(deps, phone.e164, c));
+    else messages.push(smsTo(deps, phone, c));
   }
   return { messages, unsuccess };
 }
@@ -175,7 +176,12 @@ function partFits(text: string, c: ConcatPart): boolean {
   return septets !== undefined ? septets <= 153 - less : text.length <= 67 - less;
 }
 
-function smsTo(deps: SubmitDeps, e164: string, c: Content): AcceptedSms {
+function smsTo(
+  deps: SubmitDeps,
+  phone: { e164: string; country?: string },
+  c: Content,
+): AcceptedSms {
+  const { e164 } = phone;
   return {
     phone: e164,
     e164,
@@ -187,6 +193,7 @@ function smsTo(deps: SubmitDeps, e164: string, c: Content): AcceptedSms {
     userId: '',
     text: c.text,
     costCount: c.segments,
+    country: phone.country,
   };
 }
 
@@ -219,7 +226,7 @@ export async function acceptSubmit(
   }
   const sessionNo = deps.newSessionNo();
   const receiptTo = receiptTarget(esme.systemId, Number(pdu.registered_delivery) || 0);
-  await storeSms(deps, {
+  const stored = await storeSms(deps, {
     accountId: esme.accountId,
     sessionNo,
     messages,
@@ -227,10 +234,45 @@ export async function acceptSubmit(
     ...(content.concat ? { concat: content.concat } : {}),
     ...timing,
   });
+  // An SMPP submit carries no Idempotency-Key: no twin can have won a race.
+  const policy = 'refused' in stored ? stored.refused : [];
+  unsuccess.push(...policy.map((r) => policyUnsuccess(messages, r)));
+  const refusal = policy[0];
+  if (refusal && policy.length === messages.length) {
+    const outcome = refused(POLICY_STATUS[refusal.rule], refusal.reason);
+    return multi ? { ...outcome, unsuccess: unsuccess.map(withoutReason) } : outcome;
+  }
   return {
     status: STATUS.ESME_ROK,
     messageId: sessionNo,
     ...(multi ? { unsuccess: unsuccess.map(withoutReason) } : {}),
+  };
+}
+
+/**
+ * What each rule of an account's policy answers (docs/smpp-server.md): a limit that frees up with
+ * time is ESME_RTHROTTLED, which ESMEs retry later; a country not enabled or credit run out is
+ * ESME_RSUBMITFAIL, which they do not.
+ */
+const POLICY_STATUS: Record<PolicyRule, number> = {
+  countries: STATUS.ESME_RSUBMITFAIL,
+  daily_limit: STATUS.ESME_RTHROTTLED,
+  recipient_hourly_limit: STATUS.ESME_RTHROTTLED,
+  prepaid: STATUS.ESME_RSUBMITFAIL,
+};
+
+function policyUnsuccess(
+  messages: readonly AcceptedSms[],
+  r: PolicyRefusal,
+): UnsuccessSme & { reason: string } {
+  // The store refuses by index into the messages it was given.
+  const m = messages[r.index] as AcceptedSms;
+  return {
+    dest_addr_ton: 1,
+    dest_addr_npi: 1,
+    destination_addr: m.e164.slice(1),
+    error_status_code: POLICY_STATUS[r.rule],
+    reason: r.reason,
   };
 }
 

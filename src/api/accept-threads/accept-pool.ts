@@ -9,6 +9,7 @@ import {
   landError,
   OFFLOADED_ACTIONS,
   type AcceptedCounts,
+  type RefusedCounts,
   type AcceptReply,
   type AcceptWorkerData,
   type FromWorker,
@@ -48,6 +49,8 @@ export interface AcceptPoolOptions {
   log: Logger;
   /** Told the counts of what each offloaded request stored (metrics, the dispatcher's nudge). */
   onAccepted(counts: AcceptedCounts, due: boolean): void;
+  /** Told the numbers an account's policy refused (metrics). */
+  onRefused(counts: RefusedCounts): void;
 }
 
 /**
@@ -92,6 +95,7 @@ export class AcceptPool implements ActionOffload {
     });
     if (!reply.taken) return undefined;
     this.answered++;
+    if (reply.refused) this.options.onRefused(reply.refused);
     if ('error' in reply)
       return { action: reply.action, outcome: { ok: false, err: landError(reply.error) } };
     this.options.onAccepted(reply.accepted, reply.due);

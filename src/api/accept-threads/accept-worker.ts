@@ -11,6 +11,7 @@ import {
   carryError,
   OFFLOADED_ACTIONS,
   type AcceptedCounts,
+  type RefusedCounts,
   type AcceptJob,
   type AcceptReply,
   type AcceptWorkerData,
@@ -51,9 +52,13 @@ async function accept(job: AcceptJob): Promise<AcceptReply> {
   const parsed = parsedIfOurs(job.body);
   if (parsed === undefined) return { id: job.id, taken: false };
   const accepted: AcceptedCounts = [];
+  const refused: RefusedCounts = [];
   const metrics: ActionDeps['metrics'] = {
     messagesAccepted(kind, routes) {
       for (const [channel, n] of countRoutes(routes)) accepted.push([kind, channel, n]);
+    },
+    policyRefused(accountId, rule, n) {
+      refused.push([accountId, rule, n]);
     },
   };
   // The intake asks for the dispatcher's nudge only for messages due now; the main thread gives it.
@@ -68,9 +73,9 @@ async function accept(job: AcceptJob): Promise<AcceptReply> {
   try {
     const deps = { ...shared, metrics, nudges };
     const { name, fields } = await runEnvelope(parsed, headers, deps, log);
-    return { id: job.id, taken: true, action: name, fields, accepted, due };
+    return { id: job.id, taken: true, action: name, fields, accepted, refused, due };
   } catch (err) {
-    return { id: job.id, taken: true, action: parsed.Action, error: carryError(err) };
+    return { id: job.id, taken: true, action: parsed.Action, error: carryError(err), refused };
   }
 }
 

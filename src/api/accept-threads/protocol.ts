@@ -24,6 +24,9 @@ export interface AcceptJob extends OffloadedRequest {
 /** Messages stored by one answered request, per kind and channel, for the main thread's metrics. */
 export type AcceptedCounts = [kind: MessageKind, channel: string, count: number][];
 
+/** Numbers an account's policy refused, by rule: counted on the main thread (metrics). */
+export type RefusedCounts = [accountId: number, rule: string, count: number][];
+
 /**
  * `taken: false` hands the request back: its body is not one the thread answers (another Action,
  * or text the main thread's own parser must judge).
@@ -36,10 +39,17 @@ export type AcceptReply =
       action: string;
       fields: Record<string, unknown>;
       accepted: AcceptedCounts;
+      refused: RefusedCounts;
       /** Something it stored is due now: the dispatcher is to look (a held one is not). */
       due: boolean;
     }
-  | { id: number; taken: true; action: string | undefined; error: CarriedError };
+  | {
+      id: number;
+      taken: true;
+      action: string | undefined;
+      error: CarriedError;
+      refused?: RefusedCounts;
+    };
 
 export type FromWorker = AcceptReply | { ready: true } | { stopped: true };
 export type ToWorker = AcceptJob | { stop: true };

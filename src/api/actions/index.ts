@@ -2,6 +2,7 @@ import type { ActionDef } from '../context.js';
 import { createUsmsTemplate } from './create-usms-template.js';
 import { getUsmsSendReceipt } from './get-usms-send-receipt.js';
 import { getSessionSummary } from './get-session-summary.js';
+import { getAccountPolicy } from './get-account-policy.js';
 import { getMessage } from './get-message.js';
 import { cancelScheduledMessages } from './cancel-scheduled-messages.js';
 import { listInboundMessages } from './list-inbound-messages.js';
@@ -59,6 +60,7 @@ export const actions: ReadonlyMap<string, ActionDef> = new Map<string, ActionDef
   ['GetSessionSummary', getSessionSummary],
   ['GetMessage', getMessage],
   ['CancelScheduledMessages', cancelScheduledMessages],
+  ['GetAccountPolicy', getAccountPolicy],
   ['ListInboundMessages', listInboundMessages],
   ['CreateWebhookEndpoint', createWebhookEndpoint],
   ['ListWebhookEndpoints', listWebhookEndpoints],

@@ -6,10 +6,13 @@ import {
 } from '../../domain/batches/batch.js';
 import { WirebirdError } from '../../domain/errors.js';
 import { defineAction, type ActionContext } from '../context.js';
-import { acceptOnce, findReplay, idempotencyOf } from '../idempotency.js';
+import { draftFor, findReplay, idempotencyOf, replay, type Idempotency } from '../idempotency.js';
 import { BatchInfo as BatchInfoSchema, Obj } from '../answer-schemas.js';
 import { TemplateParams } from './schema-types.js';
 import { planGroups, storeSms } from '../../core/accept-sms.js';
+import { RULE_RET_CODES, refusedContent, soleRule } from '../../core/policy-refusals.js';
+import { RULE_FIELDS, type PolicyRefusal } from '../../domain/accounts/policy.js';
+import type { BatchPlan } from '../../domain/batches/plan-batch.js';
 import { smsIntakeOf } from '../intake.js';
 import { ScheduleParams, scheduleIn } from '../schedule-fields.js';
 
@@ -93,20 +96,46 @@ export async function sendGroups(
     throw new WirebirdError('NothingAccepted', nothingAccepted(total, plan.failContent), failed);
   }
   const sessionNo = intake.newSessionNo();
-  const answer = shape({
-    ...(plan.failedCount > 0
-      ? { Message: `${plan.failedCount} of ${total} numbers failed; see FailContent` }
-      : {}),
-    SessionNo: sessionNo,
-    ReqUuid: reqUuid,
-    SuccessCount: plan.accepted.length,
-    FailContent: plan.failContent,
-  });
+  const answerFor = (refused: readonly PolicyRefusal[]) => {
+    const failContent = [...plan.failContent, ...refusedContent(plan.accepted, refused)];
+    const failedCount = plan.failedCount + refused.length;
+    return shape({
+      ...(failedCount > 0
+        ? { Message: `${failedCount} of ${total} numbers failed; see FailContent` }
+        : {}),
+      SessionNo: sessionNo,
+      ReqUuid: reqUuid,
+      SuccessCount: plan.accepted.length - refused.length,
+      FailContent: failContent,
+    });
+  };
   const session = { accountId: ctx.accountId, sessionNo, messages: plan.accepted, ...schedule };
-  return acceptOnce(ctx, idem, {
-    answer,
-    store: (record) => storeSms(intake, session, record),
-  });
+  const outcome = await storeSms(intake, session, draftFor(ctx, idem, answerFor));
+  // Only a request with an Idempotency-Key can lose a race to its twin.
+  if ('raced' in outcome) return replay(idem as Idempotency, outcome.raced);
+  if (outcome.refused.length < plan.accepted.length) return answerFor(outcome.refused);
+  throw policyRefusedAll({ total, plan, refused: outcome.refused, reqUuid });
+}
+
+/** Every number the plan accepted was refused by the account's policy: nothing was stored. */
+function policyRefusedAll(r: {
+  total: number;
+  plan: BatchPlan;
+  refused: readonly PolicyRefusal[];
+  reqUuid: string;
+}): WirebirdError {
+  const failContent = [...r.plan.failContent, ...refusedContent(r.plan.accepted, r.refused)];
+  const details = { ReqUuid: r.reqUuid, SuccessCount: 0, FailContent: failContent };
+  const rule = r.plan.failedCount === 0 ? soleRule(r.refused) : undefined;
+  const first = r.refused[0]?.reason ?? '';
+  if (rule === undefined) {
+    return new WirebirdError('NothingAccepted', nothingAccepted(r.total, failContent), details);
+  }
+  const message =
+    r.total === 1
+      ? `no message was accepted: ${first}`
+      : `no message was accepted: all ${r.total} numbers were refused by the account's policy (${RULE_FIELDS[rule]}), e.g. ${first}; see FailContent`;
+  return new WirebirdError(RULE_RET_CODES[rule], message, details);
 }
 
 export interface BatchAnswer {

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ApiDeps } from '../context.js';
 import type { AdminRoute } from './admin-route.js';
 import { ACCOUNT_ROUTES, registerAccountAdmin } from './accounts.js';
+import { POLICY_ROUTES, registerPolicyAdmin } from './policy.js';
 import { API_KEY_ROUTES, registerApiKeyAdmin } from './api-keys.js';
 import { CONSOLE_SESSION_ROUTES, registerConsoleSessionAdmin } from './console-sessions.js';
 import { AUDIT_ROUTES, registerAuditAdmin } from './audit.js';
@@ -27,6 +28,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: ApiDeps): void {
     });
     registerTemplateAdmin(admin, deps);
     registerAccountAdmin(admin, deps);
+    registerPolicyAdmin(admin, deps);
     registerApiKeyAdmin(admin, deps);
     registerConsoleSessionAdmin(admin, deps);
     registerAuditAdmin(admin, deps);
@@ -50,6 +52,7 @@ function named(prefix: string, routes: Record<string, AdminRoute>): Record<strin
 /** Every route of the admin API, by operationId. */
 export const ADMIN_ROUTES: Record<string, AdminRoute> = {
   ...named('account', ACCOUNT_ROUTES),
+  ...named('account', POLICY_ROUTES),
   ...named('apiKey', API_KEY_ROUTES),
   ...named('consoleSession', CONSOLE_SESSION_ROUTES),
   ...named('audit', AUDIT_ROUTES),

@@ -95,6 +95,22 @@ export const EVENT_DATA: Record<AnyEventType, { when: string; data: TSchema }> =
     when: "A template's review decided (approved, or failed review).",
     data: versioned(OutTemplate),
   },
+  'account.limit_reached': {
+    when: "The account's policy refused a number for DailyLimit, RecipientHourlyLimit or Prepaid: once per rule and UTC day.",
+    data: Obj({
+      ...Version,
+      Rule: Type.Union(
+        ['DailyLimit', 'RecipientHourlyLimit', 'Prepaid'].map((r) => Type.Literal(r)),
+      ),
+      Limit: Type.Optional(
+        Type.Integer({ description: 'the limit reached (DailyLimit, RecipientHourlyLimit)' }),
+      ),
+      Balance: Type.Optional(
+        Type.Integer({ description: 'Prepaid: the balance left, in CostCount' }),
+      ),
+      Day: Type.String({ description: 'the UTC day, as 2026-11-28' }),
+    }),
+  },
   [TEST_EVENT]: {
     when: 'SendWebhookTestEvent: to that endpoint only, whatever its filter.',
     data: Obj({ ...Version, EndpointId: Type.String(), Message: Type.String() }),

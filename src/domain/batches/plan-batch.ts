@@ -121,6 +121,7 @@ function planTargets(
       userId: target.UserId ?? '',
       text,
       costCount: segments,
+      country: phone.country,
     });
   }
   return failed;

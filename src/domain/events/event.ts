@@ -10,6 +10,7 @@ export const EVENT_TYPES = [
   'contact.opted_out',
   'contact.opted_in',
   'template.reviewed',
+  'account.limit_reached',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

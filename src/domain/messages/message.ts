@@ -23,6 +23,10 @@ export interface AcceptedSms {
   /** Rendered at acceptance, so a later template edit never changes an accepted message. */
   text: string;
   costCount: number;
+  /** The number's country (ISO 3166-1 alpha-2), as the account's Countries reads it. */
+  country: string | undefined;
+  /** Set by the account's MaxPerSecond: when this message is due, if not the batch's time. */
+  dueAt?: number;
 }
 
 export interface AcceptedBatch {

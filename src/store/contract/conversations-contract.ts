@@ -132,8 +132,8 @@ export function conversationsContract(open: OpenStore): void {
       const due = only(await store.dueFallbacks(NOW, 10));
       assert.equal(due.status, 'failed', 'accepted failed, outside the window');
       const outcome = sent(due, 'FB-1');
-      assert.equal(await store.settleFallback(due, outcome, NOW + SECOND), true);
-      assert.equal(await store.settleFallback(due, sent(due, 'FB-2'), NOW + SECOND), false);
+      assert.deepEqual(await store.settleFallback(due, outcome, NOW + SECOND), outcome);
+      assert.equal(await store.settleFallback(due, sent(due, 'FB-2'), NOW + SECOND), undefined);
       assert.deepEqual(await store.dueFallbacks(NOW + 99 * HOUR, 10), []);
       assert.deepEqual(await store.accountSessions(ACCOUNT, ['FB-1', 'FB-2']), ['FB-1']);
       assert.deepEqual(await states(store), { queued: 1, submitting: 0, submitted: 0, final: 1 });
@@ -192,7 +192,7 @@ export function conversationsContract(open: OpenStore): void {
         state: 'unneeded' as const,
         reason: 'the business message was delivered first',
       };
-      assert.equal(await store.settleFallback(due, unneeded, NOW), true);
+      assert.deepEqual(await store.settleFallback(due, unneeded, NOW), unneeded);
       assert.equal((await store.getBusinessMessage(m.messageId))?.fallback?.state, 'unneeded');
       assert.deepEqual(await store.dueFallbacks(NOW + 99 * HOUR, 10), []);
     });

@@ -71,6 +71,7 @@ export function sms(overrides: Partial<AcceptedSms> = {}): AcceptedSms {
     userId: 'user-1',
     text: 'Your code is 1234',
     costCount: 1,
+    country: 'GB',
     ...overrides,
   };
 }

@@ -24,7 +24,7 @@ export function messagesContract(open: OpenStore): void {
   describe('acceptBatch', () => {
     test('stores every message under its session, which answers no receipt yet', async (store) => {
       const b = batch([sms({ e164: '+447700900001' }), sms({ e164: '+447700900002' })]);
-      assert.equal(await store.acceptBatch(b), undefined);
+      assert.deepEqual(await store.acceptBatch(b), { refused: [] });
       const receipts = await receiptsForSessions(store, ACCOUNT, [b.sessionNo]);
       assert.deepEqual([...receipts], [[b.sessionNo, []]]);
       assert.deepEqual(await states(store), { queued: 2, submitting: 0, submitted: 0, final: 0 });
@@ -76,12 +76,12 @@ export function messagesContract(open: OpenStore): void {
     test('a second batch with a key taken within 24 hours stores nothing and answers the first record', async (store) => {
       const first = batch();
       const idem = idempotency();
-      assert.equal(await store.acceptBatch(first, idem), undefined);
+      assert.deepEqual(await store.acceptBatch(first, idem), { refused: [] });
       // The window's last millisecond: 24 hours to the millisecond still answers the first.
       const later = NOW + IDEMPOTENCY_WINDOW_MS;
       const twin = batch([sms(), sms()], { acceptedAt: later });
       const twinIdem = idempotency({ requestHash: 'hash-2', response: 'second', createdAt: later });
-      assert.deepEqual(await store.acceptBatch(twin, twinIdem), idem);
+      assert.deepEqual(await store.acceptBatch(twin, twinIdem), { raced: idem });
       const known = await receiptsForSessions(store, ACCOUNT, [first.sessionNo, twin.sessionNo]);
       assert.deepEqual([...known.keys()], [first.sessionNo]);
       assert.deepEqual(await states(store), { queued: 1, submitting: 0, submitted: 0, final: 0 });
@@ -97,7 +97,7 @@ export function messagesContract(open: OpenStore): void {
         response: 'second',
         createdAt: later,
       });
-      assert.equal(await store.acceptBatch(again, againIdem), undefined);
+      assert.deepEqual(await store.acceptBatch(again, againIdem), { refused: [] });
       assert.ok(
         (await receiptsForSessions(store, ACCOUNT, [again.sessionNo])).has(again.sessionNo),
       );
@@ -109,8 +109,8 @@ export function messagesContract(open: OpenStore): void {
       const mine = batch();
       const theirs = batch([sms()], { accountId: OTHER_ACCOUNT });
       const theirIdem = idempotency({ accountId: OTHER_ACCOUNT, response: 'theirs' });
-      assert.equal(await store.acceptBatch(mine, idempotency()), undefined);
-      assert.equal(await store.acceptBatch(theirs, theirIdem), undefined);
+      assert.deepEqual(await store.acceptBatch(mine, idempotency()), { refused: [] });
+      assert.deepEqual(await store.acceptBatch(theirs, theirIdem), { refused: [] });
       assert.ok((await receiptsForSessions(store, OTHER_ACCOUNT, [theirs.sessionNo])).size === 1);
       assert.deepEqual(await store.findIdempotency(OTHER_ACCOUNT, 'key-1', NOW - DAY), theirIdem);
       assert.deepEqual(await store.findIdempotency(ACCOUNT, 'key-1', NOW - DAY), idempotency());

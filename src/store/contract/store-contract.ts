@@ -23,6 +23,7 @@ import { mediaContract } from './media-contract.js';
 import { messagesContract } from './messages-contract.js';
 import { optOutsContract } from './opt-outs-contract.js';
 import { outboxContract } from './outbox-contract.js';
+import { policyContract } from './policy-contract.js';
 import { outcomesContract } from './outcomes-contract.js';
 import { partsContract } from './parts-contract.js';
 import { receiptsContract } from './receipts-contract.js';
@@ -58,6 +59,7 @@ export function runStoreContract(name: string, open: OpenStore): void {
     optOutsContract(open);
     conversationsContract(open);
     scheduleContract(open);
+    policyContract(open);
     concurrencyContract(open);
   });
 }

@@ -1,6 +1,8 @@
 import { idempotencyWindowStart } from '../../domain/messages/idempotency-window.js';
 import type { AcceptedBusinessMessage, IdempotencyRecord } from '../../domain/messages/message.js';
-import type { MessageStore } from '../../domain/ports.js';
+import type { AcceptOutcome, MessageStore } from '../../domain/ports.js';
+import { settledRecord } from '../rows/policy.js';
+import { decidePolicy, writePolicy } from './policy.js';
 import { INSERT_COLUMNS, fromIdemRow, type IdemRow } from '../rows/messages.js';
 import { inTransaction, type Pool, type Queryable } from './database.js';
 import { insertSms } from './insert-sms.js';
@@ -14,12 +16,27 @@ export function postgresAcceptance(
 ): Pick<MessageStore, 'acceptBatch' | 'acceptBusinessMessage' | 'findIdempotency'> {
   return {
     async acceptBatch(batch, idem) {
-      return guarded(pool, idem, async (c) => {
+      return inTransaction(pool, async (c): Promise<AcceptOutcome> => {
+        const w = await decidePolicy(c, batch);
+        const accepted = w ? w.batch : batch;
+        const refused = w ? w.decision.refused : [];
+        if (accepted.messages.length > 0 && idem) {
+          const record = settledRecord(idem, refused);
+          if (!(await takeKey(c, record))) {
+            const notBefore = idempotencyWindowStart(idem.createdAt);
+            const raced = await findIdem(c, idem.accountId, idem.key, notBefore);
+            // The key's holder is in the window: takeKey only loses to a row within it.
+            if (raced) return { raced };
+          }
+        }
+        if (w) await writePolicy(c, w);
+        if (accepted.messages.length === 0) return { refused };
         await c.query(
           'INSERT INTO sessions (session_no, account_id, accepted_count, created_at) VALUES ($1,$2,$3,$4)',
-          [batch.sessionNo, batch.accountId, batch.messages.length, batch.acceptedAt],
+          [accepted.sessionNo, accepted.accountId, accepted.messages.length, accepted.acceptedAt],
         );
-        await insertSms(c, batch);
+        await insertSms(c, accepted);
+        return { refused };
       });
     },
     async acceptBusinessMessage(m, idem) {

@@ -7,6 +7,8 @@ import {
   windowUpsert,
   type DueFallbackRow,
 } from '../rows/conversations.js';
+import { decidePolicy, writePolicy } from './policy.js';
+import { policedFallback } from '../rows/policy.js';
 import { inTransaction, type Pool, type Queryable } from './database.js';
 import { insertSms } from './insert-sms.js';
 import { emitEvents } from './outbox.js';
@@ -37,8 +39,10 @@ export function postgresConversations(pool: Pool): ConversationStore {
       const r = await pool.query<DueFallbackRow>(dueFallbacksQuery(P), [now, limit]);
       return r.rows.map(toDueFallback);
     },
-    async settleFallback(d, outcome, now) {
+    async settleFallback(d, proposed, now) {
       return inTransaction(pool, async (c) => {
+        const w = proposed.state === 'sent' ? await decidePolicy(c, proposed.batch) : undefined;
+        const outcome = proposed.state === 'sent' ? policedFallback(proposed, w) : proposed;
         // Of two nodes settling one fallback, the second waits for the first's row lock, then
         // finds it no longer pending: a fallback is sent at most once.
         const r = await c.query(
@@ -46,8 +50,9 @@ export function postgresConversations(pool: Pool): ConversationStore {
              settled_at = $5 WHERE message_id = $6 AND state = 'pending'`,
           [...settledValues(outcome), now, d.messageId],
         );
-        if (r.rowCount !== 1) return false;
-        if (outcome.state === 'unneeded') return true;
+        if (r.rowCount !== 1) return undefined;
+        if (w) await writePolicy(c, w);
+        if (outcome.state === 'unneeded') return outcome;
         if (outcome.state === 'sent') {
           const b = outcome.batch;
           await c.query(
@@ -57,7 +62,7 @@ export function postgresConversations(pool: Pool): ConversationStore {
           await insertSms(c, b);
         }
         await emitEvents(c, [fallbackEvent(d, outcome, now)], now);
-        return true;
+        return outcome;
       });
     },
   };

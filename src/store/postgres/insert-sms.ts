@@ -13,9 +13,9 @@ import type { Queryable } from './database.js';
 // written with the rows, not by an UPDATE after them.
 const INSERT = `INSERT INTO messages (${INSERT_COLUMNS}, receipt_to, concat, expires_at)
   SELECT 'sms', $1, $2, NULL, t.p, t.e, t.r, t.t, t.a, t.s, t.x, t.u, t.b, 'sms', '', t.c,
-    'queued', 'accepted', $7, $3, $5, $6, $8
+    'queued', 'accepted', COALESCE(t.d, $7), $3, $5, $6, $8
   FROM json_to_recordset($4::json)
-    AS t(p text, e text, r text, t text, a text, s text, x text, u text, b text, c int)`;
+    AS t(p text, e text, r text, t text, a text, s text, x text, u text, b text, c int, d bigint)`;
 
 /** Inserts a batch's SMS rows; the caller holds the transaction. */
 export async function insertSms(db: Queryable, batch: AcceptedBatch): Promise<void> {
@@ -30,6 +30,7 @@ export async function insertSms(db: Queryable, batch: AcceptedBatch): Promise<vo
     u: m.userId,
     b: m.text,
     c: m.costCount,
+    d: m.dueAt ?? null,
   }));
   await db.query(INSERT, [
     batch.accountId,

@@ -8,6 +8,7 @@ import { postgresMigrationsCredentials } from './migrations-credentials.js';
 import { postgresMigrationsIssuer } from './migrations-issuer.js';
 import { postgresMigrationsConversations } from './migrations-conversations.js';
 import { postgresMigrationsValidity } from './migrations-validity.js';
+import { postgresMigrationsPolicy } from './migrations-policy.js';
 
 export interface Migration {
   version: number;
@@ -309,4 +310,5 @@ export const postgresMigrations: readonly Migration[] = [
   ...postgresMigrationsIssuer,
   ...postgresMigrationsConversations,
   ...postgresMigrationsValidity,
+  ...postgresMigrationsPolicy,
 ];

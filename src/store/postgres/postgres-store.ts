@@ -12,6 +12,7 @@ import { postgresInbound } from './inbound.js';
 import { postgresInboundMedia } from './inbound-media.js';
 import { postgresMedia } from './media.js';
 import { postgresMessages } from './messages.js';
+import { postgresPolicies } from './policy.js';
 import { postgresSessions } from './sessions.js';
 import { postgresSignatures } from './signatures.js';
 import { postgresStatistics } from './statistics.js';
@@ -46,6 +47,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
     ...postgresUcloudKeys(pool),
     ...postgresSmppCredentials(pool),
     ...postgresMessages(pool),
+    ...postgresPolicies(pool),
     ...postgresInbox(pool),
     ...postgresInboxViews(pool),
     ...postgresSessions(pool),

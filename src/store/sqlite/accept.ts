@@ -1,7 +1,7 @@
 import { idempotencyWindowStart } from '../../domain/messages/idempotency-window.js';
 import type { AcceptedBusinessMessage } from '../../domain/messages/message.js';
 import type { IdempotencyRecord } from '../../domain/messages/message.js';
-import type { MessageStore } from '../../domain/ports.js';
+import type { IdempotencyDraft, MessageStore } from '../../domain/ports.js';
 import { INSERT_COLUMNS, fromIdemRow, type IdemRow } from '../rows/messages.js';
 import type { Db } from './database.js';
 import { SCHEDULED } from '../../domain/messages/schedule.js';
@@ -9,6 +9,8 @@ import { groupCommit } from './group-commit.js';
 import { smsInserter } from './insert-sms.js';
 import type { SqliteOutbox } from './outbox.js';
 import { INSERT_FALLBACK_COLUMNS, fallbackValues } from '../rows/conversations.js';
+import { settledRecord } from '../rows/policy.js';
+import { sqlitePolicyGuard } from './policy.js';
 
 const INSERT_MESSAGE = `INSERT INTO messages (${INSERT_COLUMNS}, expires_at)
   VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'queued','accepted',?,?,?)`;
@@ -26,18 +28,28 @@ export function sqliteAcceptance(
   const insertSession = db.prepare(
     'INSERT INTO sessions (session_no, account_id, accepted_count, created_at) VALUES (?,?,?,?)',
   );
-  const { guarded, findIdem } = idempotencyGuard(db);
+  const { guarded, findIdem, takeIdem, commit } = idempotencyGuard(db);
+  const policy = sqlitePolicyGuard(db, outbox);
 
   return {
     async acceptBatch(batch, idem) {
-      return guarded(idem, idemWindowStart(idem), () => {
+      return commit(() => {
+        const raced = idem && findIdem(idem.accountId, idem.key, idemWindowStart(idem));
+        if (raced) return { raced };
+        const w = policy.decide(batch);
+        const accepted = w ? w.batch : batch;
+        const refused = w ? w.decision.refused : [];
+        if (w) policy.write(w);
+        if (accepted.messages.length === 0) return { refused };
+        if (idem) takeIdem(settledRecord(idem, refused));
         insertSession.run(
-          batch.sessionNo,
-          batch.accountId,
-          batch.messages.length,
-          batch.acceptedAt,
+          accepted.sessionNo,
+          accepted.accountId,
+          accepted.messages.length,
+          accepted.acceptedAt,
         );
-        insertSms(batch);
+        insertSms(accepted);
+        return { refused };
       });
     },
     async acceptBusinessMessage(m, idem) {
@@ -73,18 +85,20 @@ function idempotencyGuard(db: Db) {
    * Runs `write` all or nothing, unless the idempotency key is taken within its window, and
    * settles once it is committed (with the other acceptances of the same moment).
    */
+  const takeIdem = (idem: IdempotencyRecord) =>
+    upsertIdem.run(idem.accountId, idem.key, idem.requestHash, idem.response, idem.createdAt);
   const guarded = (idem: IdempotencyRecord | undefined, notBefore: number, write: () => void) =>
     commit((): IdempotencyRecord | undefined => {
       if (idem) {
         const existing = findIdem(idem.accountId, idem.key, notBefore);
         if (existing) return existing;
-        upsertIdem.run(idem.accountId, idem.key, idem.requestHash, idem.response, idem.createdAt);
+        takeIdem(idem);
       }
       write();
       return undefined;
     });
 
-  return { guarded, findIdem };
+  return { guarded, findIdem, takeIdem, commit };
 }
 
 /**
@@ -133,6 +147,6 @@ function businessInserter(db: Db, outbox: SqliteOutbox): (m: AcceptedBusinessMes
 }
 
 /** The window is carried on the record: it was created at `now`. */
-function idemWindowStart(idem: IdempotencyRecord | undefined): number {
+function idemWindowStart(idem: Pick<IdempotencyDraft, 'createdAt'> | undefined): number {
   return idem ? idempotencyWindowStart(idem.createdAt) : 0;
 }

@@ -10,6 +10,8 @@ import {
 import type { Db } from './database.js';
 import { smsInserter } from './insert-sms.js';
 import type { SqliteOutbox } from './outbox.js';
+import { sqlitePolicyGuard } from './policy.js';
+import { policedFallback } from '../rows/policy.js';
 
 const Q = () => '?';
 
@@ -37,18 +39,22 @@ export function sqliteConversations(db: Db, outbox: SqliteOutbox): ConversationS
     'INSERT INTO sessions (session_no, account_id, accepted_count, created_at) VALUES (?,?,?,?)',
   );
   const insertSms = smsInserter(db);
-  const settleOne: ConversationStore['settleFallback'] = async (d, outcome, now) =>
+  const policy = sqlitePolicyGuard(db, outbox);
+  const settleOne: ConversationStore['settleFallback'] = async (d, proposed, now) =>
     db.transaction(() => {
+      const w = proposed.state === 'sent' ? policy.decide(proposed.batch) : undefined;
+      const outcome = proposed.state === 'sent' ? policedFallback(proposed, w) : proposed;
       const values = settledValues(outcome);
-      if (settle.run(...values, now, d.messageId).changes === 0) return false;
-      if (outcome.state === 'unneeded') return true;
+      if (settle.run(...values, now, d.messageId).changes === 0) return undefined;
+      if (w) policy.write(w);
+      if (outcome.state === 'unneeded') return outcome;
       if (outcome.state === 'sent') {
         const b = outcome.batch;
         insertSession.run(b.sessionNo, b.accountId, b.messages.length, b.acceptedAt);
         insertSms(b);
       }
       outbox.emit(fallbackEvent(d, outcome, now), now);
-      return true;
+      return outcome;
     })();
   return {
     async lastInbound(businessPhone, contact) {

@@ -35,7 +35,7 @@ export function smsInserter(db: Db): (batch: AcceptedBatch) => void {
           m.userId,
           m.text,
           m.costCount,
-          dueAt,
+          m.dueAt ?? dueAt,
           acceptedAt,
           receiptTo,
           concat,

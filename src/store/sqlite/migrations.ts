@@ -7,6 +7,7 @@ import { sqliteMigrationsCredentials } from './migrations-credentials.js';
 import { sqliteMigrationsIssuer } from './migrations-issuer.js';
 import { sqliteMigrationsConversations } from './migrations-conversations.js';
 import { sqliteMigrationsValidity } from './migrations-validity.js';
+import { sqliteMigrationsPolicy } from './migrations-policy.js';
 
 export interface Migration {
   version: number;
@@ -307,4 +308,5 @@ export const sqliteMigrations: readonly Migration[] = [
   ...sqliteMigrationsIssuer,
   ...sqliteMigrationsConversations,
   ...sqliteMigrationsValidity,
+  ...sqliteMigrationsPolicy,
 ];

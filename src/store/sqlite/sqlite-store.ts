@@ -14,6 +14,7 @@ import { sqliteMedia } from './media.js';
 import { sqliteMessages } from './messages.js';
 import { sqliteOptOuts } from './opt-outs.js';
 import { sqliteOutbox } from './outbox.js';
+import { sqlitePolicies } from './policy.js';
 import { sqliteSessions } from './sessions.js';
 import { sqliteSignatures } from './signatures.js';
 import { sqliteStatistics } from './statistics.js';
@@ -51,6 +52,7 @@ export function sqliteStoreOn(db: Db): Store {
     ...sqliteUcloudKeys(db),
     ...sqliteSmppCredentials(db),
     ...sqliteMessages(db, outbox),
+    ...sqlitePolicies(db),
     ...sqliteInbox(db),
     ...sqliteInboxViews(db),
     ...sqliteSessions(db),

@@ -173,6 +173,42 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/accounts/{accountId}/policy": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's policy, its balance and today's CostCount. */
+        get: operations["accountGetPolicy"];
+        /** Changes the account's policy: a field left out is unchanged, null removes it. */
+        put: operations["accountSetPolicy"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/accounts/{accountId}/credits": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account's credit ledger, newest first: credits, debits and refunds. */
+        get: operations["accountListCredits"];
+        put?: never;
+        /** Adds credit (CostCount units) to the account's ledger. */
+        post: operations["accountAddCredit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/accounts/{accountId}/keys": {
         parameters: {
             query?: never;
@@ -620,6 +656,26 @@ export interface webhooks {
          * @description Signed as Standard Webhooks do (docs/events.md). Answer 2xx within 10 s; anything else is retried.
          */
         post: operations["TemplateReviewedEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "account.limit_reached": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The account's policy refused a number for DailyLimit, RecipientHourlyLimit or Prepaid: once per rule and UTC day.
+         * @description Signed as Standard Webhooks do (docs/events.md). Answer 2xx within 10 s; anything else is retried.
+         */
+        post: operations["AccountLimitReachedEvent"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1232,6 +1288,39 @@ export interface components {
             })[];
         };
         /**
+         * GetAccountPolicyRequest
+         * @description The account's sending policy, its balance and today's CostCount.
+         */
+        GetAccountPolicyRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            Action: "GetAccountPolicy";
+            AccountId: components["schemas"]["AccountId"];
+        };
+        /** GetAccountPolicyResponse */
+        GetAccountPolicyResponse: {
+            /** @constant */
+            Action: "GetAccountPolicyResponse";
+            /** @constant */
+            RetCode: 0;
+            /** @description "" on success (or a note, such as how many numbers failed) */
+            Message: string;
+            AccountId: number;
+            Countries: string[] | null;
+            MaxPerSecond: number | null;
+            DailyLimit: number | null;
+            RecipientHourlyLimit: number | null;
+            Prepaid: boolean;
+            /** @description the sum of the credit ledger, in CostCount */
+            Balance: number;
+            /** @description CostCount accepted today (UTC) */
+            UsedToday: number;
+            /** @description today, UTC: 2026-11-28 */
+            Day: string;
+        };
+        /**
          * ListInboundMessagesRequest
          * @description The account's inbound messages, newest first; NextCursor asks for the next page.
          */
@@ -1762,8 +1851,8 @@ export interface components {
          * @description The account: the API key's own. A whole number from 1, or the same as a numeric string; also read when spelt accountId.
          */
         AccountId: number | string;
-        ApiRequest: components["schemas"]["SendMessageRequest"] | components["schemas"]["SendBatchUSMSMessageRequest"] | components["schemas"]["GetUSMSSendReceiptRequest"] | components["schemas"]["CreateUSMSTemplateRequest"] | components["schemas"]["QueryUSMSTemplateRequest"] | components["schemas"]["UpdateUSMSTemplateRequest"] | components["schemas"]["SendUSMSMessageRequest"] | components["schemas"]["DeleteUSMSTemplateRequest"] | components["schemas"]["CreateUSMSSignatureRequest"] | components["schemas"]["QueryUSMSSignatureRequest"] | components["schemas"]["UpdateUSMSSignatureRequest"] | components["schemas"]["DeleteUSMSSignatureRequest"] | components["schemas"]["GetUSMSSendStatisticsRequest"] | components["schemas"]["UploadUSMSFileRequest"] | components["schemas"]["GetSessionSummaryRequest"] | components["schemas"]["GetMessageRequest"] | components["schemas"]["CancelScheduledMessagesRequest"] | components["schemas"]["ListInboundMessagesRequest"] | components["schemas"]["CreateWebhookEndpointRequest"] | components["schemas"]["ListWebhookEndpointsRequest"] | components["schemas"]["UpdateWebhookEndpointRequest"] | components["schemas"]["DeleteWebhookEndpointRequest"] | components["schemas"]["RotateWebhookSecretRequest"] | components["schemas"]["SendWebhookTestEventRequest"] | components["schemas"]["ListWebhookDeliveriesRequest"] | components["schemas"]["ReplayWebhookEventsRequest"] | components["schemas"]["CreateOptOutRequest"] | components["schemas"]["DeleteOptOutRequest"] | components["schemas"]["QueryOptOutRequest"] | components["schemas"]["GetOptOutSettingsRequest"] | components["schemas"]["UpdateOptOutSettingsRequest"] | components["schemas"]["ListApiKeysRequest"] | components["schemas"]["RevokeApiKeyRequest"] | components["schemas"]["AddBackfillRequest"] | components["schemas"]["AddUSMSSignatureQualificationRequest"] | components["schemas"]["DeleteUSMSSignatureQualificationRequest"] | components["schemas"]["GetUSMSSignatureQualificationRequest"] | components["schemas"]["QueryUSMSSignatureQualificationRequest"] | components["schemas"]["UpdateUSMSSignatureQualificationRequest"];
-        ApiResponse: components["schemas"]["SendMessageResponse"] | components["schemas"]["SendBatchUSMSMessageResponse"] | components["schemas"]["GetUSMSSendReceiptResponse"] | components["schemas"]["CreateUSMSTemplateResponse"] | components["schemas"]["QueryUSMSTemplateResponse"] | components["schemas"]["UpdateUSMSTemplateResponse"] | components["schemas"]["SendUSMSMessageResponse"] | components["schemas"]["DeleteUSMSTemplateResponse"] | components["schemas"]["CreateUSMSSignatureResponse"] | components["schemas"]["QueryUSMSSignatureResponse"] | components["schemas"]["UpdateUSMSSignatureResponse"] | components["schemas"]["DeleteUSMSSignatureResponse"] | components["schemas"]["GetUSMSSendStatisticsResponse"] | components["schemas"]["UploadUSMSFileResponse"] | components["schemas"]["GetSessionSummaryResponse"] | components["schemas"]["GetMessageResponse"] | components["schemas"]["CancelScheduledMessagesResponse"] | components["schemas"]["ListInboundMessagesResponse"] | components["schemas"]["CreateWebhookEndpointResponse"] | components["schemas"]["ListWebhookEndpointsResponse"] | components["schemas"]["UpdateWebhookEndpointResponse"] | components["schemas"]["DeleteWebhookEndpointResponse"] | components["schemas"]["RotateWebhookSecretResponse"] | components["schemas"]["SendWebhookTestEventResponse"] | components["schemas"]["ListWebhookDeliveriesResponse"] | components["schemas"]["ReplayWebhookEventsResponse"] | components["schemas"]["CreateOptOutResponse"] | components["schemas"]["DeleteOptOutResponse"] | components["schemas"]["QueryOptOutResponse"] | components["schemas"]["GetOptOutSettingsResponse"] | components["schemas"]["UpdateOptOutSettingsResponse"] | components["schemas"]["ListApiKeysResponse"] | components["schemas"]["RevokeApiKeyResponse"] | components["schemas"]["AddBackfillResponse"] | components["schemas"]["AddUSMSSignatureQualificationResponse"] | components["schemas"]["DeleteUSMSSignatureQualificationResponse"] | components["schemas"]["GetUSMSSignatureQualificationResponse"] | components["schemas"]["QueryUSMSSignatureQualificationResponse"] | components["schemas"]["UpdateUSMSSignatureQualificationResponse"] | components["schemas"]["ErrorResponse"];
+        ApiRequest: components["schemas"]["SendMessageRequest"] | components["schemas"]["SendBatchUSMSMessageRequest"] | components["schemas"]["GetUSMSSendReceiptRequest"] | components["schemas"]["CreateUSMSTemplateRequest"] | components["schemas"]["QueryUSMSTemplateRequest"] | components["schemas"]["UpdateUSMSTemplateRequest"] | components["schemas"]["SendUSMSMessageRequest"] | components["schemas"]["DeleteUSMSTemplateRequest"] | components["schemas"]["CreateUSMSSignatureRequest"] | components["schemas"]["QueryUSMSSignatureRequest"] | components["schemas"]["UpdateUSMSSignatureRequest"] | components["schemas"]["DeleteUSMSSignatureRequest"] | components["schemas"]["GetUSMSSendStatisticsRequest"] | components["schemas"]["UploadUSMSFileRequest"] | components["schemas"]["GetSessionSummaryRequest"] | components["schemas"]["GetMessageRequest"] | components["schemas"]["CancelScheduledMessagesRequest"] | components["schemas"]["GetAccountPolicyRequest"] | components["schemas"]["ListInboundMessagesRequest"] | components["schemas"]["CreateWebhookEndpointRequest"] | components["schemas"]["ListWebhookEndpointsRequest"] | components["schemas"]["UpdateWebhookEndpointRequest"] | components["schemas"]["DeleteWebhookEndpointRequest"] | components["schemas"]["RotateWebhookSecretRequest"] | components["schemas"]["SendWebhookTestEventRequest"] | components["schemas"]["ListWebhookDeliveriesRequest"] | components["schemas"]["ReplayWebhookEventsRequest"] | components["schemas"]["CreateOptOutRequest"] | components["schemas"]["DeleteOptOutRequest"] | components["schemas"]["QueryOptOutRequest"] | components["schemas"]["GetOptOutSettingsRequest"] | components["schemas"]["UpdateOptOutSettingsRequest"] | components["schemas"]["ListApiKeysRequest"] | components["schemas"]["RevokeApiKeyRequest"] | components["schemas"]["AddBackfillRequest"] | components["schemas"]["AddUSMSSignatureQualificationRequest"] | components["schemas"]["DeleteUSMSSignatureQualificationRequest"] | components["schemas"]["GetUSMSSignatureQualificationRequest"] | components["schemas"]["QueryUSMSSignatureQualificationRequest"] | components["schemas"]["UpdateUSMSSignatureQualificationRequest"];
+        ApiResponse: components["schemas"]["SendMessageResponse"] | components["schemas"]["SendBatchUSMSMessageResponse"] | components["schemas"]["GetUSMSSendReceiptResponse"] | components["schemas"]["CreateUSMSTemplateResponse"] | components["schemas"]["QueryUSMSTemplateResponse"] | components["schemas"]["UpdateUSMSTemplateResponse"] | components["schemas"]["SendUSMSMessageResponse"] | components["schemas"]["DeleteUSMSTemplateResponse"] | components["schemas"]["CreateUSMSSignatureResponse"] | components["schemas"]["QueryUSMSSignatureResponse"] | components["schemas"]["UpdateUSMSSignatureResponse"] | components["schemas"]["DeleteUSMSSignatureResponse"] | components["schemas"]["GetUSMSSendStatisticsResponse"] | components["schemas"]["UploadUSMSFileResponse"] | components["schemas"]["GetSessionSummaryResponse"] | components["schemas"]["GetMessageResponse"] | components["schemas"]["CancelScheduledMessagesResponse"] | components["schemas"]["GetAccountPolicyResponse"] | components["schemas"]["ListInboundMessagesResponse"] | components["schemas"]["CreateWebhookEndpointResponse"] | components["schemas"]["ListWebhookEndpointsResponse"] | components["schemas"]["UpdateWebhookEndpointResponse"] | components["schemas"]["DeleteWebhookEndpointResponse"] | components["schemas"]["RotateWebhookSecretResponse"] | components["schemas"]["SendWebhookTestEventResponse"] | components["schemas"]["ListWebhookDeliveriesResponse"] | components["schemas"]["ReplayWebhookEventsResponse"] | components["schemas"]["CreateOptOutResponse"] | components["schemas"]["DeleteOptOutResponse"] | components["schemas"]["QueryOptOutResponse"] | components["schemas"]["GetOptOutSettingsResponse"] | components["schemas"]["UpdateOptOutSettingsResponse"] | components["schemas"]["ListApiKeysResponse"] | components["schemas"]["RevokeApiKeyResponse"] | components["schemas"]["AddBackfillResponse"] | components["schemas"]["AddUSMSSignatureQualificationResponse"] | components["schemas"]["DeleteUSMSSignatureQualificationResponse"] | components["schemas"]["GetUSMSSignatureQualificationResponse"] | components["schemas"]["QueryUSMSSignatureQualificationResponse"] | components["schemas"]["UpdateUSMSSignatureQualificationResponse"] | components["schemas"]["ErrorResponse"];
         /**
          * ErrorResponse
          * @description A refusal: RetCode says which, Message names the field and what to do.
@@ -1779,7 +1868,7 @@ export interface components {
          * RetCode
          * @description What happened; 0 is success. docs/errors.md has the full table.
          */
-        RetCode: number & (0 | 160 | 161 | 162 | 170 | 171 | 172 | 173 | 174 | 153 | 18000 | 18001 | 18003 | 18004 | 18010 | 18019 | 18020 | 18021 | 18022 | 18023 | 18046);
+        RetCode: number & (0 | 160 | 161 | 162 | 170 | 171 | 172 | 173 | 174 | 153 | 18000 | 18001 | 18003 | 18004 | 18010 | 18019 | 18020 | 18021 | 18022 | 18023 | 18024 | 18025 | 18026 | 18027 | 18046);
         MessageReceiptEvent: {
             /** @constant */
             type: "message.receipt";
@@ -1955,6 +2044,30 @@ export interface components {
             } & {
                 [key: string]: unknown;
             }) & components["schemas"]["OutTemplate"];
+        } & {
+            [key: string]: unknown;
+        };
+        AccountLimitReachedEvent: {
+            /** @constant */
+            type: "account.limit_reached";
+            /**
+             * Format: date-time
+             * @description when it happened
+             */
+            timestamp: string;
+            data: {
+                /** @constant */
+                SchemaVersion: 1;
+                Rule: "DailyLimit" | "RecipientHourlyLimit" | "Prepaid";
+                /** @description the limit reached (DailyLimit, RecipientHourlyLimit) */
+                Limit?: number;
+                /** @description Prepaid: the balance left, in CostCount */
+                Balance?: number;
+                /** @description the UTC day, as 2026-11-28 */
+                Day: string;
+            } & {
+                [key: string]: unknown;
+            };
         } & {
             [key: string]: unknown;
         };
@@ -2637,6 +2750,229 @@ export interface operations {
                         AccountId: number;
                         DefaultRegion: string | null;
                         EffectiveRegion: string;
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description A refusal (4xx, docs/errors.md) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    accountGetPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the account (a whole number from 1) */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        RetCode: 0;
+                        Message: string;
+                    } & ({
+                        AccountId: number;
+                        Countries: string[] | null;
+                        MaxPerSecond: number | null;
+                        DailyLimit: number | null;
+                        RecipientHourlyLimit: number | null;
+                        Prepaid: boolean;
+                        /** @description the sum of the credit ledger, in CostCount */
+                        Balance: number;
+                        /** @description CostCount accepted today (UTC) */
+                        UsedToday: number;
+                        /** @description today, UTC: 2026-11-28 */
+                        Day: string;
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description A refusal (4xx, docs/errors.md) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    accountSetPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the account (a whole number from 1) */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description ISO 3166-1 alpha-2 codes SMS may go to ("US", "GB"); null: anywhere */
+                    Countries?: string[] | null;
+                    /** @description messages handed upstream per second at most, across all nodes (the rest wait); a whole number from 1 */
+                    MaxPerSecond?: number | null;
+                    /** @description CostCount accepted per UTC day at most; a whole number from 0 */
+                    DailyLimit?: number | null;
+                    /** @description messages to one number in any 60 minutes at most; a whole number from 1 to 1000 */
+                    RecipientHourlyLimit?: number | null;
+                    /** @description each SMS is paid from the balance at acceptance; null: false */
+                    Prepaid?: boolean | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        RetCode: 0;
+                        Message: string;
+                    } & ({
+                        AccountId: number;
+                        Countries: string[] | null;
+                        MaxPerSecond: number | null;
+                        DailyLimit: number | null;
+                        RecipientHourlyLimit: number | null;
+                        Prepaid: boolean;
+                        /** @description the sum of the credit ledger, in CostCount */
+                        Balance: number;
+                        /** @description CostCount accepted today (UTC) */
+                        UsedToday: number;
+                        /** @description today, UTC: 2026-11-28 */
+                        Day: string;
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description A refusal (4xx, docs/errors.md) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    accountListCredits: {
+        parameters: {
+            query?: {
+                limit?: string;
+                before?: string;
+            };
+            header?: never;
+            path: {
+                /** @description the account (a whole number from 1) */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Done */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        RetCode: 0;
+                        Message: string;
+                    } & ({
+                        AccountId: number;
+                        Balance: number;
+                        Entries: ({
+                            Id: number;
+                            /** @description credit, debit or refund */
+                            Kind: string;
+                            /** @description positive for credit and refunds */
+                            CostCount: number;
+                            /** @description the operator's, or the SessionNo */
+                            Reference: string;
+                            /** @description Unix seconds */
+                            CreateTime: number;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    } & {
+                        [key: string]: unknown;
+                    });
+                };
+            };
+            /** @description A refusal (4xx, docs/errors.md) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    accountAddCredit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description the account (a whole number from 1) */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    CostCount: number;
+                    Reference: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Done */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        RetCode: 0;
+                        Message: string;
+                    } & ({
+                        AccountId: number;
+                        CostCount: number;
+                        Balance: number;
                     } & {
                         [key: string]: unknown;
                     });
@@ -4018,6 +4354,35 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["TemplateReviewedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any other answer, or none, is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    AccountLimitReachedEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (`evt_<n>`): the same on every retry; use it to drop repeats. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed; refuse ones far from now. */
+                "webhook-timestamp": string;
+                /** @description Space-separated `v1,<base64 HMAC-SHA256>` of `<webhook-id>.<webhook-timestamp>.<body>` with the endpoint secret (base64 after `whsec_`); two during a rotation. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AccountLimitReachedEvent"];
             };
         };
         responses: {

@@ -1,0 +1,204 @@
+import assert from 'node:assert/strict';
+import { describe } from 'node:test';
+import { newEndpoint } from '../../domain/events/endpoint.js';
+import { utcDay, type AccountPolicy } from '../../domain/accounts/policy.js';
+import type { Store } from '../../domain/ports.js';
+import {
+  ACCOUNT,
+  HOUR,
+  LEASE,
+  NOW,
+  OTHER_ACCOUNT,
+  SECOND,
+  batch,
+  claimAll,
+  idempotency,
+  sms,
+  states,
+  storeTest,
+  type OpenStore,
+} from './fixtures.js';
+
+const TODAY = utcDay(NOW);
+const US = sms({ phone: '+14155550101', e164: '+14155550101', country: 'US' });
+const GB = sms({ country: 'GB' });
+
+async function withPolicy(store: Store, p: Partial<AccountPolicy>, accountId = ACCOUNT) {
+  await store.ensureAccount(accountId, NOW);
+  await store.setAccountPolicy(accountId, { prepaid: false, ...p }, NOW);
+}
+
+/** The refusals' rules by place in the batch, as the store answered them. */
+async function refusedOf(store: Store, b: ReturnType<typeof batch>) {
+  const outcome = await store.acceptBatch(b);
+  assert.ok('refused' in outcome);
+  return outcome.refused.map((r) => [r.index, r.rule]);
+}
+
+async function ledgerSum(store: Store, accountId = ACCOUNT): Promise<number> {
+  const rows = await store.creditLedger(accountId, { limit: 1000 });
+  return rows.reduce((n, r) => n + r.costCount, 0);
+}
+
+/** Account policy: limits decided in acceptance's transaction, counters in the store. */
+export function policyContract(open: OpenStore): void {
+  const test = storeTest(open);
+
+  describe('account policy', () => {
+    test('an account without a policy has no limits, no balance and sends anywhere', async (store) => {
+      await store.ensureAccount(ACCOUNT, NOW);
+      assert.deepEqual(await store.accountPolicy(ACCOUNT, TODAY), {
+        policy: { prepaid: false },
+        balance: 0,
+        usedToday: 0,
+      });
+      assert.deepEqual(await refusedOf(store, batch([US, GB])), []);
+    });
+
+    test('Countries refuses numbers of other countries and counts nothing for them', async (store) => {
+      await withPolicy(store, { countries: ['GB'], dailyLimit: 10 });
+      assert.deepEqual(await refusedOf(store, batch([US, GB, US])), [
+        [0, 'countries'],
+        [2, 'countries'],
+      ]);
+      assert.deepEqual((await store.accountPolicy(ACCOUNT, TODAY)).usedToday, 1);
+      assert.equal((await states(store)).queued, 1);
+      // A number of no country (a non-geographic code) is not in any list.
+      assert.deepEqual(await refusedOf(store, batch([sms({ country: undefined })])), [
+        [0, 'countries'],
+      ]);
+    });
+
+    test('DailyLimit counts CostCount per UTC day; a refused message leaves room for a smaller one', async (store) => {
+      await withPolicy(store, { dailyLimit: 3 });
+      const costs = [2, 2, 1].map((costCount) => sms({ costCount }));
+      assert.deepEqual(await refusedOf(store, batch(costs)), [[1, 'daily_limit']]);
+      assert.equal((await store.accountPolicy(ACCOUNT, TODAY)).usedToday, 3);
+      const full = await store.acceptBatch(batch([sms()]));
+      assert.ok('refused' in full);
+      assert.match(full.refused[0]?.reason ?? '', /daily limit 3 reached/);
+      assert.equal((await states(store)).queued, 2, 'a batch refused whole stores nothing');
+      const tomorrow = batch([sms()], { acceptedAt: NOW + 24 * HOUR });
+      assert.deepEqual(await refusedOf(store, tomorrow), []);
+    });
+
+    test('Prepaid debits at acceptance and never lets the balance below zero', async (store) => {
+      await withPolicy(store, { prepaid: true });
+      assert.equal(await store.addCredit(ACCOUNT, { costCount: 5, reference: 'inv-1' }, NOW), 5);
+      const b = batch([sms({ costCount: 3 }), sms({ costCount: 3 }), sms({ costCount: 2 })]);
+      assert.deepEqual(await refusedOf(store, b), [[1, 'prepaid']]);
+      const view = await store.accountPolicy(ACCOUNT, TODAY);
+      assert.equal(view.balance, 0);
+      assert.equal(await ledgerSum(store), 0, 'the balance is the sum of the ledger');
+      const rows = await store.creditLedger(ACCOUNT, { limit: 10 });
+      assert.deepEqual(
+        rows.map((r) => [r.kind, r.costCount, r.reference]),
+        [
+          ['debit', -5, b.sessionNo],
+          ['credit', 5, 'inv-1'],
+        ],
+      );
+      assert.deepEqual(await refusedOf(store, batch([sms()])), [[0, 'prepaid']]);
+    });
+
+    test('a paid message that ends SubmitFail or is cancelled is credited back, once', async (store) => {
+      await withPolicy(store, { prepaid: true });
+      await store.addCredit(ACCOUNT, { costCount: 10, reference: 'top-up' }, NOW);
+      const failing = batch([sms({ costCount: 2 })]);
+      const held = batch([sms({ costCount: 3 }), sms({ costCount: 1 })], { dueAt: NOW + HOUR });
+      await store.acceptBatch(failing);
+      await store.acceptBatch(held);
+      assert.equal((await store.accountPolicy(ACCOUNT, TODAY)).balance, 4);
+      const [claimed] = await claimAll(store);
+      assert.ok(claimed);
+      const failed = { kind: 'failed' as const, code: '0x45', desc: 'refused' };
+      await store.recordOutcomes([{ id: claimed.id, attempt: claimed.attempts, ...failed }], NOW);
+      assert.equal(await store.cancelQueued(ACCOUNT, held.sessionNo, undefined, NOW), 2);
+      assert.equal(await store.cancelQueued(ACCOUNT, held.sessionNo, undefined, NOW), 0);
+      assert.equal((await store.accountPolicy(ACCOUNT, TODAY)).balance, 10);
+      assert.equal(await ledgerSum(store), 10);
+      const refunds = (await store.creditLedger(ACCOUNT, { limit: 10 })).filter(
+        (r) => r.kind === 'refund',
+      );
+      assert.deepEqual(refunds.map((r) => r.costCount).sort(), [1, 2, 3]);
+    });
+
+    test('RecipientHourlyLimit counts messages to one number in any 60 minutes', async (store) => {
+      await withPolicy(store, { recipientHourlyLimit: 2 });
+      assert.deepEqual(await refusedOf(store, batch([GB, GB, GB, US])), [
+        [2, 'recipient_hourly_limit'],
+      ]);
+      const later = (ms: number) => batch([GB], { acceptedAt: NOW + ms });
+      assert.deepEqual(await refusedOf(store, later(HOUR - SECOND)), [
+        [0, 'recipient_hourly_limit'],
+      ]);
+      assert.deepEqual(await refusedOf(store, later(HOUR)), []);
+      assert.deepEqual(await refusedOf(store, later(HOUR + SECOND)), []);
+      assert.deepEqual(await refusedOf(store, later(HOUR + 2 * SECOND)), [
+        [0, 'recipient_hourly_limit'],
+      ]);
+    });
+
+    test('MaxPerSecond spaces the due times of what it accepts, across batches', async (store) => {
+      await withPolicy(store, { maxPerSecond: 2 });
+      await store.acceptBatch(batch([GB, GB, GB]));
+      await store.acceptBatch(batch([US]));
+      const dueBy = async (at: number) => (await store.claimDue(at, 100, LEASE)).length;
+      assert.equal(await dueBy(NOW), 1);
+      assert.equal(await dueBy(NOW + 499), 0);
+      assert.equal(await dueBy(NOW + 500), 1);
+      assert.equal(await dueBy(NOW + 1000), 1);
+      assert.equal(await dueBy(NOW + 1500), 1, 'the next batch waits its turn');
+    });
+
+    test('a policy set again without a field removes that limit; accounts are apart', async (store) => {
+      await withPolicy(store, { dailyLimit: 1, countries: ['GB'] });
+      await withPolicy(store, { countries: ['GB', 'US'] });
+      const view = await store.accountPolicy(ACCOUNT, TODAY);
+      assert.deepEqual(view.policy, { prepaid: false, countries: ['GB', 'US'] });
+      assert.deepEqual(await refusedOf(store, batch([US, GB, GB])), []);
+      await withPolicy(store, { countries: [] }, OTHER_ACCOUNT);
+      const theirs = batch([GB], { accountId: OTHER_ACCOUNT });
+      assert.deepEqual(await refusedOf(store, theirs), [[0, 'countries']]);
+      assert.equal((await store.accountPolicy(ACCOUNT, TODAY)).usedToday, 3);
+    });
+
+    test('the idempotency record answers with what the policy refused; a refused batch keeps no key', async (store) => {
+      await withPolicy(store, { dailyLimit: 1 });
+      const draft = {
+        ...idempotency({ key: 'k1' }),
+        response: (r: readonly unknown[]) => `refused ${r.length}`,
+      };
+      await store.acceptBatch(batch([GB, GB]), draft);
+      assert.equal((await store.findIdempotency(ACCOUNT, 'k1', 0))?.response, 'refused 1');
+      await store.acceptBatch(batch([GB]), { ...draft, key: 'k2' });
+      assert.equal(await store.findIdempotency(ACCOUNT, 'k2', 0), undefined);
+    });
+
+    test('account.limit_reached is written once per rule and day, to subscribers', async (store) => {
+      await withPolicy(store, { dailyLimit: 1 });
+      const base = {
+        endpointId: 'we-policy',
+        accountId: ACCOUNT,
+        url: 'https://hooks.example.com/in',
+      };
+      const e = newEndpoint({ ...base, secret: 'sealed', now: NOW });
+      await store.insertEndpoint(e);
+      await store.acceptBatch(batch([GB, GB]));
+      await store.acceptBatch(batch([GB]));
+      await store.acceptBatch(batch([GB], { acceptedAt: NOW + 24 * HOUR }));
+      await store.acceptBatch(batch([GB, GB], { acceptedAt: NOW + 24 * HOUR }));
+      const got = await store.claimDeliveries(e.endpointId, NOW + 25 * HOUR, 100, NOW + 26 * HOUR);
+      const bodies = got.map(
+        (d) => JSON.parse(d.body) as { type: string; data: Record<string, unknown> },
+      );
+      assert.deepEqual(
+        bodies.map((b) => [b.type, b.data.Rule, b.data.Limit, b.data.Day]),
+        [
+          ['account.limit_reached', 'DailyLimit', 1, '2027-01-15'],
+          ['account.limit_reached', 'DailyLimit', 1, '2027-01-16'],
+        ],
+      );
+    });
+  });
+}

@@ -1,0 +1,65 @@
+import type { Migration } from './migrations.js';
+
+/**
+ * Account policy (docs/accounts.md): the limits, the credit ledger and the counters acceptance
+ * reads and writes in its own transaction. `balance` is the ledger's sum, kept beside it by every
+ * write to the ledger, so a check costs one row, not a sum. A message paid for that ends refused
+ * upstream, cancelled or expired is credited back by the trigger, in the transaction that ends it,
+ * whichever of the many paths that end a message it takes.
+ */
+export const sqliteMigrationsPolicy: readonly Migration[] = [
+  {
+    version: 26,
+    name: 'account policy: limits, credit ledger, daily and per-number counters',
+    sql: `
+      CREATE TABLE account_policies (
+        account_id INTEGER PRIMARY KEY,
+        countries TEXT,
+        max_per_second INTEGER,
+        daily_limit INTEGER,
+        recipient_hourly_limit INTEGER,
+        prepaid INTEGER NOT NULL DEFAULT 0,
+        balance INTEGER NOT NULL DEFAULT 0,
+        next_slot REAL NOT NULL DEFAULT 0,
+        updated_at INTEGER NOT NULL
+      );
+      CREATE TABLE credit_ledger (
+        id INTEGER PRIMARY KEY,
+        account_id INTEGER NOT NULL,
+        cost_count INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        reference TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+      CREATE INDEX credit_ledger_account ON credit_ledger (account_id, id);
+      CREATE INDEX credit_ledger_debits ON credit_ledger (reference) WHERE kind = 'debit';
+      CREATE TABLE account_usage (
+        account_id INTEGER NOT NULL,
+        day INTEGER NOT NULL,
+        cost_count INTEGER NOT NULL,
+        told TEXT NOT NULL DEFAULT '',
+        PRIMARY KEY (account_id, day)
+      ) WITHOUT ROWID;
+      CREATE TABLE recipient_sends (
+        account_id INTEGER NOT NULL,
+        e164 TEXT NOT NULL,
+        times TEXT NOT NULL,
+        last_at INTEGER NOT NULL,
+        PRIMARY KEY (account_id, e164)
+      ) WITHOUT ROWID;
+      CREATE TRIGGER credit_back AFTER UPDATE OF state ON messages
+      WHEN NEW.state = 'final' AND OLD.state <> 'final' AND NEW.kind = 'sms'
+        AND NEW.session_no IS NOT NULL
+        AND (NEW.receipt_result = 'SubmitFail' OR NEW.receipt_code IN ('CANCELED', 'EXPIRED'))
+        AND EXISTS (SELECT 1 FROM credit_ledger WHERE reference = NEW.session_no
+                    AND kind = 'debit' AND account_id = NEW.account_id)
+      BEGIN
+        INSERT INTO credit_ledger (account_id, cost_count, kind, reference, created_at)
+          VALUES (NEW.account_id, OLD.cost_count, 'refund', NEW.session_no,
+                  COALESCE(NEW.receipt_time * 1000, NEW.accepted_at));
+        UPDATE account_policies SET balance = balance + OLD.cost_count
+          WHERE account_id = NEW.account_id;
+      END;
+    `,
+  },
+];

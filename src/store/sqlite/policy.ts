@@ -1,0 +1,154 @@
+import { utcDay, type AccountPolicy } from '../../domain/accounts/policy.js';
+import type { AcceptedBatch } from '../../domain/messages/message.js';
+import type { AccountPolicyStore } from '../../domain/ports.js';
+import {
+  POLICY_COLUMNS,
+  ledgerEntryOf,
+  policyOf,
+  policyValues,
+  policyWrites,
+  timesOf,
+  timesText,
+  type LedgerRow,
+  type PolicyRow,
+  type PolicyWrites,
+} from '../rows/policy.js';
+import type { Db } from './database.js';
+import type { SqliteOutbox } from './outbox.js';
+
+/**
+ * The account's policy applied inside acceptance's transaction: read the counters, decide, write
+ * them. SQLite has one writer at a time, so the read and the write cannot interleave with another.
+ */
+export function sqlitePolicyGuard(db: Db, outbox: SqliteOutbox) {
+  return { decide: policyReader(db), write: policyWriter(db, outbox) };
+}
+
+/** What the policy makes of a batch; undefined when the account has none. */
+function policyReader(db: Db): (batch: AcceptedBatch) => PolicyWrites | undefined {
+  const selectPolicy = db.prepare<unknown[], PolicyRow>(
+    `SELECT ${POLICY_COLUMNS} FROM account_policies WHERE account_id = ?`,
+  );
+  const selectUsage = db.prepare<unknown[], { cost_count: number; told: string }>(
+    'SELECT cost_count, told FROM account_usage WHERE account_id = ? AND day = ?',
+  );
+  const selectTimes = db
+    .prepare<unknown[], string>(
+      'SELECT times FROM recipient_sends WHERE account_id = ? AND e164 = ?',
+    )
+    .pluck();
+  return (batch) => {
+    const row = selectPolicy.get(batch.accountId);
+    if (!row) return undefined;
+    const policy = policyOf(row);
+    const day = utcDay(batch.acceptedAt);
+    const usage = selectUsage.get(batch.accountId, day);
+    const recent = new Map<string, number[]>();
+    if (policy.recipientHourlyLimit !== undefined) {
+      for (const m of batch.messages) {
+        if (recent.has(m.e164)) continue;
+        const times = selectTimes.get(batch.accountId, m.e164);
+        recent.set(m.e164, times === undefined ? [] : timesOf(times));
+      }
+    }
+    return policyWrites(batch, policy, {
+      balance: Number(row.balance),
+      usedToday: usage?.cost_count ?? 0,
+      recent,
+      nextSlot: Number(row.next_slot),
+      day,
+      told: usage?.told ?? '',
+    });
+  };
+}
+
+/** Writes the counters, the debit and the events a decision made. */
+function policyWriter(db: Db, outbox: SqliteOutbox): (w: PolicyWrites) => void {
+  const upsertUsage = db.prepare(
+    `INSERT INTO account_usage (account_id, day, cost_count, told) VALUES (?,?,?,?)
+     ON CONFLICT (account_id, day) DO UPDATE SET cost_count = cost_count + excluded.cost_count,
+       told = excluded.told`,
+  );
+  const upsertTimes = db.prepare(
+    `INSERT INTO recipient_sends (account_id, e164, times, last_at) VALUES (?,?,?,?)
+     ON CONFLICT (account_id, e164) DO UPDATE SET times = excluded.times, last_at = excluded.last_at`,
+  );
+  const debit = db.prepare(
+    'UPDATE account_policies SET balance = balance - ?, next_slot = ? WHERE account_id = ?',
+  );
+  const ledger = db.prepare(
+    `INSERT INTO credit_ledger (account_id, cost_count, kind, reference, created_at)
+     VALUES (?,?,'debit',?,?)`,
+  );
+  return (w) => {
+    const { accountId, acceptedAt: now, sessionNo } = w.batch;
+    const cost = w.decision.cost;
+    upsertUsage.run(accountId, w.day, cost, w.told);
+    for (const [e164, times] of w.decision.recent) {
+      upsertTimes.run(accountId, e164, timesText(times), now);
+    }
+    const debited = w.prepaid && cost > 0;
+    debit.run(debited ? cost : 0, w.decision.nextSlot, accountId);
+    if (debited) ledger.run(accountId, -cost, sessionNo, now);
+    for (const e of w.events) outbox.emit(e, now);
+  };
+}
+
+/** The operator's side: set the policy, add credit, read the ledger. */
+export function sqlitePolicies(db: Db): AccountPolicyStore {
+  const selectPolicy = db.prepare<unknown[], PolicyRow>(
+    `SELECT ${POLICY_COLUMNS} FROM account_policies WHERE account_id = ?`,
+  );
+  const used = db
+    .prepare<unknown[], number>(
+      'SELECT cost_count FROM account_usage WHERE account_id = ? AND day = ?',
+    )
+    .pluck();
+  const upsert = db.prepare(
+    `INSERT INTO account_policies (account_id, countries, max_per_second, daily_limit,
+       recipient_hourly_limit, prepaid, updated_at) VALUES (?,?,?,?,?,?,?)
+     ON CONFLICT (account_id) DO UPDATE SET countries = excluded.countries,
+       max_per_second = excluded.max_per_second, daily_limit = excluded.daily_limit,
+       recipient_hourly_limit = excluded.recipient_hourly_limit, prepaid = excluded.prepaid,
+       updated_at = excluded.updated_at`,
+  );
+  const ensure = db.prepare(
+    `INSERT INTO account_policies (account_id, updated_at) VALUES (?,?)
+     ON CONFLICT (account_id) DO NOTHING`,
+  );
+  const credit = db
+    .prepare<unknown[], number>(
+      'UPDATE account_policies SET balance = balance + ? WHERE account_id = ? RETURNING balance',
+    )
+    .pluck();
+  const ledger = db.prepare(
+    `INSERT INTO credit_ledger (account_id, cost_count, kind, reference, created_at)
+     VALUES (?,?,'credit',?,?)`,
+  );
+  const page = db.prepare<unknown[], LedgerRow>(
+    `SELECT id, cost_count, kind, reference, created_at FROM credit_ledger
+     WHERE account_id = ? AND id < ? ORDER BY id DESC LIMIT ?`,
+  );
+  const addCredit = db.transaction((accountId: number, n: number, ref: string, now: number) => {
+    ensure.run(accountId, now);
+    ledger.run(accountId, n, ref, now);
+    return credit.get(n, accountId) ?? 0;
+  });
+  return {
+    async accountPolicy(accountId, day) {
+      const row = selectPolicy.get(accountId);
+      const policy: AccountPolicy = row ? policyOf(row) : { prepaid: false };
+      const balance = row ? Number(row.balance) : 0;
+      return { policy, balance, usedToday: used.get(accountId, day) ?? 0 };
+    },
+    async setAccountPolicy(accountId, p, now) {
+      upsert.run(accountId, ...policyValues(p), p.prepaid ? 1 : 0, now);
+    },
+    async addCredit(accountId, c, now) {
+      return addCredit(accountId, c.costCount, c.reference, now);
+    },
+    async creditLedger(accountId, q) {
+      return page.all(accountId, q.beforeId ?? Number.MAX_SAFE_INTEGER, q.limit).map(ledgerEntryOf);
+    },
+  };
+}
