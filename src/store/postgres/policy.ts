@@ -16,8 +16,6 @@ import {
 import { inTransaction, type Pool, type Queryable } from './database.js';
 import { emitEvents } from './outbox.js';
 
-type LockedRow = PolicyRow & { used: string | null; told: string | null };
-
 /**
  * What the account's policy makes of the batch, read under the policy row's lock: every
  * acceptance of the account, on every node, waits here for the one before it to commit, so the
@@ -28,15 +26,20 @@ export async function decidePolicy(
   batch: AcceptedBatch,
 ): Promise<PolicyWrites | undefined> {
   const day = utcDay(batch.acceptedAt);
-  const r = await c.query<LockedRow>(
-    `SELECT ${POLICY_COLUMNS}, (SELECT cost_count FROM account_usage u
-       WHERE u.account_id = p.account_id AND u.day = $2) AS used,
-       (SELECT told FROM account_usage u WHERE u.account_id = p.account_id AND u.day = $2) AS told
-     FROM account_policies p WHERE account_id = $1 FOR UPDATE`,
-    [batch.accountId, day],
+  const r = await c.query<PolicyRow>(
+    `SELECT ${POLICY_COLUMNS} FROM account_policies WHERE account_id = $1 FOR UPDATE`,
+    [batch.accountId],
   );
   const row = r.rows[0];
   if (!row) return undefined;
+  // Read after the lock, in a statement of its own: under READ COMMITTED a statement sees what
+  // was committed when it began, so counters read in the locking statement could be the ones
+  // from before the holder it waited for committed.
+  const u = await c.query<{ cost_count: string; told: string }>(
+    'SELECT cost_count, told FROM account_usage WHERE account_id = $1 AND day = $2',
+    [batch.accountId, day],
+  );
+  const usage = u.rows[0];
   const policy = policyOf(row);
   const recent = new Map<string, number[]>();
   if (policy.recipientHourlyLimit !== undefined) {
@@ -49,11 +52,11 @@ export async function decidePolicy(
   }
   return policyWrites(batch, policy, {
     balance: Number(row.balance),
-    usedToday: Number(row.used ?? 0),
+    usedToday: Number(usage?.cost_count ?? 0),
     recent,
     nextSlot: Number(row.next_slot),
     day,
-    told: row.told ?? '',
+    told: usage?.told ?? '',
   });
 }
 

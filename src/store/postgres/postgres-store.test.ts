@@ -5,6 +5,7 @@ import type { Store } from '../../domain/ports.js';
 import { endpoint as outboxEndpoint } from '../contract/outbox-contract.js';
 import { runStoreContract } from '../contract/store-contract.js';
 import { LEASE, NOW, batch, sms } from '../contract/fixtures.js';
+import { utcDay } from '../../domain/accounts/policy.js';
 import { connectionConfig } from './database.js';
 import { openPostgresStore } from './postgres-store.js';
 import { createScratchSchema, type ScratchSchema } from './scratch-schema.js';
@@ -115,6 +116,76 @@ function nodesOnOneDatabase(url: string): void {
     const ids = claims.flat().map((d) => d.eventId);
     assert.equal(ids.length, 240);
     assert.equal(new Set(ids).size, 240, 'no delivery claimed by two nodes');
+  });
+
+  /**
+   * 40 batches of 25 (1,000 numbers, about 2,000 CostCount asked), half from each node, against
+   * one balance and one daily limit: `binds` is the rule the smaller of the two makes refuse.
+   */
+  const race = async (r: {
+    accountId: number;
+    credit: number;
+    dailyLimit: number;
+    binds: string;
+  }) => {
+    const [a, b] = [await node(), await node()];
+    await a.ensureAccount(r.accountId, NOW);
+    await a.setAccountPolicy(r.accountId, { prepaid: true, dailyLimit: r.dailyLimit }, NOW);
+    await a.addCredit(r.accountId, { costCount: r.credit, reference: 'race' }, NOW);
+    const batches = Array.from({ length: 40 }, (_, i) =>
+      batch(
+        Array.from({ length: 25 }, (_, j) => sms({ costCount: 1 + ((i + j) % 3) })),
+        { accountId: r.accountId },
+      ),
+    );
+    const before = (await a.countByState()).queued ?? 0;
+    const outcomes = await Promise.all(batches.map((x, i) => (i % 2 ? a : b).acceptBatch(x)));
+    let used = 0;
+    let accepted = 0;
+    outcomes.forEach((o, i) => {
+      assert.ok('refused' in o);
+      const refused = new Set(o.refused.map((x) => x.index));
+      // Every number not accepted is listed, once, with the rule that binds.
+      assert.equal(refused.size, o.refused.length);
+      for (const x of o.refused) assert.equal(x.rule, r.binds);
+      batches[i]?.messages.forEach((m, j) => {
+        if (refused.has(j)) return;
+        used += m.costCount;
+        accepted++;
+      });
+    });
+    const cap = Math.min(r.credit, r.dailyLimit);
+    assert.ok(used <= cap && used > cap - 5, `the limit binds: ${used} of ${cap}`);
+    const view = await b.accountPolicy(r.accountId, utcDay(NOW));
+    assert.deepEqual([view.usedToday, view.balance], [used, r.credit - used]);
+    const ledger = await a.creditLedger(r.accountId, { limit: 1000 });
+    assert.equal(
+      ledger.reduce((n, e) => n + e.costCount, 0),
+      view.balance,
+      'the ledger sums',
+    );
+    const stored = ((await a.countByState()).queued ?? 0) - before;
+    assert.equal(stored, accepted, 'each accepted number stored, no refused one');
+  };
+
+  it('many batches at once from two nodes never pass one daily limit', async () => {
+    await race({ accountId: 8, credit: 500, dailyLimit: 400, binds: 'daily_limit' });
+  });
+
+  it('many batches at once from two nodes never overdraw one balance', async () => {
+    await race({ accountId: 10, credit: 300, dailyLimit: 400, binds: 'prepaid' });
+  });
+
+  it('concurrent sends to one number from two nodes stop at its hourly limit', async () => {
+    const [a, b] = [await node(), await node()];
+    await a.ensureAccount(9, NOW);
+    await a.setAccountPolicy(9, { prepaid: false, recipientHourlyLimit: 3 }, NOW);
+    const sends = Array.from({ length: 20 }, (_, i) =>
+      (i % 2 ? a : b).acceptBatch(batch([sms()], { accountId: 9 })),
+    );
+    const outcomes = await Promise.all(sends);
+    const stored = outcomes.filter((o) => 'refused' in o && o.refused.length === 0);
+    assert.equal(stored.length, 3);
   });
 
   it('a lock is held by one node at a time and passes on when its holder goes', async () => {
