@@ -246,6 +246,7 @@ describe('console in a real browser', { skip: browserSkip() }, () => {
         'held',
         'webhooks',
         'opt-outs',
+        'policy',
         'keys',
         'health',
         'audit',

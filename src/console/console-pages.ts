@@ -6,6 +6,7 @@ import { registerSessionsRoutes } from './sessions-route.js';
 import { registerTemplatesRoutes } from './templates-route.js';
 import { registerWebhooksRoutes } from './webhooks-route.js';
 import { registerOptOutsRoutes } from './opt-outs-route.js';
+import { registerPolicyRoutes } from './policy-route.js';
 import { registerHeldRoutes } from './held-route.js';
 
 /** The console's pages after login, each page's routes in a module of its own. */
@@ -18,5 +19,6 @@ export function registerConsolePages(app: FastifyInstance, ctx: ConsoleContext):
   registerHeldRoutes(app, ctx);
   registerWebhooksRoutes(app, ctx);
   registerOptOutsRoutes(app, ctx);
+  registerPolicyRoutes(app, ctx);
   registerHealthRoutes(app, ctx);
 }

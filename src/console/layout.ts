@@ -9,6 +9,7 @@ export type PageName =
   | 'held'
   | 'webhooks'
   | 'opt-outs'
+  | 'policy'
   | 'keys'
   | 'health'
   | 'audit';
@@ -20,6 +21,7 @@ const NAV: readonly [PageName, string, boolean][] = [
   ['held', 'Scheduled', false],
   ['webhooks', 'Webhooks', false],
   ['opt-outs', 'Opt-outs', false],
+  ['policy', 'Policy', false],
   ['keys', 'Keys', false],
   ['health', 'Health', true],
   ['audit', 'Audit', true],
