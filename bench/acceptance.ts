@@ -70,6 +70,7 @@ export async function measureAcceptance(
 ): Promise<AcceptanceFigures> {
   const label = run.label ?? 'acceptance';
   const bench = async (b: Bench) => {
+    await run.prepare?.(b);
     const warm = makeBodies(b, phones, o.warmup, o.batch, run.fields);
     const bodies = makeBodies(b, phones, o.requests, o.batch, run.fields);
     await runLoad(b.api, warm, o.clients, o.timeLimitS * 1000);
@@ -86,6 +87,8 @@ export interface AcceptanceRun {
   label?: string;
   fields?: () => Record<string, unknown>;
   config?: Record<string, unknown>;
+  /** Called once the gateway is up, before the warm-up (an account's policy, say). */
+  prepare?: (b: Bench) => Promise<void>;
 }
 
 export function acceptanceTable(f: AcceptanceFigures, ceiling?: CeilingFigures): string {

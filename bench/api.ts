@@ -40,18 +40,23 @@ export class Api {
     return { status: res.statusCode, json: (await res.body.json()) as Json };
   }
 
-  async admin(path: string, body: Json = {}): Promise<Answer> {
-    return this.post(path, this.gw.adminKey, body);
+  async admin(path: string, body: Json = {}, method: 'POST' | 'PUT' = 'POST'): Promise<Answer> {
+    return this.post(path, this.gw.adminKey, body, method);
   }
 
   async close(): Promise<void> {
     await this.pool.close();
   }
 
-  private async post(path: string, key: string, body: string | Json): Promise<Answer> {
+  private async post(
+    path: string,
+    key: string,
+    body: string | Json,
+    method: 'POST' | 'PUT' = 'POST',
+  ): Promise<Answer> {
     const res = await this.pool.request({
       path,
-      method: 'POST',
+      method,
       headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
       body: typeof body === 'string' ? body : JSON.stringify(body),
       headersTimeout: 120_000,

@@ -14,7 +14,8 @@ export type Scenario =
   | 'events'
   | 'smpp-server'
   | 'whatsapp'
-  | 'scheduled';
+  | 'scheduled'
+  | 'policy';
 const SCENARIOS: readonly Scenario[] = [
   'acceptance',
   'dispatch',
@@ -27,6 +28,7 @@ const SCENARIOS: readonly Scenario[] = [
   'smpp-server',
   'whatsapp',
   'scheduled',
+  'policy',
 ];
 
 export interface Options {
@@ -86,7 +88,7 @@ export interface Options {
 
 const HELP = `npm run bench -- [options]
   --scenario <list>     acceptance,dispatch,flat,prefill,smpp,cluster,ucloud,events,smpp-server,
-                        whatsapp,scheduled
+                        whatsapp,scheduled,policy
                         (default acceptance,dispatch)
   --clients <n>         concurrent clients / pool connections (8)
   --requests <n>        acceptance requests of --batch numbers each (300)

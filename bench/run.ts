@@ -23,6 +23,7 @@ import { measureSqliteCeiling } from './sqlite-ceiling.js';
 import { measureUcloud, ucloudTable } from './ucloud.js';
 import { measureWhatsApp, whatsappTable } from './whatsapp.js';
 import { measureScheduled, scheduledTable } from './scheduled.js';
+import { measurePolicy, policyTable } from './policy.js';
 import { redacted } from '../src/store/open-store.js';
 
 type Section = { markdown: string; figures: unknown };
@@ -108,6 +109,13 @@ const RUNNERS: Record<Scenario, (o: Options, phones: PhoneSequence) => Promise<S
   scheduled: async (o, phones) => {
     const f = await measureScheduled(o, phones);
     return { figures: f, markdown: scheduledTable(f) };
+  },
+  policy: async (o, phones) => {
+    const f = await measurePolicy(o, phones);
+    // The profile of the last run with a policy on each store, when --profile asked for them.
+    const withPolicy = f.runs.filter((r) => r.label.endsWith('-policy')).slice(-2);
+    const profiles = withPolicy.flatMap((r) => r.profile ?? []);
+    return { figures: f, markdown: withProfile(policyTable(f), profiles) };
   },
 };
 

@@ -28,7 +28,7 @@ const HELD_PHONES = 60_000_000;
 const RELEASED_PHONES = 70_000_000;
 
 /** Rates (per second) of the runs of two arms, in the order they ran. */
-interface Pair {
+export interface Pair {
   what: string;
   a: number[];
   b: number[];
@@ -41,7 +41,7 @@ export interface ScheduledFigures {
 }
 
 /** Runs `arm(false)` and `arm(true)` `rounds` times, which goes first alternating. */
-async function alternate(
+export async function alternate(
   rounds: number,
   arm: (second: boolean) => Promise<number>,
 ): Promise<{ a: number[]; b: number[] }> {
@@ -136,7 +136,7 @@ async function heldRuns(o: Options, phones: PhoneSequence) {
   };
 }
 
-function pairRow(p: Pair, unit: string): string {
+export function pairRow(p: Pair, unit: string): string {
   const median = (v: number[]) => quantile(v, 0.5);
   const runs = (v: number[]) => v.map((x) => fmt.int(x)).join(', ');
   const ratio = ((100 * median(p.b)) / median(p.a)).toFixed(1);

@@ -87,7 +87,7 @@ export interface PolicyDecision {
   refused: PolicyRefusal[];
   /** CostCount of the accepted messages: debited when prepaid, added to today's use always. */
   cost: number;
-  /** The numbers whose recent times changed, with their new lists. */
+  /** The numbers the decision looked at, with their send times in the hour, new ones added. */
   recent: Map<string, number[]>;
   /** Per accepted message (by index), its due time under MaxPerSecond; absent without one. */
   dueAts?: Map<number, number>;
@@ -114,9 +114,8 @@ export function applyPolicy(
       return;
     }
     d.cost += item.costCount;
-    if (policy.recipientHourlyLimit !== undefined) {
-      d.recent.set(item.e164, [...timesWithin(state, d, item.e164, at.now), at.now]);
-    }
+    if (policy.recipientHourlyLimit !== undefined)
+      timesWithin(state, d, item.e164, at.now).push(at.now);
     if (policy.maxPerSecond !== undefined) pace(d, index, policy.maxPerSecond, at.dueAt);
   });
   return d;
@@ -129,9 +128,18 @@ function pace(d: PolicyDecision, index: number, perSecond: number, dueAt: number
   d.nextSlot = due + 1000 / perSecond;
 }
 
+/**
+ * The number's send times within the hour before `now`, as this decision keeps them: read from
+ * the state once per number (and pruned of older ones, which are written back without them).
+ */
 function timesWithin(state: PolicyState, d: PolicyDecision, e164: string, now: number): number[] {
-  const times = d.recent.get(e164) ?? state.recent.get(e164) ?? [];
-  return times.filter((t) => t > now - HOUR_MS);
+  let times = d.recent.get(e164);
+  if (!times) {
+    const stored = state.recent.get(e164);
+    times = stored ? stored.filter((t) => t > now - HOUR_MS) : [];
+    d.recent.set(e164, times);
+  }
+  return times;
 }
 
 function refusalOf(

@@ -1,5 +1,9 @@
 import { idempotencyWindowStart } from '../../domain/messages/idempotency-window.js';
-import type { AcceptedBusinessMessage, IdempotencyRecord } from '../../domain/messages/message.js';
+import type {
+  AcceptedBatch,
+  AcceptedBusinessMessage,
+  IdempotencyRecord,
+} from '../../domain/messages/message.js';
 import type { AcceptOutcome, MessageStore } from '../../domain/ports.js';
 import { settledRecord } from '../rows/policy.js';
 import { decidePolicy, writePolicy } from './policy.js';
@@ -17,26 +21,22 @@ export function postgresAcceptance(
   return {
     async acceptBatch(batch, idem) {
       return inTransaction(pool, async (c): Promise<AcceptOutcome> => {
-        const w = await decidePolicy(c, batch);
-        const accepted = w ? w.batch : batch;
-        const refused = w ? w.decision.refused : [];
-        if (accepted.messages.length > 0 && idem) {
-          const record = settledRecord(idem, refused);
-          if (!(await takeKey(c, record))) {
-            const notBefore = idempotencyWindowStart(idem.createdAt);
-            const raced = await findIdem(c, idem.accountId, idem.key, notBefore);
-            // The key's holder is in the window: takeKey only loses to a row within it.
-            if (raced) return { raced };
-          }
+        if (idem && !(await takeKey(c, settledRecord(idem, [])))) {
+          const notBefore = idempotencyWindowStart(idem.createdAt);
+          const raced = await findIdem(c, idem.accountId, idem.key, notBefore);
+          // The key's holder is in the window: takeKey only loses to a row within it.
+          if (raced) return { raced };
         }
-        if (w) await writePolicy(c, w);
-        if (accepted.messages.length === 0) return { refused };
-        await c.query(
-          'INSERT INTO sessions (session_no, account_id, accepted_count, created_at) VALUES ($1,$2,$3,$4)',
-          [accepted.sessionNo, accepted.accountId, accepted.messages.length, accepted.acceptedAt],
-        );
-        await insertSms(c, accepted);
-        return { refused };
+        // Stored before the policy's lock is taken, so that the lock, which every acceptance of
+        // the account waits for, is held for the counters and the commit, not for the rows.
+        await insertSession(c, batch, batch.messages.length);
+        await insertSms(c, batch);
+        const w = await decidePolicy(c, batch);
+        if (!w) return { refused: [] };
+        await writePolicy(c, w);
+        if (w.batch !== batch)
+          await keepOnly(c, w.batch, idem && settledRecord(idem, w.decision.refused));
+        return { refused: w.decision.refused };
       });
     },
     async acceptBusinessMessage(m, idem) {
@@ -48,6 +48,47 @@ export function postgresAcceptance(
       return findIdem(pool, accountId, key, notBefore);
     },
   };
+}
+
+async function insertSession(c: Queryable, b: AcceptedBatch, count: number): Promise<void> {
+  await c.query(
+    'INSERT INTO sessions (session_no, account_id, accepted_count, created_at) VALUES ($1,$2,$3,$4)',
+    [b.sessionNo, b.accountId, count, b.acceptedAt],
+  );
+}
+
+/**
+ * The policy refused some of the batch or paced it: its rows, stored whole before the decision,
+ * are stored again as decided (rare: a limit reached, or a MaxPerSecond account). With nothing
+ * accepted nothing is kept, not even the idempotency key; else the key answers the decision.
+ */
+async function keepOnly(
+  c: Queryable,
+  accepted: AcceptedBatch,
+  record: IdempotencyRecord | undefined,
+): Promise<void> {
+  const { sessionNo, accountId } = accepted;
+  await c.query('DELETE FROM messages WHERE session_no = $1 AND account_id = $2', [
+    sessionNo,
+    accountId,
+  ]);
+  await c.query('DELETE FROM sessions WHERE session_no = $1', [sessionNo]);
+  if (accepted.messages.length > 0) {
+    await insertSession(c, accepted, accepted.messages.length);
+    await insertSms(c, accepted);
+    // This transaction holds the key: its answer now says what was refused.
+    if (record) {
+      await c.query(
+        'UPDATE idempotency_keys SET response = $3 WHERE account_id = $1 AND idem_key = $2',
+        [record.accountId, record.key, record.response],
+      );
+    }
+  } else if (record) {
+    await c.query('DELETE FROM idempotency_keys WHERE account_id = $1 AND idem_key = $2', [
+      record.accountId,
+      record.key,
+    ]);
+  }
 }
 
 /**

@@ -43,9 +43,11 @@ export async function decidePolicy(
   const policy = policyOf(row);
   const recent = new Map<string, number[]>();
   if (policy.recipientHourlyLimit !== undefined) {
-    const numbers = [...new Set(batch.messages.map((m) => m.e164))];
+    // JSON, not a text[]: the driver escapes array elements one by one in JavaScript.
+    const numbers = JSON.stringify(batch.messages.map((m) => m.e164));
     const t = await c.query<{ e164: string; times: string }>(
-      'SELECT e164, times FROM recipient_sends WHERE account_id = $1 AND e164 = ANY($2::text[])',
+      `SELECT e164, times FROM recipient_sends
+       WHERE account_id = $1 AND e164 IN (SELECT json_array_elements_text($2::json))`,
       [batch.accountId, numbers],
     );
     for (const n of t.rows) recent.set(n.e164, timesOf(n.times));
@@ -65,19 +67,31 @@ export async function writePolicy(c: Queryable, w: PolicyWrites): Promise<void> 
   const { accountId, acceptedAt: now, sessionNo } = w.batch;
   const cost = w.decision.cost;
   const debit = w.prepaid ? cost : 0;
-  const numbers = [...w.decision.recent.keys()];
-  const times = [...w.decision.recent.values()].map(timesText);
+  // In key order, as one JSON parameter (see decidePolicy).
+  const rows = [...w.decision.recent]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([n, times]) => ({ n, t: timesText(times) }));
   await c.query(
     `WITH u AS (INSERT INTO account_usage (account_id, day, cost_count, told) VALUES ($1,$2,$3,$4)
        ON CONFLICT (account_id, day) DO UPDATE
        SET cost_count = account_usage.cost_count + excluded.cost_count, told = excluded.told),
      r AS (INSERT INTO recipient_sends (account_id, e164, times, last_at)
-       SELECT $1, n, t, $5 FROM unnest($6::text[], $7::text[]) AS x(n, t)
+       SELECT $1, n, t, $5 FROM json_to_recordset($6::json) AS x(n text, t text)
        ON CONFLICT (account_id, e164) DO UPDATE SET times = excluded.times, last_at = excluded.last_at),
      l AS (INSERT INTO credit_ledger (account_id, cost_count, kind, reference, created_at)
-       SELECT $1, -$8::bigint, 'debit', $9, $5 WHERE $8::bigint > 0)
-     UPDATE account_policies SET balance = balance - $8::bigint, next_slot = $10 WHERE account_id = $1`,
-    [accountId, w.day, cost, w.told, now, numbers, times, debit, sessionNo, w.decision.nextSlot],
+       SELECT $1, -$7::bigint, 'debit', $8, $5 WHERE $7::bigint > 0)
+     UPDATE account_policies SET balance = balance - $7::bigint, next_slot = $9 WHERE account_id = $1`,
+    [
+      accountId,
+      w.day,
+      cost,
+      w.told,
+      now,
+      JSON.stringify(rows),
+      debit,
+      sessionNo,
+      w.decision.nextSlot,
+    ],
   );
   if (w.events.length > 0) await emitEvents(c, w.events, now);
 }

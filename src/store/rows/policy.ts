@@ -58,7 +58,10 @@ export const timesText = (times: readonly number[]): string => times.join(',');
 /** What acceptance writes for a policy: the batch it keeps, the counters, the events. */
 export interface PolicyWrites {
   decision: PolicyDecision;
-  /** The accepted messages, each with its paced due time where MaxPerSecond gave one. */
+  /**
+   * The accepted messages, each with its paced due time where MaxPerSecond gave one; the batch
+   * itself when the policy refused and paced nothing.
+   */
   batch: AcceptedBatch;
   day: number;
   /** Whether the accepted messages are paid from the balance. */
@@ -99,9 +102,11 @@ export function policyWrites(
       limitReached(batch.accountId, policy, { day: state.day, balance, rule: r.rule, now }),
     );
   }
+  const same = decision.refused.length === 0 && decision.dueAts === undefined;
   return {
     decision,
-    batch: { ...batch, messages },
+    // The same batch when the policy changed nothing of it: a caller may tell by identity.
+    batch: same ? batch : { ...batch, messages },
     day: state.day,
     prepaid: policy.prepaid,
     events,

@@ -15,6 +15,7 @@ import {
 } from '../rows/policy.js';
 import type { Db } from './database.js';
 import type { SqliteOutbox } from './outbox.js';
+import { multiRowInsert, ROWS_PER_INSERT as CHUNK } from './multi-row.js';
 
 /**
  * The account's policy applied inside acceptance's transaction: read the counters, decide, write
@@ -32,11 +33,11 @@ function policyReader(db: Db): (batch: AcceptedBatch) => PolicyWrites | undefine
   const selectUsage = db.prepare<unknown[], { cost_count: number; told: string }>(
     'SELECT cost_count, told FROM account_usage WHERE account_id = ? AND day = ?',
   );
-  const selectTimes = db
-    .prepare<unknown[], string>(
-      'SELECT times FROM recipient_sends WHERE account_id = ? AND e164 = ?',
-    )
-    .pluck();
+  // One statement for the batch's numbers, not one per number.
+  const selectTimes = db.prepare<unknown[], { e164: string; times: string }>(
+    `SELECT e164, times FROM recipient_sends
+     WHERE account_id = ? AND e164 IN (SELECT value FROM json_each(?))`,
+  );
   return (batch) => {
     const row = selectPolicy.get(batch.accountId);
     if (!row) return undefined;
@@ -45,10 +46,9 @@ function policyReader(db: Db): (batch: AcceptedBatch) => PolicyWrites | undefine
     const usage = selectUsage.get(batch.accountId, day);
     const recent = new Map<string, number[]>();
     if (policy.recipientHourlyLimit !== undefined) {
-      for (const m of batch.messages) {
-        if (recent.has(m.e164)) continue;
-        const times = selectTimes.get(batch.accountId, m.e164);
-        recent.set(m.e164, times === undefined ? [] : timesOf(times));
+      const numbers = JSON.stringify(batch.messages.map((m) => m.e164));
+      for (const r of selectTimes.iterate(batch.accountId, numbers)) {
+        recent.set(r.e164, timesOf(r.times));
       }
     }
     return policyWrites(batch, policy, {
@@ -69,9 +69,11 @@ function policyWriter(db: Db, outbox: SqliteOutbox): (w: PolicyWrites) => void {
      ON CONFLICT (account_id, day) DO UPDATE SET cost_count = cost_count + excluded.cost_count,
        told = excluded.told`,
   );
-  const upsertTimes = db.prepare(
-    `INSERT INTO recipient_sends (account_id, e164, times, last_at) VALUES (?,?,?,?)
-     ON CONFLICT (account_id, e164) DO UPDATE SET times = excluded.times, last_at = excluded.last_at`,
+  const upsertTimes = multiRowInsert(
+    db,
+    'INSERT INTO recipient_sends (account_id, e164, times, last_at) VALUES',
+    '(?,?,?,?)',
+    'ON CONFLICT (account_id, e164) DO UPDATE SET times = excluded.times, last_at = excluded.last_at',
   );
   const debit = db.prepare(
     'UPDATE account_policies SET balance = balance - ?, next_slot = ? WHERE account_id = ?',
@@ -84,8 +86,12 @@ function policyWriter(db: Db, outbox: SqliteOutbox): (w: PolicyWrites) => void {
     const { accountId, acceptedAt: now, sessionNo } = w.batch;
     const cost = w.decision.cost;
     upsertUsage.run(accountId, w.day, cost, w.told);
-    for (const [e164, times] of w.decision.recent) {
-      upsertTimes.run(accountId, e164, timesText(times), now);
+    // In key order: neighbouring keys land on the same B-tree pages.
+    const rows = [...w.decision.recent].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    for (let i = 0; i < rows.length; i += CHUNK) {
+      const chunk = rows.slice(i, i + CHUNK);
+      const values = chunk.flatMap(([e164, times]) => [accountId, e164, timesText(times), now]);
+      upsertTimes(chunk.length).run(values);
     }
     const debited = w.prepaid && cost > 0;
     debit.run(debited ? cost : 0, w.decision.nextSlot, accountId);
