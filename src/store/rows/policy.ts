@@ -85,13 +85,7 @@ export function policyWrites(
     now,
     dueAt: batch.dueAt ?? now,
   });
-  const refusedAt = new Set(decision.refused.map((r) => r.index));
-  const messages: AcceptedSms[] = [];
-  batch.messages.forEach((m, i) => {
-    if (refusedAt.has(i)) return;
-    const dueAt = decision.dueAts?.get(i);
-    messages.push(dueAt === undefined || dueAt === (batch.dueAt ?? now) ? m : { ...m, dueAt });
-  });
+  const same = decision.refused.length === 0 && decision.dueAts === undefined;
   const told = new Set(state.told === '' ? [] : state.told.split(','));
   const events: NewEvent[] = [];
   for (const r of firstOfEachRule(decision.refused)) {
@@ -102,16 +96,28 @@ export function policyWrites(
       limitReached(batch.accountId, policy, { day: state.day, balance, rule: r.rule, now }),
     );
   }
-  const same = decision.refused.length === 0 && decision.dueAts === undefined;
   return {
     decision,
     // The same batch when the policy changed nothing of it: a caller may tell by identity.
-    batch: same ? batch : { ...batch, messages },
+    batch: same ? batch : { ...batch, messages: asDecided(batch, decision) },
     day: state.day,
     prepaid: policy.prepaid,
     events,
     told: [...told].join(','),
   };
+}
+
+/** The messages the decision accepted, each with its paced due time where it has one. */
+function asDecided(batch: AcceptedBatch, decision: PolicyDecision): AcceptedSms[] {
+  const refusedAt = new Set(decision.refused.map((r) => r.index));
+  const batchDue = batch.dueAt ?? batch.acceptedAt;
+  const messages: AcceptedSms[] = [];
+  batch.messages.forEach((m, i) => {
+    if (refusedAt.has(i)) return;
+    const dueAt = decision.dueAts?.get(i);
+    messages.push(dueAt === undefined || dueAt === batchDue ? m : { ...m, dueAt });
+  });
+  return messages;
 }
 
 function firstOfEachRule(refused: readonly PolicyRefusal[]): PolicyRefusal[] {

@@ -15,7 +15,10 @@ import {
 } from '../rows/policy.js';
 import type { Db } from './database.js';
 import type { SqliteOutbox } from './outbox.js';
-import { multiRowInsert, ROWS_PER_INSERT as CHUNK } from './multi-row.js';
+import { multiRowInsert } from './multi-row.js';
+
+/** Numbers per upsert of their send times: 1,000 parameters, well under SQLite's bound. */
+const TIMES_PER_UPSERT = 250;
 
 /**
  * The account's policy applied inside acceptance's transaction: read the counters, decide, write
@@ -87,10 +90,14 @@ function policyWriter(db: Db, outbox: SqliteOutbox): (w: PolicyWrites) => void {
     const cost = w.decision.cost;
     upsertUsage.run(accountId, w.day, cost, w.told);
     // In key order: neighbouring keys land on the same B-tree pages.
-    const rows = [...w.decision.recent].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    for (let i = 0; i < rows.length; i += CHUNK) {
-      const chunk = rows.slice(i, i + CHUNK);
-      const values = chunk.flatMap(([e164, times]) => [accountId, e164, timesText(times), now]);
+    const numbers = [...w.decision.recent.keys()].sort();
+    for (let i = 0; i < numbers.length; i += TIMES_PER_UPSERT) {
+      const chunk = numbers.slice(i, i + TIMES_PER_UPSERT);
+      const values: unknown[] = [];
+      for (const e164 of chunk) {
+        // Each key of the chunk came from the map.
+        values.push(accountId, e164, timesText(w.decision.recent.get(e164) as number[]), now);
+      }
       upsertTimes(chunk.length).run(values);
     }
     const debited = w.prepaid && cost > 0;
