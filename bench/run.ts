@@ -113,7 +113,8 @@ const RUNNERS: Record<Scenario, (o: Options, phones: PhoneSequence) => Promise<S
   policy: async (o, phones) => {
     const f = await measurePolicy(o, phones);
     // The profile of the last run with a policy on each store, when --profile asked for them.
-    const withPolicy = f.runs.filter((r) => r.label.endsWith('-policy')).slice(-2);
+    const lastOf = (label: string) => f.runs.filter((r) => r.label === label).slice(-1);
+    const withPolicy = [...lastOf('sqlite-policy'), ...lastOf('postgres-policy')];
     const profiles = withPolicy.flatMap((r) => r.profile ?? []);
     return { figures: f, markdown: withProfile(policyTable(f), profiles) };
   },
