@@ -29,15 +29,15 @@ const PolicyChange = Type.Object(
     ),
     MaxPerSecond: orNull(
       Type.Integer(range('MaxPerSecond')),
-      'messages handed upstream per second at most, across all nodes (the rest wait); a whole number from 1',
+      `a whole number from 1 to ${LIMIT_RANGES.MaxPerSecond[1]} (messages handed upstream per second, across all nodes; the rest wait), or null`,
     ),
     DailyLimit: orNull(
       Type.Integer(range('DailyLimit')),
-      'CostCount accepted per UTC day at most; a whole number from 0',
+      'a whole number from 0 (CostCount accepted per UTC day), or null',
     ),
     RecipientHourlyLimit: orNull(
       Type.Integer(range('RecipientHourlyLimit')),
-      `messages to one number in any 60 minutes at most; a whole number from 1 to ${MAX_RECIPIENT_HOURLY_LIMIT}`,
+      `a whole number from 1 to ${MAX_RECIPIENT_HOURLY_LIMIT} (messages to one number in any 60 minutes), or null`,
     ),
     Prepaid: Type.Optional(
       Type.Union([Type.Boolean(), Type.Null()], {

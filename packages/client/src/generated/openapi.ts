@@ -2832,11 +2832,11 @@ export interface operations {
                 "application/json": {
                     /** @description ISO 3166-1 alpha-2 codes SMS may go to ("US", "GB"); null: anywhere */
                     Countries?: string[] | null;
-                    /** @description messages handed upstream per second at most, across all nodes (the rest wait); a whole number from 1 */
+                    /** @description a whole number from 1 to 100000 (messages handed upstream per second, across all nodes; the rest wait), or null */
                     MaxPerSecond?: number | null;
-                    /** @description CostCount accepted per UTC day at most; a whole number from 0 */
+                    /** @description a whole number from 0 (CostCount accepted per UTC day), or null */
                     DailyLimit?: number | null;
-                    /** @description messages to one number in any 60 minutes at most; a whole number from 1 to 1000 */
+                    /** @description a whole number from 1 to 1000 (messages to one number in any 60 minutes), or null */
                     RecipientHourlyLimit?: number | null;
                     /** @description each SMS is paid from the balance at acceptance; null: false */
                     Prepaid?: boolean | null;
