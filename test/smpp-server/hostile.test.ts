@@ -86,7 +86,7 @@ describe('SMPP server: a hostile ESME', () => {
       simDelayMs: 0,
       smppServer: {
         listen: '127.0.0.1:0',
-        bindTimeoutMs: 200,
+        bindTimeoutMs: 400,
         inactivityMs: 2000,
         enquireLinkMs: 1000,
         esmes: [

@@ -42,10 +42,9 @@ export const postgresMigrationsPolicy: readonly Migration[] = [
       );
       CREATE TABLE recipient_sends (
         account_id BIGINT NOT NULL,
-        e164 TEXT NOT NULL,
+        number BIGINT NOT NULL,
         times TEXT NOT NULL,
-        last_at BIGINT NOT NULL,
-        PRIMARY KEY (account_id, e164)
+        PRIMARY KEY (account_id, number)
       );
       CREATE FUNCTION credit_back() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN

@@ -7,6 +7,8 @@ import {
   policyOf,
   policyValues,
   policyWrites,
+  e164OfKey,
+  numberKey,
   timesOf,
   timesText,
   type LedgerRow,
@@ -44,13 +46,13 @@ export async function decidePolicy(
   const recent = new Map<string, number[]>();
   if (policy.recipientHourlyLimit !== undefined) {
     // JSON, not a text[]: the driver escapes array elements one by one in JavaScript.
-    const numbers = JSON.stringify(batch.messages.map((m) => m.e164));
-    const t = await c.query<{ e164: string; times: string }>(
-      `SELECT e164, times FROM recipient_sends
-       WHERE account_id = $1 AND e164 IN (SELECT json_array_elements_text($2::json))`,
+    const numbers = JSON.stringify(batch.messages.map((m) => numberKey(m.e164)));
+    const t = await c.query<{ number: string; times: string }>(
+      `SELECT number, times FROM recipient_sends
+       WHERE account_id = $1 AND number IN (SELECT json_array_elements_text($2::json)::bigint)`,
       [batch.accountId, numbers],
     );
-    for (const n of t.rows) recent.set(n.e164, timesOf(n.times));
+    for (const n of t.rows) recent.set(e164OfKey(n.number), timesOf(n.times));
   }
   return policyWrites(batch, policy, {
     balance: Number(row.balance),
@@ -69,15 +71,15 @@ export async function writePolicy(c: Queryable, w: PolicyWrites): Promise<void> 
   const debit = w.prepaid ? cost : 0;
   // In key order, as one JSON parameter (see decidePolicy).
   const rows = [...w.decision.recent]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([n, times]) => ({ n, t: timesText(times) }));
+    .map(([e164, times]) => ({ n: numberKey(e164), t: timesText(times) }))
+    .sort((a, b) => a.n - b.n);
   await c.query(
     `WITH u AS (INSERT INTO account_usage (account_id, day, cost_count, told) VALUES ($1,$2,$3,$4)
        ON CONFLICT (account_id, day) DO UPDATE
        SET cost_count = account_usage.cost_count + excluded.cost_count, told = excluded.told),
-     r AS (INSERT INTO recipient_sends (account_id, e164, times, last_at)
-       SELECT $1, n, t, $5 FROM json_to_recordset($6::json) AS x(n text, t text)
-       ON CONFLICT (account_id, e164) DO UPDATE SET times = excluded.times, last_at = excluded.last_at),
+     r AS (INSERT INTO recipient_sends (account_id, number, times)
+       SELECT $1, n, t FROM json_to_recordset($6::json) AS x(n bigint, t text)
+       ON CONFLICT (account_id, number) DO UPDATE SET times = excluded.times),
      l AS (INSERT INTO credit_ledger (account_id, cost_count, kind, reference, created_at)
        SELECT $1, -$7::bigint, 'debit', $8, $5 WHERE $7::bigint > 0)
      UPDATE account_policies SET balance = balance - $7::bigint, next_slot = $9 WHERE account_id = $1`,

@@ -51,6 +51,13 @@ export function policyValues(p: AccountPolicy): unknown[] {
   ];
 }
 
+/**
+ * A number as recipient_sends keys it: the integer of its E.164 digits (at most 15, within a
+ * double's exact range), a smaller and faster key than the text.
+ */
+export const numberKey = (e164: string): number => Number(e164.slice(1));
+export const e164OfKey = (n: number | string): string => `+${String(n)}`;
+
 /** A number's recent send times as stored: milliseconds, comma-separated, oldest first. */
 export const timesOf = (text: string): number[] => text.split(',').map(Number);
 export const timesText = (times: readonly number[]): string => times.join(',');

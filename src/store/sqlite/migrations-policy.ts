@@ -42,10 +42,9 @@ export const sqliteMigrationsPolicy: readonly Migration[] = [
       ) WITHOUT ROWID;
       CREATE TABLE recipient_sends (
         account_id INTEGER NOT NULL,
-        e164 TEXT NOT NULL,
+        number INTEGER NOT NULL,
         times TEXT NOT NULL,
-        last_at INTEGER NOT NULL,
-        PRIMARY KEY (account_id, e164)
+        PRIMARY KEY (account_id, number)
       ) WITHOUT ROWID;
       CREATE TRIGGER credit_back AFTER UPDATE OF state ON messages
       WHEN NEW.state = 'final' AND OLD.state <> 'final' AND NEW.kind = 'sms'

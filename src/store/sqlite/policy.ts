@@ -7,6 +7,8 @@ import {
   policyOf,
   policyValues,
   policyWrites,
+  e164OfKey,
+  numberKey,
   timesOf,
   timesText,
   type LedgerRow,
@@ -17,7 +19,7 @@ import type { Db } from './database.js';
 import type { SqliteOutbox } from './outbox.js';
 import { multiRowInsert } from './multi-row.js';
 
-/** Numbers per upsert of their send times: 1,000 parameters, well under SQLite's bound. */
+/** Numbers per upsert of their send times: 750 parameters, well under SQLite's bound. */
 const TIMES_PER_UPSERT = 250;
 
 /**
@@ -37,9 +39,9 @@ function policyReader(db: Db): (batch: AcceptedBatch) => PolicyWrites | undefine
     'SELECT cost_count, told FROM account_usage WHERE account_id = ? AND day = ?',
   );
   // One statement for the batch's numbers, not one per number.
-  const selectTimes = db.prepare<unknown[], { e164: string; times: string }>(
-    `SELECT e164, times FROM recipient_sends
-     WHERE account_id = ? AND e164 IN (SELECT value FROM json_each(?))`,
+  const selectTimes = db.prepare<unknown[], { number: number; times: string }>(
+    `SELECT number, times FROM recipient_sends
+     WHERE account_id = ? AND number IN (SELECT value FROM json_each(?))`,
   );
   return (batch) => {
     const row = selectPolicy.get(batch.accountId);
@@ -49,9 +51,9 @@ function policyReader(db: Db): (batch: AcceptedBatch) => PolicyWrites | undefine
     const usage = selectUsage.get(batch.accountId, day);
     const recent = new Map<string, number[]>();
     if (policy.recipientHourlyLimit !== undefined) {
-      const numbers = JSON.stringify(batch.messages.map((m) => m.e164));
+      const numbers = JSON.stringify(batch.messages.map((m) => numberKey(m.e164)));
       for (const r of selectTimes.iterate(batch.accountId, numbers)) {
-        recent.set(r.e164, timesOf(r.times));
+        recent.set(e164OfKey(r.number), timesOf(r.times));
       }
     }
     return policyWrites(batch, policy, {
@@ -74,9 +76,9 @@ function policyWriter(db: Db, outbox: SqliteOutbox): (w: PolicyWrites) => void {
   );
   const upsertTimes = multiRowInsert(
     db,
-    'INSERT INTO recipient_sends (account_id, e164, times, last_at) VALUES',
-    '(?,?,?,?)',
-    'ON CONFLICT (account_id, e164) DO UPDATE SET times = excluded.times, last_at = excluded.last_at',
+    'INSERT INTO recipient_sends (account_id, number, times) VALUES',
+    '(?,?,?)',
+    'ON CONFLICT (account_id, number) DO UPDATE SET times = excluded.times',
   );
   const debit = db.prepare(
     'UPDATE account_policies SET balance = balance - ?, next_slot = ? WHERE account_id = ?',
@@ -90,13 +92,14 @@ function policyWriter(db: Db, outbox: SqliteOutbox): (w: PolicyWrites) => void {
     const cost = w.decision.cost;
     upsertUsage.run(accountId, w.day, cost, w.told);
     // In key order: neighbouring keys land on the same B-tree pages.
-    const numbers = [...w.decision.recent.keys()].sort();
+    // In key order: neighbouring keys land on the same B-tree pages.
+    const numbers = [...w.decision.recent.keys()].sort((a, b) => numberKey(a) - numberKey(b));
     for (let i = 0; i < numbers.length; i += TIMES_PER_UPSERT) {
       const chunk = numbers.slice(i, i + TIMES_PER_UPSERT);
       const values: unknown[] = [];
       for (const e164 of chunk) {
         // Each key of the chunk came from the map.
-        values.push(accountId, e164, timesText(w.decision.recent.get(e164) as number[]), now);
+        values.push(accountId, numberKey(e164), timesText(w.decision.recent.get(e164) as number[]));
       }
       upsertTimes(chunk.length).run(values);
     }
