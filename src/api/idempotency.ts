@@ -4,7 +4,7 @@ import { idempotencyWindowStart } from '../domain/messages/idempotency-window.js
 import type { IdempotencyRecord } from '../domain/messages/message.js';
 import type { ActionContext } from './context.js';
 import type { PolicyRefusal } from '../domain/accounts/policy.js';
-import type { IdempotencyDraft } from '../domain/ports.js';
+import type { IdempotencyDraft } from '../domain/accounts/policy-ports.js';
 import { fieldsOf } from '../util/unknown-values.js';
 
 /** The header a client names a send with, so that a retry is answered, not sent twice. */

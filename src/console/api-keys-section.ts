@@ -6,7 +6,6 @@
 import type { FastifyInstance } from 'fastify';
 import { createApiKey, revokeApiKey } from '../core/api-keys.js';
 import { sessionLabel, type ConsoleSessionRecord } from '../domain/access/console-session.js';
-import { WirebirdError } from '../domain/errors.js';
 import {
   KEY_SCOPES,
   KIND_NAMES,
@@ -15,7 +14,7 @@ import {
   type ApiKey,
   type KeyKind,
 } from '../domain/keys/api-key.js';
-import { accountOf, consoleAudit, sessionOf, type ConsoleContext } from './console-deps.js';
+import { accountOf, adminOnly, consoleAudit, type ConsoleContext } from './console-deps.js';
 import { guardedRoute, sendPage, type PageRequest } from './console-routes.js';
 import { formReader, text } from './forms.js';
 import type { KeyTerms } from '../keys/key-records.js';
@@ -33,12 +32,6 @@ const REVOKED_MEANS: Record<KeyKind, string> = {
 };
 
 export type CreatedApiKey = { keyId: string; key: string };
-
-function adminOnly(request: PageRequest): void {
-  if (sessionOf(request).viewer.role !== 'admin') {
-    throw new WirebirdError('PermissionDenied', 'only the admin does that');
-  }
-}
 
 export function registerApiKeyRoutes(
   app: FastifyInstance,

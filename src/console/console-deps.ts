@@ -3,7 +3,7 @@ import { audit, type AuditFact } from '../core/audit.js';
 import type { ChannelStatus } from '../channels/channel.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { InboundSink } from '../dispatch/inbound-sink.js';
-import { invalid } from '../domain/errors.js';
+import { WirebirdError, invalid } from '../domain/errors.js';
 import type { Clock, Store } from '../domain/ports.js';
 import type { EventsDeps } from '../outbox/start-events.js';
 import type { MetricsHistory } from '../metrics/history.js';
@@ -62,6 +62,13 @@ export function pageContext(_ctx: ConsoleContext, request: FastifyRequest): Page
 export function accountScope(request: FastifyRequest): number | undefined {
   const { viewer } = sessionOf(request);
   return viewer.role === 'account' ? viewer.accountId : undefined;
+}
+
+/** Refuses a change only the admin makes (a page an account only reads). */
+export function adminOnly(request: FastifyRequest, what = 'does that'): void {
+  if (sessionOf(request).viewer.role !== 'admin') {
+    throw new WirebirdError('PermissionDenied', `only the admin ${what}`);
+  }
 }
 
 /** The account the page is about: the viewer's own, or for the admin the one asked (1 by default). */

@@ -3,12 +3,12 @@ import { addCredit, ledgerPage, policyAnswer, updatePolicy } from '../core/accou
 import { WirebirdError } from '../domain/errors.js';
 import {
   accountOf,
+  adminOnly,
   consoleAudit,
   pageContext,
-  sessionOf,
   type ConsoleContext,
 } from './console-deps.js';
-import { guardedRoute, sendPage, type PageRequest } from './console-routes.js';
+import { guardedRoute, sendPage } from './console-routes.js';
 import { formReader, text } from './forms.js';
 import { policyPage } from './policy-page.js';
 
@@ -22,12 +22,6 @@ const PolicyForm = formReader({
   prepaid: text(5),
 });
 const CreditForm = formReader({ costCount: text(20), reference: text(200) });
-
-function adminOnly(request: PageRequest): void {
-  if (sessionOf(request).viewer.role !== 'admin') {
-    throw new WirebirdError('PermissionDenied', 'only the admin changes a policy');
-  }
-}
 
 /** A limit as typed in a form: empty removes it; what is not a whole number core refuses. */
 const limit = (raw: string): number | null => (raw === '' ? null : Number(raw));
@@ -54,7 +48,7 @@ export function registerPolicyRoutes(app: FastifyInstance, ctx: ConsoleContext):
   app.post(
     '/console/policy',
     guardedRoute(async (request, reply) => {
-      adminOnly(request);
+      adminOnly(request, 'changes a policy');
       const accountId = accountOf(request, request.body);
       const f = PolicyForm(request.body);
       const change = {
@@ -73,7 +67,7 @@ export function registerPolicyRoutes(app: FastifyInstance, ctx: ConsoleContext):
   app.post(
     '/console/policy/credit',
     guardedRoute(async (request, reply) => {
-      adminOnly(request);
+      adminOnly(request, 'adds credit');
       const accountId = accountOf(request, request.body);
       const f = CreditForm(request.body);
       const costCount = /^\d{1,13}$/.test(f.costCount) ? Number(f.costCount) : 0;

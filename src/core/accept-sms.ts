@@ -11,7 +11,8 @@ import type { ConcatPart } from '../domain/messages/concat.js';
 import type { TaskCountModal } from '../domain/batches/batch.js';
 import { planBatch, type BatchPlan } from '../domain/batches/plan-batch.js';
 import { normalizePhone, type PhoneResult } from '../domain/phones/phones.js';
-import type { AcceptOutcome, Clock, IdempotencyDraft, Routing, Store } from '../domain/ports.js';
+import type { Clock, Routing, Store } from '../domain/ports.js';
+import type { AcceptOutcome, IdempotencyDraft } from '../domain/accounts/policy-ports.js';
 import { optOutsOf, regionOfAccount } from './sms-rules.js';
 
 /** What accepting SMS needs, whichever face asks. */

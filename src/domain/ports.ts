@@ -8,7 +8,11 @@ import type { ApiKey, KeyKind } from './keys/api-key.js';
 import type { AuditEntry, AuditFilter, NewAuditEntry } from './audit/audit.js';
 import type { ConsoleSessionRecord } from './access/console-session.js';
 import type { BusinessPhone } from './accounts/account.js';
-import type { AccountPolicy, LedgerEntry, PolicyRefusal, PolicyView } from './accounts/policy.js';
+import type {
+  AcceptOutcome,
+  AccountPolicyStore,
+  IdempotencyDraft,
+} from './accounts/policy-ports.js';
 import type { UcloudKey } from './accounts/ucloud-key.js';
 import type { NewEvent } from './events/event.js';
 import type { Signature } from './signatures/signature.js';
@@ -213,35 +217,6 @@ export interface StatisticsStore {
     purpose?: number;
   }): Promise<StatisticsRow[]>;
 }
-
-/** The operator's side of account policy (docs/accounts.md). */
-export interface AccountPolicyStore {
-  /** The policy (no limits when none was set), the ledger's balance and `day`'s CostCount. */
-  accountPolicy(accountId: number, day: number): Promise<PolicyView>;
-  setAccountPolicy(accountId: number, policy: AccountPolicy, now: number): Promise<void>;
-  /** Adds a credit row to the ledger; answers the new balance. */
-  addCredit(
-    accountId: number,
-    credit: { costCount: number; reference: string },
-    now: number,
-  ): Promise<number>;
-  /** The ledger, newest first, a page at a time (rows with an id below `beforeId`). */
-  creditLedger(
-    accountId: number,
-    page: { limit: number; beforeId?: number },
-  ): Promise<LedgerEntry[]>;
-}
-
-/**
- * An idempotency record whose answer may depend on what the account's policy refused: the store
- * writes it in the acceptance's transaction, once the policy has decided.
- */
-export interface IdempotencyDraft extends Omit<IdempotencyRecord, 'response'> {
-  response: string | ((refused: readonly PolicyRefusal[]) => string);
-}
-
-/** What acceptance did: a twin with the key had won, or the batch was stored but for `refused`. */
-export type AcceptOutcome = { raced: IdempotencyRecord } | { refused: PolicyRefusal[] };
 
 export interface MessageStore {
   /**

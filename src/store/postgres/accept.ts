@@ -4,7 +4,8 @@ import type {
   AcceptedBusinessMessage,
   IdempotencyRecord,
 } from '../../domain/messages/message.js';
-import type { AcceptOutcome, MessageStore } from '../../domain/ports.js';
+import type { MessageStore } from '../../domain/ports.js';
+import type { AcceptOutcome } from '../../domain/accounts/policy-ports.js';
 import { settledRecord } from '../rows/policy.js';
 import { decidePolicy, writePolicy } from './policy.js';
 import { INSERT_COLUMNS, fromIdemRow, type IdemRow } from '../rows/messages.js';

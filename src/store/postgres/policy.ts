@@ -1,6 +1,6 @@
 import { utcDay, type AccountPolicy } from '../../domain/accounts/policy.js';
 import type { AcceptedBatch } from '../../domain/messages/message.js';
-import type { AccountPolicyStore } from '../../domain/ports.js';
+import type { AccountPolicyStore } from '../../domain/accounts/policy-ports.js';
 import {
   POLICY_COLUMNS,
   ledgerEntryOf,

@@ -15,7 +15,7 @@ import type {
   AcceptedSms,
   IdempotencyRecord,
 } from '../../domain/messages/message.js';
-import type { IdempotencyDraft } from '../../domain/ports.js';
+import type { IdempotencyDraft } from '../../domain/accounts/policy-ports.js';
 import type { FallbackOutcome } from '../../domain/business-messages/conversation.js';
 
 /** account_policies as both dialects read it. */

@@ -1,7 +1,8 @@
 import { idempotencyWindowStart } from '../../domain/messages/idempotency-window.js';
 import type { AcceptedBusinessMessage } from '../../domain/messages/message.js';
 import type { IdempotencyRecord } from '../../domain/messages/message.js';
-import type { IdempotencyDraft, MessageStore } from '../../domain/ports.js';
+import type { MessageStore } from '../../domain/ports.js';
+import type { IdempotencyDraft } from '../../domain/accounts/policy-ports.js';
 import { INSERT_COLUMNS, fromIdemRow, type IdemRow } from '../rows/messages.js';
 import type { Db } from './database.js';
 import { SCHEDULED } from '../../domain/messages/schedule.js';
