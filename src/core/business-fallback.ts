@@ -96,6 +96,7 @@ async function settleOne(deps: FallbackDeps, d: DueFallback, now: number): Promi
   const settled = await store.settleFallback(d, outcome, now);
   if (!settled) return;
   deps.onSettled?.(settled.state);
+  if (settled.state === 'failed' && settled.rule) sms.refused(d.accountId, settled.rule, 1);
   if (settled.state === 'sent')
     sms.accepted(
       settled.batch.messages.map((m) => m.route),

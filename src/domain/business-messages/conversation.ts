@@ -3,6 +3,7 @@
  * message only within 24 hours of the contact's last message to that business phone, and a
  * business message may fall back to an SMS when it fails or is not delivered in time.
  */
+import type { PolicyRule } from '../accounts/policy.js';
 import type { AcceptedBatch } from '../messages/message.js';
 
 /** How long after a contact's last message a free-form message may still be sent. */
@@ -70,7 +71,12 @@ export interface DueFallback extends FallbackSpec {
 /** What became of a due fallback: the SMS session stored with it, or why none was. */
 export type FallbackOutcome =
   | { state: 'sent'; batch: AcceptedBatch; reason: string }
-  | { state: 'unneeded' | 'failed'; reason: string };
+  | {
+      state: 'unneeded' | 'failed';
+      reason: string;
+      /** Failed because the account's policy refused its SMS: the rule (docs/accounts.md). */
+      rule?: PolicyRule;
+    };
 
 /** The message statuses that prove delivery: a fallback is no longer needed. */
 export const DELIVERED_STATUSES: readonly string[] = ['delivered', 'read'];

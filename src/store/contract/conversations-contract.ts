@@ -124,6 +124,19 @@ export function conversationsContract(open: OpenStore): void {
       );
     });
 
+    test("one the account's policy refuses settles failed, naming the rule; nothing is sent", async (store) => {
+      await store.ensureAccount(ACCOUNT, NOW);
+      await store.setAccountPolicy(ACCOUNT, { prepaid: true }, NOW);
+      await withFallback(store, undefined, { code: '131047', desc: 'window closed' });
+      const due = only(await store.dueFallbacks(NOW, 10));
+      const settled = await store.settleFallback(due, sent(due, 'FB-P'), NOW + SECOND);
+      assert.ok(settled?.state === 'failed', 'settled failed');
+      assert.equal(settled.rule, 'prepaid');
+      assert.match(settled.reason, /no SMS was sent: balance too low \(Prepaid\)/);
+      assert.deepEqual(await store.accountSessions(ACCOUNT, ['FB-P']), []);
+      assert.deepEqual(await store.dueFallbacks(NOW + 99 * HOUR, 10), []);
+    });
+
     test('settle at most once: the SMS session, its event, and the view', async (store) => {
       const e = endpoint({ eventTypes: ['message.fallback'] });
       await store.ensureAccount(ACCOUNT, NOW);

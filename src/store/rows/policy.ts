@@ -197,5 +197,6 @@ export function policedFallback(
   if (!w) return outcome;
   const refusal = w.decision.refused[0];
   if (w.batch.messages.length > 0 || !refusal) return { ...outcome, batch: w.batch };
-  return { state: 'failed', reason: `${outcome.reason}; no SMS was sent: ${refusal.reason}` };
+  const reason = `${outcome.reason}; no SMS was sent: ${refusal.reason}`;
+  return { state: 'failed', reason, rule: refusal.rule };
 }
