@@ -63,8 +63,11 @@ export interface PolicyState {
   balance: number;
   /** CostCount accepted today (UTC). */
   usedToday: number;
-  /** Per number in the batch: the times (ms) it was sent to, oldest first, within the hour. */
-  recent: ReadonlyMap<string, readonly number[]>;
+  /**
+   * Per number in the batch: the messages the account sent it in the hour before now, counted up
+   * to RecipientHourlyLimit at least; a number absent was sent nothing.
+   */
+  recent: ReadonlyMap<string, number>;
   /** The earliest the next message may be due under MaxPerSecond (ms, fractional). */
   nextSlot: number;
 }
@@ -87,8 +90,6 @@ export interface PolicyDecision {
   refused: PolicyRefusal[];
   /** CostCount of the accepted messages: debited when prepaid, added to today's use always. */
   cost: number;
-  /** The numbers the decision looked at, with their send times in the hour, new ones added. */
-  recent: Map<string, number[]>;
   /** Per accepted message (by index), its due time under MaxPerSecond; absent without one. */
   dueAts?: Map<number, number>;
   nextSlot: number;
@@ -105,17 +106,19 @@ export function applyPolicy(
   items: readonly PolicyItem[],
   at: { now: number; dueAt: number },
 ): PolicyDecision {
-  const d: PolicyDecision = { refused: [], cost: 0, recent: new Map(), nextSlot: state.nextSlot };
+  const d: PolicyDecision = { refused: [], cost: 0, nextSlot: state.nextSlot };
   const allowed = policy.countries && new Set(policy.countries);
+  // What this batch accepts to each number, on top of what the hour before it sent.
+  const sent = new Map<string, number>();
+  const sentTo = (e164: string) => (state.recent.get(e164) ?? 0) + (sent.get(e164) ?? 0);
   items.forEach((item, index) => {
-    const refusal = refusalOf(policy, state, d, { item, allowed, now: at.now });
+    const refusal = refusalOf(policy, state, d, { item, allowed, sentTo });
     if (refusal) {
       d.refused.push({ index, ...refusal });
       return;
     }
     d.cost += item.costCount;
-    if (policy.recipientHourlyLimit !== undefined)
-      timesWithin(state, d, item.e164, at.now).push(at.now);
+    sent.set(item.e164, (sent.get(item.e164) ?? 0) + 1);
     if (policy.maxPerSecond !== undefined) pace(d, index, policy.maxPerSecond, at.dueAt);
   });
   return d;
@@ -128,25 +131,11 @@ function pace(d: PolicyDecision, index: number, perSecond: number, dueAt: number
   d.nextSlot = due + 1000 / perSecond;
 }
 
-/**
- * The number's send times within the hour before `now`, as this decision keeps them: read from
- * the state once per number (and pruned of older ones, which are written back without them).
- */
-function timesWithin(state: PolicyState, d: PolicyDecision, e164: string, now: number): number[] {
-  let times = d.recent.get(e164);
-  if (!times) {
-    const stored = state.recent.get(e164);
-    times = stored ? stored.filter((t) => t > now - HOUR_MS) : [];
-    d.recent.set(e164, times);
-  }
-  return times;
-}
-
 function refusalOf(
   policy: AccountPolicy,
   state: PolicyState,
   d: PolicyDecision,
-  c: { item: PolicyItem; allowed: Set<string> | undefined; now: number },
+  c: { item: PolicyItem; allowed: Set<string> | undefined; sentTo: (e164: string) => number },
 ): Omit<PolicyRefusal, 'index'> | undefined {
   const { item } = c;
   if (c.allowed && !(item.country !== undefined && c.allowed.has(item.country))) {
@@ -157,7 +146,7 @@ function refusalOf(
     };
   }
   const limit = policy.recipientHourlyLimit;
-  if (limit !== undefined && timesWithin(state, d, item.e164, c.now).length >= limit) {
+  if (limit !== undefined && c.sentTo(item.e164) >= limit) {
     return {
       rule: 'recipient_hourly_limit',
       reason: `${item.e164}: RecipientHourlyLimit ${limit} reached: ${limit} messages to this number in the last hour`,

@@ -11,6 +11,7 @@ import {
   OTHER_ACCOUNT,
   SECOND,
   batch,
+  business,
   claimAll,
   idempotency,
   sms,
@@ -137,6 +138,24 @@ export function policyContract(open: OpenStore): void {
       assert.deepEqual(await refusedOf(store, later(HOUR + 2 * SECOND)), [
         [0, 'recipient_hourly_limit'],
       ]);
+    });
+
+    test('RecipientHourlyLimit counts the SMS of the account to the number, whatever became of them', async (store) => {
+      await store.ensureAccount(ACCOUNT, NOW);
+      await store.ensureAccount(OTHER_ACCOUNT, NOW);
+      await store.acceptBatch(batch([GB, GB, GB], { accountId: OTHER_ACCOUNT }));
+      await store.acceptBusinessMessage(business({ e164: GB.e164, to: GB.phone }));
+      const held = batch([GB], { dueAt: NOW + HOUR });
+      await store.acceptBatch(held);
+      assert.equal(await store.cancelQueued(ACCOUNT, held.sessionNo, undefined, NOW), 1);
+      await store.acceptBatch(batch([GB]));
+      // Set after the sends: what the hour sent counts all the same.
+      await withPolicy(store, { recipientHourlyLimit: 3 });
+      assert.deepEqual(await refusedOf(store, batch([GB, GB])), [[1, 'recipient_hourly_limit']]);
+      await withPolicy(store, { recipientHourlyLimit: 2 });
+      assert.deepEqual(await refusedOf(store, batch([GB])), [[0, 'recipient_hourly_limit']]);
+      const theirs = batch([GB], { accountId: OTHER_ACCOUNT });
+      assert.deepEqual(await refusedOf(store, theirs), [], 'their sends are theirs');
     });
 
     test('MaxPerSecond spaces the due times of what it accepts, across batches', async (store) => {

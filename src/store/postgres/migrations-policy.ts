@@ -6,6 +6,11 @@ import type { Migration } from './migrations.js';
  * sum, kept beside it by every write to the ledger, so a check costs one row, not a sum. A message
  * paid for that ends refused upstream, cancelled or expired is credited back by the trigger, in
  * the transaction that ends it, whichever of the many paths that end a message it takes.
+ *
+ * Version 25 (27 on SQLite) replaced the hourly guard's row per number with the messages' own
+ * index: a row per number was a second write to a random place per message, for a fact the
+ * message rows already hold. The index also serves the reply link (the account's latest message
+ * to a number).
  */
 export const postgresMigrationsPolicy: readonly Migration[] = [
   {
@@ -63,6 +68,15 @@ export const postgresMigrationsPolicy: readonly Migration[] = [
           AND NEW.session_no IS NOT NULL
           AND (NEW.receipt_result = 'SubmitFail' OR NEW.receipt_code IN ('CANCELED', 'EXPIRED')))
         EXECUTE FUNCTION credit_back();
+    `,
+  },
+  {
+    version: 25,
+    name: 'the hourly guard counts the messages index, not a row per number',
+    sql: `
+      DROP TABLE recipient_sends;
+      DROP INDEX messages_e164;
+      CREATE INDEX messages_recipient ON messages (e164, account_id, kind, accepted_at, id);
     `,
   },
 ];

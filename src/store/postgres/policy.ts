@@ -7,13 +7,11 @@ import {
   policyOf,
   policyValues,
   policyWrites,
-  e164OfKey,
-  numberKey,
-  timesOf,
-  timesText,
+  recentQuestion,
   type LedgerRow,
   type PolicyRow,
   type PolicyWrites,
+  type RecentQuestion,
 } from '../rows/policy.js';
 import { inTransaction, type Pool, type Queryable } from './database.js';
 import { emitEvents } from './outbox.js';
@@ -43,17 +41,10 @@ export async function decidePolicy(
   );
   const usage = u.rows[0];
   const policy = policyOf(row);
-  const recent = new Map<string, number[]>();
-  if (policy.recipientHourlyLimit !== undefined) {
-    // JSON, not a text[]: the driver escapes array elements one by one in JavaScript.
-    const numbers = JSON.stringify(batch.messages.map((m) => numberKey(m.e164)));
-    const t = await c.query<{ number: string; times: string }>(
-      `SELECT number, times FROM recipient_sends
-       WHERE account_id = $1 AND number IN (SELECT json_array_elements_text($2::json)::bigint)`,
-      [batch.accountId, numbers],
-    );
-    for (const n of t.rows) recent.set(e164OfKey(n.number), timesOf(n.times));
-  }
+  const recent =
+    policy.recipientHourlyLimit === undefined
+      ? new Map<string, number>()
+      : await countRecent(c, recentQuestion(batch, policy.recipientHourlyLimit), batch);
   return policyWrites(batch, policy, {
     balance: Number(row.balance),
     usedToday: Number(usage?.cost_count ?? 0),
@@ -64,36 +55,39 @@ export async function decidePolicy(
   });
 }
 
+/**
+ * The hourly guard's counts, in one statement for the batch's numbers (as one JSON parameter: pg
+ * escapes a text[] element by element in JavaScript); a number is counted only once found. The
+ * batch's own rows may be stored already (acceptance stores them before the lock): not counted.
+ */
+async function countRecent(
+  c: Queryable,
+  q: RecentQuestion,
+  batch: AcceptedBatch,
+): Promise<Map<string, number>> {
+  const sent = `FROM messages m WHERE m.e164 = j.e AND m.account_id = $1 AND m.kind = 'sms'
+    AND m.accepted_at > $2 AND m.session_no IS DISTINCT FROM $5`;
+  const r = await c.query<{ e164: string; n: number }>(
+    `SELECT j.e AS e164, (SELECT count(*)::int FROM (SELECT 1 ${sent} LIMIT $3) x) AS n
+     FROM json_array_elements_text($4::json) AS j(e) WHERE EXISTS (SELECT 1 ${sent})`,
+    [batch.accountId, q.since, q.limit, q.numbers, batch.sessionNo],
+  );
+  return new Map(r.rows.map((row) => [row.e164, row.n]));
+}
+
 /** Writes the counters, the debit and the events a decision made: one round trip, and events. */
 export async function writePolicy(c: Queryable, w: PolicyWrites): Promise<void> {
   const { accountId, acceptedAt: now, sessionNo } = w.batch;
   const cost = w.decision.cost;
   const debit = w.prepaid ? cost : 0;
-  // In key order, as one JSON parameter (see decidePolicy).
-  const rows = [...w.decision.recent]
-    .map(([e164, times]) => ({ n: numberKey(e164), t: timesText(times) }))
-    .sort((a, b) => a.n - b.n);
   await c.query(
     `WITH u AS (INSERT INTO account_usage (account_id, day, cost_count, told) VALUES ($1,$2,$3,$4)
        ON CONFLICT (account_id, day) DO UPDATE
        SET cost_count = account_usage.cost_count + excluded.cost_count, told = excluded.told),
-     r AS (INSERT INTO recipient_sends (account_id, number, times)
-       SELECT $1, n, t FROM json_to_recordset($6::json) AS x(n bigint, t text)
-       ON CONFLICT (account_id, number) DO UPDATE SET times = excluded.times),
      l AS (INSERT INTO credit_ledger (account_id, cost_count, kind, reference, created_at)
-       SELECT $1, -$7::bigint, 'debit', $8, $5 WHERE $7::bigint > 0)
-     UPDATE account_policies SET balance = balance - $7::bigint, next_slot = $9 WHERE account_id = $1`,
-    [
-      accountId,
-      w.day,
-      cost,
-      w.told,
-      now,
-      JSON.stringify(rows),
-      debit,
-      sessionNo,
-      w.decision.nextSlot,
-    ],
+       SELECT $1, -$6::bigint, 'debit', $7, $5 WHERE $6::bigint > 0)
+     UPDATE account_policies SET balance = balance - $6::bigint, next_slot = $8 WHERE account_id = $1`,
+    [accountId, w.day, cost, w.told, now, debit, sessionNo, w.decision.nextSlot],
   );
   if (w.events.length > 0) await emitEvents(c, w.events, now);
 }

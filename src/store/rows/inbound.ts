@@ -67,10 +67,11 @@ export function replyLinkQuery(channel: InboundChannel, p: (n: number) => string
   // sender id need not be the number the reply comes back to).
   return channel === 'sms'
     ? `SELECT session_no, message_id FROM messages
-       WHERE e164 = ${p(1)} AND account_id = ${p(2)} AND kind = 'sms' ORDER BY id DESC LIMIT 1`
+       WHERE e164 = ${p(1)} AND account_id = ${p(2)} AND kind = 'sms'
+       ORDER BY accepted_at DESC, id DESC LIMIT 1`
     : `SELECT session_no, message_id FROM messages
        WHERE e164 = ${p(1)} AND account_id = ${p(2)} AND kind = 'business'
-         AND business_phone = ${p(3)} ORDER BY id DESC LIMIT 1`;
+         AND business_phone = ${p(3)} ORDER BY accepted_at DESC, id DESC LIMIT 1`;
 }
 
 /** The columns an arrival is inserted with, in the order of inboundValues(). */

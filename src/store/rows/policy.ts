@@ -1,6 +1,7 @@
 import {
   RULE_FIELDS,
   applyPolicy,
+  HOUR_MS,
   dayText,
   type AccountPolicy,
   type LedgerEntry,
@@ -52,15 +53,22 @@ export function policyValues(p: AccountPolicy): unknown[] {
 }
 
 /**
- * A number as recipient_sends keys it: the integer of its E.164 digits (at most 15, within a
- * double's exact range), a smaller and faster key than the text.
+ * The hourly guard's question for the store, per number of the batch: how many SMS the account
+ * was accepted to it after `since`, counted from the messages' (e164, account_id, kind,
+ * accepted_at) index up to `limit` (the rule needs no more), so the check reads at most that many
+ * index entries and writes nothing of its own.
  */
-export const numberKey = (e164: string): number => Number(e164.slice(1));
-export const e164OfKey = (n: number | string): string => `+${String(n)}`;
+export interface RecentQuestion {
+  since: number;
+  limit: number;
+  /** The batch's distinct numbers, as one JSON array for the one statement that counts them. */
+  numbers: string;
+}
 
-/** A number's recent send times as stored: milliseconds, comma-separated, oldest first. */
-export const timesOf = (text: string): number[] => text.split(',').map(Number);
-export const timesText = (times: readonly number[]): string => times.join(',');
+export function recentQuestion(batch: AcceptedBatch, limit: number): RecentQuestion {
+  const numbers = JSON.stringify([...new Set(batch.messages.map((m) => m.e164))]);
+  return { since: batch.acceptedAt - HOUR_MS, limit, numbers };
+}
 
 /** What acceptance writes for a policy: the batch it keeps, the counters, the events. */
 export interface PolicyWrites {

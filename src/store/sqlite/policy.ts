@@ -7,20 +7,13 @@ import {
   policyOf,
   policyValues,
   policyWrites,
-  e164OfKey,
-  numberKey,
-  timesOf,
-  timesText,
+  recentQuestion,
   type LedgerRow,
   type PolicyRow,
   type PolicyWrites,
 } from '../rows/policy.js';
 import type { Db } from './database.js';
 import type { SqliteOutbox } from './outbox.js';
-import { multiRowInsert } from './multi-row.js';
-
-/** Numbers per upsert of their send times: 750 parameters, well under SQLite's bound. */
-const TIMES_PER_UPSERT = 250;
 
 /**
  * The account's policy applied inside acceptance's transaction: read the counters, decide, write
@@ -28,6 +21,13 @@ const TIMES_PER_UPSERT = 250;
  */
 export function sqlitePolicyGuard(db: Db, outbox: SqliteOutbox) {
   return { decide: policyReader(db), write: policyWriter(db, outbox) };
+}
+
+interface RecentParams {
+  account: number;
+  since: number;
+  limit: number;
+  numbers: string;
 }
 
 /** What the policy makes of a batch; undefined when the account has none. */
@@ -38,10 +38,14 @@ function policyReader(db: Db): (batch: AcceptedBatch) => PolicyWrites | undefine
   const selectUsage = db.prepare<unknown[], { cost_count: number; told: string }>(
     'SELECT cost_count, told FROM account_usage WHERE account_id = ? AND day = ?',
   );
-  // One statement for the batch's numbers, not one per number.
-  const selectTimes = db.prepare<unknown[], { number: number; times: string }>(
-    `SELECT number, times FROM recipient_sends
-     WHERE account_id = ? AND number IN (SELECT value FROM json_each(?))`,
+  // One statement for the batch's numbers, not one per number; only those sent to come back. A
+  // number is counted only once found (most of a batch never was: one index probe each).
+  // Acceptance decides before it inserts the batch, so none of the counted rows are its own.
+  const sent = `FROM messages m WHERE m.e164 = j.value AND m.account_id = @account
+    AND m.kind = 'sms' AND m.accepted_at > @since`;
+  const countRecent = db.prepare<RecentParams, { e164: string; n: number }>(
+    `SELECT j.value AS e164, (SELECT count(*) FROM (SELECT 1 ${sent} LIMIT @limit)) AS n
+     FROM json_each(@numbers) j WHERE EXISTS (SELECT 1 ${sent})`,
   );
   return (batch) => {
     const row = selectPolicy.get(batch.accountId);
@@ -49,11 +53,12 @@ function policyReader(db: Db): (batch: AcceptedBatch) => PolicyWrites | undefine
     const policy = policyOf(row);
     const day = utcDay(batch.acceptedAt);
     const usage = selectUsage.get(batch.accountId, day);
-    const recent = new Map<string, number[]>();
+    const recent = new Map<string, number>();
     if (policy.recipientHourlyLimit !== undefined) {
-      const numbers = JSON.stringify(batch.messages.map((m) => numberKey(m.e164)));
-      for (const r of selectTimes.iterate(batch.accountId, numbers)) {
-        recent.set(e164OfKey(r.number), timesOf(r.times));
+      const q = recentQuestion(batch, policy.recipientHourlyLimit);
+      const params = { account: batch.accountId, ...q };
+      for (const r of countRecent.iterate(params)) {
+        recent.set(r.e164, r.n);
       }
     }
     return policyWrites(batch, policy, {
@@ -74,12 +79,6 @@ function policyWriter(db: Db, outbox: SqliteOutbox): (w: PolicyWrites) => void {
      ON CONFLICT (account_id, day) DO UPDATE SET cost_count = cost_count + excluded.cost_count,
        told = excluded.told`,
   );
-  const upsertTimes = multiRowInsert(
-    db,
-    'INSERT INTO recipient_sends (account_id, number, times) VALUES',
-    '(?,?,?)',
-    'ON CONFLICT (account_id, number) DO UPDATE SET times = excluded.times',
-  );
   const debit = db.prepare(
     'UPDATE account_policies SET balance = balance - ?, next_slot = ? WHERE account_id = ?',
   );
@@ -91,18 +90,6 @@ function policyWriter(db: Db, outbox: SqliteOutbox): (w: PolicyWrites) => void {
     const { accountId, acceptedAt: now, sessionNo } = w.batch;
     const cost = w.decision.cost;
     upsertUsage.run(accountId, w.day, cost, w.told);
-    // In key order: neighbouring keys land on the same B-tree pages.
-    // In key order: neighbouring keys land on the same B-tree pages.
-    const numbers = [...w.decision.recent.keys()].sort((a, b) => numberKey(a) - numberKey(b));
-    for (let i = 0; i < numbers.length; i += TIMES_PER_UPSERT) {
-      const chunk = numbers.slice(i, i + TIMES_PER_UPSERT);
-      const values: unknown[] = [];
-      for (const e164 of chunk) {
-        // Each key of the chunk came from the map.
-        values.push(accountId, numberKey(e164), timesText(w.decision.recent.get(e164) as number[]));
-      }
-      upsertTimes(chunk.length).run(values);
-    }
     const debited = w.prepaid && cost > 0;
     debit.run(debited ? cost : 0, w.decision.nextSlot, accountId);
     if (debited) ledger.run(accountId, -cost, sessionNo, now);
