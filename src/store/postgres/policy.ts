@@ -44,7 +44,7 @@ export async function decidePolicy(
   const recent =
     policy.recipientHourlyLimit === undefined
       ? new Map<string, number>()
-      : await countRecent(c, recentQuestion(batch, policy.recipientHourlyLimit), batch);
+      : await countRecent(c, recentQuestion(batch), batch);
   return policyWrites(batch, policy, {
     balance: Number(row.balance),
     usedToday: Number(usage?.cost_count ?? 0),
@@ -57,20 +57,23 @@ export async function decidePolicy(
 
 /**
  * The hourly guard's counts, in one statement for the batch's numbers (as one JSON parameter: pg
- * escapes a text[] element by element in JavaScript); a number is counted only once found. The
- * batch's own rows may be stored already (acceptance stores them before the lock): not counted.
+ * escapes a text[] element by element in JavaScript), made an array so that PostgreSQL walks the
+ * index once for all of them, in order (half the cost of a probe per number). It reads every
+ * entry of the hour for a number found, which the guard keeps at the limit. The batch's own
+ * rows may be stored already (acceptance stores them before the lock): they do not count.
  */
 async function countRecent(
   c: Queryable,
   q: RecentQuestion,
   batch: AcceptedBatch,
 ): Promise<Map<string, number>> {
-  const sent = `FROM messages m WHERE m.e164 = j.e AND m.account_id = $1 AND m.kind = 'sms'
-    AND m.accepted_at > $2 AND m.session_no IS DISTINCT FROM $5`;
   const r = await c.query<{ e164: string; n: number }>(
-    `SELECT j.e AS e164, (SELECT count(*)::int FROM (SELECT 1 ${sent} LIMIT $3) x) AS n
-     FROM json_array_elements_text($4::json) AS j(e) WHERE EXISTS (SELECT 1 ${sent})`,
-    [batch.accountId, q.since, q.limit, q.numbers, batch.sessionNo],
+    `SELECT m.e164, count(*)::int AS n FROM messages m
+     WHERE m.e164 = ANY (ARRAY(SELECT json_array_elements_text($4::json)))
+       AND m.account_id = $1 AND m.kind = 'sms' AND m.accepted_at > $2
+       AND m.session_no IS DISTINCT FROM $3
+     GROUP BY m.e164`,
+    [batch.accountId, q.since, batch.sessionNo, q.numbers],
   );
   return new Map(r.rows.map((row) => [row.e164, row.n]));
 }

@@ -54,20 +54,18 @@ export function policyValues(p: AccountPolicy): unknown[] {
 
 /**
  * The hourly guard's question for the store, per number of the batch: how many SMS the account
- * was accepted to it after `since`, counted from the messages' (e164, account_id, kind,
- * accepted_at) index up to `limit` (the rule needs no more), so the check reads at most that many
- * index entries and writes nothing of its own.
+ * was accepted to it after `since`. Each store answers it from the messages' (e164, account_id,
+ * kind, accepted_at) index, so the guard writes nothing of its own.
  */
 export interface RecentQuestion {
   since: number;
-  limit: number;
   /** The batch's distinct numbers, as one JSON array for the one statement that counts them. */
   numbers: string;
 }
 
-export function recentQuestion(batch: AcceptedBatch, limit: number): RecentQuestion {
+export function recentQuestion(batch: AcceptedBatch): RecentQuestion {
   const numbers = JSON.stringify([...new Set(batch.messages.map((m) => m.e164))]);
-  return { since: batch.acceptedAt - HOUR_MS, limit, numbers };
+  return { since: batch.acceptedAt - HOUR_MS, numbers };
 }
 
 /** What acceptance writes for a policy: the batch it keeps, the counters, the events. */

@@ -39,7 +39,8 @@ function policyReader(db: Db): (batch: AcceptedBatch) => PolicyWrites | undefine
     'SELECT cost_count, told FROM account_usage WHERE account_id = ? AND day = ?',
   );
   // One statement for the batch's numbers, not one per number; only those sent to come back. A
-  // number is counted only once found (most of a batch never was: one index probe each).
+  // number is counted only once found (most of a batch never was: one index probe each), and
+  // only up to the limit, which is all the rule needs.
   // Acceptance decides before it inserts the batch, so none of the counted rows are its own.
   const sent = `FROM messages m WHERE m.e164 = j.value AND m.account_id = @account
     AND m.kind = 'sms' AND m.accepted_at > @since`;
@@ -55,8 +56,8 @@ function policyReader(db: Db): (batch: AcceptedBatch) => PolicyWrites | undefine
     const usage = selectUsage.get(batch.accountId, day);
     const recent = new Map<string, number>();
     if (policy.recipientHourlyLimit !== undefined) {
-      const q = recentQuestion(batch, policy.recipientHourlyLimit);
-      const params = { account: batch.accountId, ...q };
+      const limit = policy.recipientHourlyLimit;
+      const params = { account: batch.accountId, limit, ...recentQuestion(batch) };
       for (const r of countRecent.iterate(params)) {
         recent.set(r.e164, r.n);
       }
