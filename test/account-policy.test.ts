@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { RetCode } from '../src/domain/errors.js';
 import { runStoreCli } from './helpers/cli.js';
 import { Esme, status } from './helpers/esme.js';
-import { sqliteOnly, startTestGateway, type TestGateway } from './helpers/gateway.js';
+import { startTestGateway, type TestGateway } from './helpers/gateway.js';
 import { accountKey, approvedTemplate, cn } from './helpers/sending.js';
 import { keyPair, postForm, signedForm } from './helpers/ucloud.js';
 
@@ -182,58 +182,27 @@ describe('account policy', () => {
     e.close();
   });
 
-  it(
-    'the CLI shows and changes a policy and adds credit, with the same checks',
-    sqliteOnly,
-    async () => {
-      await accountKey(gw, 25);
-      const dir = gw.dataDir;
-      const set = await runStoreCli(dir, [
-        'accounts',
-        'policy',
-        '-a',
-        '25',
-        '--countries',
-        'US,gb',
-      ]);
-      assert.equal(set.code, 0, set.stderr);
-      assert.match(set.stdout, /Countries\s+GB,US/);
-      const badCountry = await runStoreCli(dir, [
-        'accounts',
-        'policy',
-        '-a',
-        '25',
-        '--countries',
-        'ZZ',
-      ]);
-      assert.notEqual(badCountry.code, 0);
-      assert.match(badCountry.stderr, /Countries\.0 "ZZ" is not an ISO 3166-1 alpha-2/);
-      const badLimit = await runStoreCli(dir, [
-        'accounts',
-        'policy',
-        '-a',
-        '25',
-        '--daily-limit',
-        '1.5',
-      ]);
-      assert.match(badLimit.stderr, /DailyLimit must be a whole number/);
-      const credit = await runStoreCli(dir, [
-        'accounts',
-        'credit',
-        '-a',
-        '25',
-        '-n',
-        '7',
-        '-r',
-        'cash',
-      ]);
-      assert.equal(credit.code, 0, credit.stderr);
-      const shown = await runStoreCli(dir, ['accounts', 'policy', '-a', '25']);
-      assert.match(shown.stdout, /Balance\s+7/);
-      const view = await gw.admin('GET', '/admin/accounts/25/policy');
-      assert.deepEqual([view.json.Countries, view.json.Balance], [['GB', 'US'], 7]);
-      const ledger = await runStoreCli(dir, ['accounts', 'credits', '-a', '25']);
-      assert.match(ledger.stdout, /credit\s+7\s+cash/);
-    },
-  );
+  it('the CLI shows and changes a policy and adds credit, with the same checks', async () => {
+    await accountKey(gw, 25);
+    const cli = (args: string[]) => runStoreCli(gw.dataDir, args, gw.storeEnv);
+    const set = await cli(['accounts', 'policy', '-a', '25', '--countries', 'US,gb']);
+    assert.equal(set.code, 0, set.stderr);
+    assert.match(set.stdout, /Countries\s+GB,US/);
+    const badCountry = await cli(['accounts', 'policy', '-a', '25', '--countries', 'ZZ']);
+    assert.notEqual(badCountry.code, 0);
+    assert.match(badCountry.stderr, /Countries\.0 "ZZ" is not an ISO 3166-1 alpha-2/);
+    const badLimit = await cli(['accounts', 'policy', '-a', '25', '--daily-limit', '1.5']);
+    assert.match(badLimit.stderr, /DailyLimit must be a whole number/);
+    const credit = await cli(['accounts', 'credit', '-a', '25', '-n', '7', '-r', 'cash']);
+    assert.equal(credit.code, 0, credit.stderr);
+    const badCredit = await cli(['accounts', 'credit', '-a', '25', '-n', '1e3', '-r', 'x']);
+    assert.notEqual(badCredit.code, 0);
+    assert.match(badCredit.stderr, /CostCount must be a whole number from 1/);
+    const shown = await cli(['accounts', 'policy', '-a', '25']);
+    assert.match(shown.stdout, /Balance\s+7/);
+    const view = await gw.admin('GET', '/admin/accounts/25/policy');
+    assert.deepEqual([view.json.Countries, view.json.Balance], [['GB', 'US'], 7]);
+    const ledger = await cli(['accounts', 'credits', '-a', '25']);
+    assert.match(ledger.stdout, /credit\s+7\s+cash/);
+  });
 });

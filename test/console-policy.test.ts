@@ -69,5 +69,20 @@ describe('console: account policy', () => {
     assert.match(country.text, /Countries\.0/);
     const view = await gw.admin('GET', '/admin/accounts/42/policy');
     assert.equal(view.json.DailyLimit, null);
+    for (const [costCount, reference, field] of [
+      ['0', 'x', /CostCount must be a whole number from 1/],
+      ['2.5', 'x', /CostCount must be a whole number from 1/],
+      ['5', '   ', /Reference must be 1 to 200 characters/],
+    ] as const) {
+      const credit = await admin.post('/console/policy/credit', {
+        account: '42',
+        costCount,
+        reference,
+      });
+      assert.equal(credit.status, 400);
+      assert.match(credit.text, field);
+    }
+    const ledger = await gw.admin('GET', '/admin/accounts/42/credits');
+    assert.deepEqual(ledger.json.Entries, [], 'a refused credit adds nothing');
   });
 });

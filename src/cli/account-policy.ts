@@ -108,23 +108,15 @@ function registerCreditCommands(accounts: Command): void {
         await withStore(opts.config, async (store) => {
           const { addCredit } = await import('../core/account-policy.js');
           const accountId = accountOption(opts.account);
-          const costCount = Number(opts.costCount);
-          if (!/^\d{1,13}$/.test(opts.costCount) || costCount < 1) {
-            throw new WirebirdError(
-              'InvalidParameter',
-              '--cost-count must be a whole number from 1',
-            );
-          }
-          const reference = opts.reference.trim();
-          if (reference === '' || reference.length > 200) {
-            throw new WirebirdError('InvalidParameter', '--reference must be 1 to 200 characters');
-          }
-          const answer = await addCredit({ store, clock }, accountId, { costCount, reference });
+          // A whole number as typed, else NaN, which the core refuses by its name.
+          const costCount = /^\d+$/.test(opts.costCount) ? Number(opts.costCount) : NaN;
+          const input = { CostCount: costCount, Reference: opts.reference };
+          const answer = await addCredit({ store, clock }, accountId, input);
           await cliAudit(store, {
             action: 'account.credited',
             target: String(accountId),
             accountId,
-            detail: { CostCount: costCount, Reference: reference },
+            detail: { CostCount: answer.CostCount, Reference: opts.reference.trim() },
           });
           show(answer);
         }).catch(failOnError);

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { addCredit, ledgerPage, policyAnswer, updatePolicy } from '../core/account-policy.js';
-import { WirebirdError } from '../domain/errors.js';
 import {
   accountOf,
   adminOnly,
@@ -70,12 +69,12 @@ export function registerPolicyRoutes(app: FastifyInstance, ctx: ConsoleContext):
       adminOnly(request, 'adds credit');
       const accountId = accountOf(request, request.body);
       const f = CreditForm(request.body);
-      const costCount = /^\d{1,13}$/.test(f.costCount) ? Number(f.costCount) : 0;
-      if (costCount < 1)
-        throw new WirebirdError('InvalidParameter', 'CostCount must be a whole number from 1');
-      if (f.reference === '') throw new WirebirdError('MissingParameter', 'Reference is required');
-      const answer = await addCredit(ctx, accountId, { costCount, reference: f.reference });
-      const detail = { CostCount: costCount, Reference: f.reference };
+      const costCount = /^\d+$/.test(f.costCount) ? Number(f.costCount) : NaN;
+      const answer = await addCredit(ctx, accountId, {
+        CostCount: costCount,
+        Reference: f.reference,
+      });
+      const detail = { CostCount: answer.CostCount, Reference: f.reference.trim() };
       await consoleAudit(ctx, request, {
         action: 'account.credited',
         target: String(accountId),

@@ -126,15 +126,41 @@ function countriesOf(codes: unknown): string[] {
   return [...seen].sort();
 }
 
-/** Adds credit to the ledger; answers the new balance. */
+/** The most one credit may add: the ledger's sums stay exact integers far beyond it. */
+export const MAX_CREDIT = 1_000_000_000_000;
+export const MAX_REFERENCE = 200;
+
+/**
+ * Adds credit to the ledger; answers the new balance. Every face hands the values as it got
+ * them, so one place says what a credit may be.
+ */
 export async function addCredit(
   deps: PolicyDeps,
   accountId: number,
-  credit: { costCount: number; reference: string },
+  input: { CostCount: unknown; Reference: unknown },
 ): Promise<Record<string, unknown>> {
+  const credit = creditOf(input);
   await mustExist(deps, accountId);
   const balance = await deps.store.addCredit(accountId, credit, deps.clock.now());
   return { AccountId: accountId, CostCount: credit.costCount, Balance: balance };
+}
+
+function creditOf(input: { CostCount: unknown; Reference: unknown }): {
+  costCount: number;
+  reference: string;
+} {
+  const n = input.CostCount;
+  if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_CREDIT) {
+    throw invalid('CostCount', `must be a whole number from 1 to ${MAX_CREDIT}`);
+  }
+  const reference = typeof input.Reference === 'string' ? input.Reference.trim() : '';
+  if (reference === '' || reference.length > MAX_REFERENCE) {
+    throw invalid(
+      'Reference',
+      `must be 1 to ${MAX_REFERENCE} characters: your invoice or payment reference`,
+    );
+  }
+  return { costCount: n, reference };
 }
 
 /** A page of the ledger, newest first, as the API answers it. */

@@ -15,6 +15,8 @@ import {
 
 export interface TestGateway extends Gateway {
   dataDir: string;
+  /** The environment a CLI run needs to reach this gateway's store (its schema on PostgreSQL). */
+  storeEnv: Record<string, string>;
   /** The development account's key (AccountId 1). */
   key: string;
   /** POST /api with the dev key (or the one given); returns status and parsed JSON. */
@@ -92,6 +94,7 @@ export async function startTestGateway(
   return {
     ...gw,
     dataDir,
+    storeEnv: scratch ? { DATABASE_URL: scratch.url } : {},
     key,
     client,
     api: async (body, options = {}) => {

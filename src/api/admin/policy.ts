@@ -1,7 +1,14 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { LIMIT_RANGES, MAX_RECIPIENT_HOURLY_LIMIT } from '../../domain/accounts/policy.js';
-import { addCredit, ledgerPage, policyAnswer, updatePolicy } from '../../core/account-policy.js';
+import {
+  MAX_CREDIT,
+  MAX_REFERENCE,
+  addCredit,
+  ledgerPage,
+  policyAnswer,
+  updatePolicy,
+} from '../../core/account-policy.js';
 import type { ApiDeps } from '../context.js';
 import { Obj } from '../answer-schemas.js';
 import { serveAdmin, type AdminInput, type AdminRoute } from './admin-route.js';
@@ -96,8 +103,8 @@ export const POLICY_ROUTES = {
     params: AccountParam,
     body: Type.Object(
       {
-        CostCount: Type.Integer({ minimum: 1, maximum: 1_000_000_000_000 }),
-        Reference: Type.String({ minLength: 1, maxLength: 200 }),
+        CostCount: Type.Integer({ minimum: 1, maximum: MAX_CREDIT }),
+        Reference: Type.String({ minLength: 1, maxLength: MAX_REFERENCE }),
       },
       { additionalProperties: false },
     ),
@@ -140,10 +147,8 @@ export function registerPolicyAdmin(app: FastifyInstance, deps: ApiDeps): void {
   );
   serveAdmin(app, deps, R.addCredit, async (input) =>
     addCredit(deps, accountOf(input), {
-      // The route's schema checked CostCount, a whole number,
-      costCount: input.body.CostCount as number,
-      // and Reference, a string.
-      reference: input.body.Reference as string,
+      CostCount: input.body.CostCount,
+      Reference: input.body.Reference,
     }),
   );
   serveAdmin(app, deps, R.listCredits, async (input) => {
