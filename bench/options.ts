@@ -84,6 +84,8 @@ export interface Options {
   release: number;
   /** Scheduled: rounds of each pair of arms, alternating which goes first. */
   rounds: number;
+  /** Policy: the stores to measure; PostgreSQL needs databaseUrl. */
+  stores: ('sqlite' | 'postgres')[];
 }
 
 const HELP = `npm run bench -- [options]
@@ -120,6 +122,8 @@ const HELP = `npm run bench -- [options]
                         (1000000)
   --release <n>         scheduled: messages falling due at once (100000)
   --rounds <n>          scheduled: rounds of each comparison, alternating the order (3)
+  --stores <list>       policy: sqlite,postgres (default: sqlite, and postgres given a
+                        --database-url)
   --keep                keep temporary data dirs`;
 
 function int(v: string | undefined, name: string, fallback: number): number {
@@ -178,6 +182,7 @@ export function parseOptions(argv: string[]): Options | undefined {
       held: { type: 'string' },
       release: { type: 'string' },
       rounds: { type: 'string' },
+      stores: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -219,5 +224,16 @@ export function parseOptions(argv: string[]): Options | undefined {
     held: int(v.held, 'held', 1_000_000),
     release: Math.max(1, int(v.release, 'release', 100_000)),
     rounds: Math.max(1, int(v.rounds, 'rounds', 3)),
+    stores: stores(v.stores, v['database-url'] ?? process.env.WIREBIRD_TEST_DATABASE_URL),
   };
+}
+
+function stores(v: string | undefined, databaseUrl: string | undefined): Options['stores'] {
+  if (v === undefined) return databaseUrl ? ['sqlite', 'postgres'] : ['sqlite'];
+  const list = v.split(',').map((s) => s.trim());
+  for (const s of list) {
+    if (s !== 'sqlite' && s !== 'postgres') throw new Error(`--stores: unknown store ${s}`);
+    if (s === 'postgres' && !databaseUrl) throw new Error('--stores postgres needs --database-url');
+  }
+  return list as Options['stores'];
 }

@@ -42,7 +42,7 @@ export interface PolicyFigures {
 export async function measurePolicy(o: Options, phones: PhoneSequence): Promise<PolicyFigures> {
   const acceptance: Pair[] = [];
   const runs: AcceptanceFigures[] = [];
-  for (const pg of o.databaseUrl ? [false, true] : [false]) {
+  for (const pg of o.stores.map((s) => s === 'postgres')) {
     const rates = await alternate(o.rounds, async (withPolicy) => {
       const f = await acceptedWith(o, phones, { pg, withPolicy });
       runs.push(f);
