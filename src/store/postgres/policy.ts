@@ -32,50 +32,53 @@ export async function decidePolicy(
   );
   const row = r.rows[0];
   if (!row) return undefined;
-  // Read after the lock, in a statement of its own: under READ COMMITTED a statement sees what
-  // was committed when it began, so counters read in the locking statement could be the ones
-  // from before the holder it waited for committed.
-  const u = await c.query<{ cost_count: string; told: string }>(
-    'SELECT cost_count, told FROM account_usage WHERE account_id = $1 AND day = $2',
-    [batch.accountId, day],
-  );
-  const usage = u.rows[0];
   const policy = policyOf(row);
-  const recent =
-    policy.recipientHourlyLimit === undefined
-      ? new Map<string, number>()
-      : await countRecent(c, recentQuestion(batch), batch);
+  const counters = await readCounters(c, batch, policy, day);
   return policyWrites(batch, policy, {
     balance: Number(row.balance),
-    usedToday: Number(usage?.cost_count ?? 0),
-    recent,
     nextSlot: Number(row.next_slot),
     day,
-    told: usage?.told ?? '',
+    ...counters,
   });
 }
 
 /**
- * The hourly guard's counts, in one statement for the batch's numbers (as one JSON parameter: pg
- * escapes a text[] element by element in JavaScript), made an array so that PostgreSQL walks the
- * index once for all of them, in order (half the cost of a probe per number). It reads every
- * entry of the hour for a number found, which the guard keeps at the limit. The batch's own
- * rows may be stored already (acceptance stores them before the lock): they do not count.
+ * Today's use and, for the hourly guard, its counts: one statement, one round trip of the
+ * account's turn. Read after the lock, in a statement of its own: under READ COMMITTED a
+ * statement sees what was committed when it began, so counters read in the locking statement
+ * could be the ones from before the holder it waited for committed.
+ *
+ * The guard's counts come from the batch's numbers (one JSON parameter: pg escapes a text[]
+ * element by element in JavaScript) made an array, so that PostgreSQL walks the index once for
+ * all of them, in order (half the cost of a probe per number). It reads every entry of the hour
+ * for a number found, which the guard keeps at the limit. The batch's own rows are stored
+ * already (before the lock, or not at all for a fallback): they do not count.
  */
-async function countRecent(
+async function readCounters(
   c: Queryable,
-  q: RecentQuestion,
   batch: AcceptedBatch,
-): Promise<Map<string, number>> {
-  const r = await c.query<{ e164: string; n: number }>(
-    `SELECT m.e164, count(*)::int AS n FROM messages m
-     WHERE m.e164 = ANY (ARRAY(SELECT json_array_elements_text($4::json)))
-       AND m.account_id = $1 AND m.kind = 'sms' AND m.accepted_at > $2
-       AND m.session_no IS DISTINCT FROM $3
-     GROUP BY m.e164`,
-    [batch.accountId, q.since, batch.sessionNo, q.numbers],
+  policy: AccountPolicy,
+  day: number,
+): Promise<{ usedToday: number; told: string; recent: Map<string, number> }> {
+  const q: RecentQuestion =
+    policy.recipientHourlyLimit === undefined ? { since: 0, numbers: '[]' } : recentQuestion(batch);
+  const r = await c.query<{ e164: string | null; n: string; told: string | null }>(
+    `SELECT NULL::text AS e164, cost_count AS n, told FROM account_usage
+       WHERE account_id = $1 AND day = $2
+     UNION ALL
+     SELECT m.e164, count(*), NULL FROM messages m
+       WHERE m.e164 = ANY (ARRAY(SELECT json_array_elements_text($5::json)))
+         AND m.account_id = $1 AND m.kind = 'sms' AND m.accepted_at > $3
+         AND m.session_no IS DISTINCT FROM $4
+       GROUP BY m.e164`,
+    [batch.accountId, day, q.since, batch.sessionNo, q.numbers],
   );
-  return new Map(r.rows.map((row) => [row.e164, row.n]));
+  const out = { usedToday: 0, told: '', recent: new Map<string, number>() };
+  for (const row of r.rows) {
+    if (row.e164 === null) Object.assign(out, { usedToday: Number(row.n), told: row.told ?? '' });
+    else out.recent.set(row.e164, Number(row.n));
+  }
+  return out;
 }
 
 /** Writes the counters, the debit and the events a decision made: one round trip, and events. */
