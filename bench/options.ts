@@ -86,6 +86,8 @@ export interface Options {
   rounds: number;
   /** Policy: the stores to measure; PostgreSQL needs databaseUrl. */
   stores: ('sqlite' | 'postgres')[];
+  /** The recipients' numbers counting up (neighbours in every index) or spread as real ones. */
+  numbers: 'ascending' | 'scattered';
 }
 
 const HELP = `npm run bench -- [options]
@@ -122,6 +124,8 @@ const HELP = `npm run bench -- [options]
                         (1000000)
   --release <n>         scheduled: messages falling due at once (100000)
   --rounds <n>          scheduled: rounds of each comparison, alternating the order (3)
+  --numbers <order>     ascending (each number the last plus one) or scattered (the same numbers
+                        spread over the range, as real recipients are) (ascending)
   --stores <list>       policy: sqlite,postgres (default: sqlite, and postgres given a
                         --database-url)
   --keep                keep temporary data dirs`;
@@ -183,6 +187,7 @@ export function parseOptions(argv: string[]): Options | undefined {
       release: { type: 'string' },
       rounds: { type: 'string' },
       stores: { type: 'string' },
+      numbers: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -225,7 +230,13 @@ export function parseOptions(argv: string[]): Options | undefined {
     release: Math.max(1, int(v.release, 'release', 100_000)),
     rounds: Math.max(1, int(v.rounds, 'rounds', 3)),
     stores: stores(v.stores, v['database-url'] ?? process.env.WIREBIRD_TEST_DATABASE_URL),
+    numbers: numberOrder(v.numbers),
   };
+}
+
+function numberOrder(v: string | undefined): Options['numbers'] {
+  if (v === undefined || v === 'ascending' || v === 'scattered') return v ?? 'ascending';
+  throw new Error('--numbers must be ascending or scattered');
 }
 
 function stores(v: string | undefined, databaseUrl: string | undefined): Options['stores'] {

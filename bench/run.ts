@@ -137,7 +137,7 @@ function commandLine(): string {
 async function main(): Promise<void> {
   const o = parseOptions(process.argv.slice(2));
   if (!o) return;
-  const phones = new PhoneSequence('138');
+  const phones = new PhoneSequence('138', 0, o.numbers);
   // The database url may hold a password: the figures file keeps it out.
   const shown = { ...o, databaseUrl: o.databaseUrl && redacted(o.databaseUrl) };
   const out: Record<string, unknown> = { command: commandLine(), options: shown };
