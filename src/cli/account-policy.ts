@@ -108,9 +108,7 @@ function registerCreditCommands(accounts: Command): void {
         await withStore(opts.config, async (store) => {
           const { addCredit } = await import('../core/account-policy.js');
           const accountId = accountOption(opts.account);
-          // A whole number as typed, else NaN, which the core refuses by its name.
-          const costCount = /^\d+$/.test(opts.costCount) ? Number(opts.costCount) : NaN;
-          const input = { CostCount: costCount, Reference: opts.reference };
+          const input = { CostCount: opts.costCount, Reference: opts.reference };
           const answer = await addCredit({ store, clock }, accountId, input);
           await cliAudit(store, {
             action: 'account.credited',

@@ -69,9 +69,8 @@ export function registerPolicyRoutes(app: FastifyInstance, ctx: ConsoleContext):
       adminOnly(request, 'adds credit');
       const accountId = accountOf(request, request.body);
       const f = CreditForm(request.body);
-      const costCount = /^\d+$/.test(f.costCount) ? Number(f.costCount) : NaN;
       const answer = await addCredit(ctx, accountId, {
-        CostCount: costCount,
+        CostCount: f.costCount,
         Reference: f.reference,
       });
       const detail = { CostCount: answer.CostCount, Reference: f.reference.trim() };

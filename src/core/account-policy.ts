@@ -132,7 +132,8 @@ export const MAX_REFERENCE = 200;
 
 /**
  * Adds credit to the ledger; answers the new balance. Every face hands the values as it got
- * them, so one place says what a credit may be.
+ * them (CostCount a number from JSON, or digits as typed in a form or a flag), so one place says
+ * what a credit may be.
  */
 export async function addCredit(
   deps: PolicyDeps,
@@ -149,7 +150,8 @@ function creditOf(input: { CostCount: unknown; Reference: unknown }): {
   costCount: number;
   reference: string;
 } {
-  const n = input.CostCount;
+  const typed = input.CostCount;
+  const n = typeof typed === 'string' && /^\d+$/.test(typed) ? Number(typed) : typed;
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_CREDIT) {
     throw invalid('CostCount', `must be a whole number from 1 to ${MAX_CREDIT}`);
   }
