@@ -6,12 +6,12 @@ import type { IdempotencyDraft } from '../../domain/accounts/policy-ports.js';
 import { INSERT_COLUMNS, fromIdemRow, type IdemRow } from '../rows/messages.js';
 import type { Db } from './database.js';
 import { SCHEDULED } from '../../domain/messages/schedule.js';
-import { groupCommit } from './group-commit.js';
 import { smsInserter } from './insert-sms.js';
 import type { SqliteOutbox } from './outbox.js';
 import { INSERT_FALLBACK_COLUMNS, fallbackValues } from '../rows/conversations.js';
 import { settledRecord } from '../rows/policy.js';
 import { sqlitePolicyGuard } from './policy.js';
+import type { SqliteWriter } from './writer.js';
 
 const INSERT_MESSAGE = `INSERT INTO messages (${INSERT_COLUMNS}, expires_at)
   VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,'queued','accepted',?,?,?)`;
@@ -22,6 +22,7 @@ const INSERT_MESSAGE = `INSERT INTO messages (${INSERT_COLUMNS}, expires_at)
  */
 export function sqliteAcceptance(
   db: Db,
+  writer: SqliteWriter,
   outbox: SqliteOutbox,
 ): Pick<MessageStore, 'acceptBatch' | 'acceptBusinessMessage' | 'findIdempotency'> {
   const insertSms = smsInserter(db);
@@ -29,12 +30,12 @@ export function sqliteAcceptance(
   const insertSession = db.prepare(
     'INSERT INTO sessions (session_no, account_id, accepted_count, created_at) VALUES (?,?,?,?)',
   );
-  const { guarded, findIdem, takeIdem, commit } = idempotencyGuard(db);
+  const { guarded, findIdem, takeIdem } = idempotencyGuard(db, writer);
   const policy = sqlitePolicyGuard(db, outbox);
 
   return {
     async acceptBatch(batch, idem) {
-      return commit(() => {
+      return writer.run(() => {
         const raced = idem && findIdem(idem.accountId, idem.key, idemWindowStart(idem));
         if (raced) return { raced };
         const w = policy.decide(batch);
@@ -68,7 +69,7 @@ export function sqliteAcceptance(
  * Runs a write all or nothing, unless the idempotency key is taken within its window, and
  * settles once it is committed with the other acceptances of the same moment (group commit).
  */
-function idempotencyGuard(db: Db) {
+function idempotencyGuard(db: Db, writer: SqliteWriter) {
   const selectIdem = db.prepare<unknown[], IdemRow>(
     'SELECT account_id, idem_key, request_hash, response, created_at FROM idempotency_keys WHERE account_id = ? AND idem_key = ? AND created_at >= ?',
   );
@@ -81,7 +82,6 @@ function idempotencyGuard(db: Db) {
     const row = selectIdem.get(accountId, key, notBefore);
     return row && fromIdemRow(row);
   };
-  const commit = groupCommit(db);
   /**
    * Runs `write` all or nothing, unless the idempotency key is taken within its window, and
    * settles once it is committed (with the other acceptances of the same moment).
@@ -89,7 +89,7 @@ function idempotencyGuard(db: Db) {
   const takeIdem = (idem: IdempotencyRecord) =>
     upsertIdem.run(idem.accountId, idem.key, idem.requestHash, idem.response, idem.createdAt);
   const guarded = (idem: IdempotencyRecord | undefined, notBefore: number, write: () => void) =>
-    commit((): IdempotencyRecord | undefined => {
+    writer.run((): IdempotencyRecord | undefined => {
       if (idem) {
         const existing = findIdem(idem.accountId, idem.key, notBefore);
         if (existing) return existing;
@@ -99,7 +99,7 @@ function idempotencyGuard(db: Db) {
       return undefined;
     });
 
-  return { guarded, findIdem, takeIdem, commit };
+  return { guarded, findIdem, takeIdem };
 }
 
 /**

@@ -3,10 +3,13 @@ import { CLAIM_COLUMNS, fromClaimValues, notExpired, type ClaimValues } from '..
 
 const NOT_EXPIRED = notExpired('?');
 import type { Db } from './database.js';
-import { relaxed } from './relaxed.js';
+import type { SqliteWriter } from './writer.js';
 
 /** Claims: due messages taken under a lease, and leases renewed while their submit runs. */
-export function sqliteClaims(db: Db): Pick<MessageStore, 'claimDue' | 'extendLeases'> {
+export function sqliteClaims(
+  db: Db,
+  writer: SqliteWriter,
+): Pick<MessageStore, 'claimDue' | 'extendLeases'> {
   const claim = db.prepare<unknown[], ClaimValues>(
     `UPDATE messages SET state = 'submitting', attempts = attempts + 1, due_at = ?
      WHERE id IN (SELECT id FROM messages WHERE due_at <= ? AND ${NOT_EXPIRED} ORDER BY due_at LIMIT ?)
@@ -24,22 +27,19 @@ export function sqliteClaims(db: Db): Pick<MessageStore, 'claimDue' | 'extendLea
     `UPDATE messages SET due_at = ? WHERE id = ? AND state = 'submitting' AND attempts = ?`,
   );
   // A lost claim or renewal only makes its messages due sooner; the outcome's commit is durable.
-  const claimRows = relaxed(db, (until: number, now: number, limit: number) =>
-    claim.all(until, now, now, limit),
-  );
-  const extend = relaxed(db, (claims: readonly { id: number; attempt: number }[], until) => {
-    for (const c of claims) extendOne.run(until, c.id, c.attempt);
-  });
 
   return {
     async claimDue(now, limit, leaseMs) {
       if (idle && anyDue.get(now) === undefined) return [];
-      const rows = claimRows(now + leaseMs, now, limit);
+      const until = now + leaseMs;
+      const rows = await writer.run(() => claim.all(until, now, now, limit), 'relaxed');
       idle = rows.length === 0;
       return rows.map(fromClaimValues);
     },
     async extendLeases(claims, until) {
-      extend(claims, until);
+      await writer.run(() => {
+        for (const c of claims) extendOne.run(until, c.id, c.attempt);
+      }, 'relaxed');
     },
   };
 }

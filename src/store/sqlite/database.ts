@@ -11,6 +11,8 @@ export interface SqliteOptions {
   path: string;
   /** FULL survives power loss; NORMAL survives a process crash only. */
   synchronous?: 'FULL' | 'NORMAL';
+  /** How long a write waits for another process's lock on the file (5 s unless said). */
+  busyTimeoutMs?: number;
   /** The page cache, in KiB (16 MB unless said). */
   cacheKib?: number;
 }
@@ -34,7 +36,7 @@ export function openDatabase(options: SqliteOptions): Db {
   const db = new Database(options.path);
   db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
-  db.pragma('busy_timeout = 5000');
+  db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
   // 16 MB: the hot pages are the right edges of the indexes and the newest sessions; 64 MB cost
   // 50 MB of RSS and no measurable CPU (bench/RESULTS.md, section 2).
   db.pragma(`cache_size = -${options.cacheKib ?? 16384}`);

@@ -18,6 +18,7 @@ import type { Db } from './database.js';
 import { sqliteWindows } from './conversations.js';
 import type { SqliteOptOuts } from './opt-outs.js';
 import type { SqliteOutbox } from './outbox.js';
+import type { SqliteWriter } from './writer.js';
 import { smppAccountEndpointId } from '../../domain/smpp-server/receipt-endpoint.js';
 
 /** The latest message this account sent to a phone, for a reply's conversation link. */
@@ -53,6 +54,7 @@ function sqliteRouting(db: Db) {
 
 export function sqliteInbound(
   db: Db,
+  writer: SqliteWriter,
   outbox: SqliteOutbox,
   optOuts: Pick<SqliteOptOuts, 'keywordReply'>,
 ): InboundStore {
@@ -86,10 +88,10 @@ export function sqliteInbound(
     return { message: toInbound(first), stored: false };
   });
 
-  const parts = sqliteParts(db, store);
+  const parts = sqliteParts(db, writer, store);
   return {
     async storeInbound(arrived, inboundId): Promise<{ message: InboundMessage; stored: boolean }> {
-      return store(arrived, inboundId);
+      return writer.run(() => store(arrived, inboundId));
     },
     ...parts,
     async listInbound(filter) {
@@ -134,6 +136,7 @@ type StoreOne = (
 /** Parts of concatenated replies: kept until whole, then stored as one message (same transaction). */
 function sqliteParts(
   db: Db,
+  writer: SqliteWriter,
   store: StoreOne,
 ): Pick<InboundStore, 'storeInboundPart' | 'flushInboundParts'> {
   const keep = db.prepare(
@@ -168,10 +171,10 @@ function sqliteParts(
   });
   return {
     async storeInboundPart(p, inboundId) {
-      return part(p, inboundId);
+      return writer.run(() => part(p, inboundId));
     },
     async flushInboundParts(cutoff, newId) {
-      return flush(cutoff, newId);
+      return writer.run(() => flush(cutoff, newId));
     },
   };
 }

@@ -3,7 +3,7 @@ import type { InboxStore } from '../../domain/ports.js';
 import { INBOX_COLUMNS, fromRow, type InboxRow } from '../rows/inbox.js';
 import type { Db } from './database.js';
 import { multiRowInsert, ROWS_PER_INSERT as CHUNK } from './multi-row.js';
-import { relaxed } from './relaxed.js';
+import type { SqliteWriter } from './writer.js';
 
 const INSERT = `INSERT INTO sim_inbox (message_ref, route, upstream_id, kind, from_addr, to_addr, body,
   type, segments, encoding, delivered_at, report_status, report_due_at, reported, submissions,
@@ -33,30 +33,32 @@ function pushValues(values: unknown[], e: InboxEntry): void {
 
 type Delivery = { entry: InboxEntry; duplicate: boolean };
 
-export function sqliteInbox(db: Db): InboxStore {
+export function sqliteInbox(db: Db, writer: SqliteWriter): InboxStore {
   const pending = db.prepare<unknown[], InboxRow>(
     `SELECT ${INBOX_COLUMNS} FROM sim_inbox WHERE reported = 0 ORDER BY report_due_at`,
   );
   const markReportedStatement = db.prepare(
     'UPDATE sim_inbox SET reported = 1 WHERE id IN (SELECT value FROM json_each(?))',
   );
-  const markReported = relaxed(db, (ids: string) => markReportedStatement.run(ids));
 
   const deliverMany = inboxDeliverer(db);
 
   return {
     async deliverToInbox(e) {
+      const [one] = await writer.run(() => deliverMany([e]), 'relaxed');
       // One entry in, one delivery out.
-      return deliverMany([e])[0] as Delivery;
+      return one as Delivery;
     },
     async deliverManyToInbox(entries) {
-      return deliverMany(entries);
+      return writer.run(() => deliverMany(entries), 'relaxed');
     },
     async pendingInboxReports() {
       return pending.all().map(fromRow);
     },
     async markInboxReported(ids) {
-      markReported(JSON.stringify(ids));
+      const list = JSON.stringify(ids);
+      // A report marked and then lost is sent again: relaxed, as the inbox's deliveries.
+      await writer.run(() => markReportedStatement.run(list), 'relaxed');
     },
     async listInbox(filter) {
       const rows = filter.phone
@@ -112,9 +114,9 @@ function inboxDeliverer(db: Db): (entries: readonly InboxEntry[]) => Delivery[] 
   };
   // The dispatcher's durable commit of the submit outcome follows each delivery, and a report lost
   // with `reported = 1` is sent again from the pending list, which the final receipt ignores.
-  return relaxed(db, (entries: readonly InboxEntry[]) => {
+  return (entries: readonly InboxEntry[]) => {
     const out: Delivery[] = [];
     for (let i = 0; i < entries.length; i += CHUNK) deliverChunk(entries.slice(i, i + CHUNK), out);
     return out;
-  });
+  };
 }

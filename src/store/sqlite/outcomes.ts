@@ -3,17 +3,19 @@ import type { MessageStore } from '../../domain/ports.js';
 import type { Db } from './database.js';
 import type { SqliteOutbox } from './outbox.js';
 import type { sqliteReports } from './reports.js';
+import type { SqliteWriter } from './writer.js';
 
 /** Submit outcomes recorded in one transaction: submitted (with parts), retried, failed. */
 export function sqliteOutcomes(
   db: Db,
+  writer: SqliteWriter,
   reports: ReturnType<typeof sqliteReports>,
   outbox: SqliteOutbox,
 ): Pick<MessageStore, 'recordOutcomes'> {
   const outcomes = outcomeStatements(db, reports, outbox);
   return {
     async recordOutcomes(list, now) {
-      outcomes(list, now);
+      await writer.run(() => outcomes(list, now));
     },
   };
 }

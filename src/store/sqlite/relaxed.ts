@@ -10,18 +10,28 @@ import type { Db } from './database.js';
  * joins it and that transaction's commit decides.
  */
 export function relaxed<A extends unknown[], R>(db: Db, fn: (...args: A) => R): (...args: A) => R {
-  const inTransaction = db.transaction(fn);
+  return relaxedCommit(db, db.transaction(fn));
+}
+
+/**
+ * Runs `tx` (a transaction function) with a commit that does not wait for the disk, unless it is
+ * called inside another transaction, whose commit then decides.
+ */
+export function relaxedCommit<A extends unknown[], R>(
+  db: Db,
+  tx: (...args: A) => R,
+): (...args: A) => R {
   // pragma(..., { simple: true }) answers the pragma's one value: a number for synchronous.
   const durable = db.pragma('synchronous', { simple: true }) as number;
   // 0 OFF, 1 NORMAL, 2 FULL, 3 EXTRA: a store configured below FULL has nothing to relax.
-  if (durable <= 1) return (...args) => inTransaction(...args);
+  if (durable <= 1) return tx;
   // Compiled afresh each time (db.pragma does not cache): SQLite applies this pragma when it
   // compiles it, not when it runs. Nor does it take the write lock: it is the connection's own.
   return (...args) => {
-    if (db.inTransaction) return inTransaction(...args);
+    if (db.inTransaction) return tx(...args);
     db.pragma('synchronous = NORMAL');
     try {
-      return inTransaction(...args);
+      return tx(...args);
     } finally {
       db.pragma(`synchronous = ${durable}`);
     }

@@ -8,8 +8,9 @@ import type { Db } from './database.js';
 import type { SqliteOutbox } from './outbox.js';
 import { MESSAGE_EVENT_COLUMNS, type MessageEventRow } from '../rows/outbox.js';
 import { sqliteParts } from './parts.js';
+import type { SqliteWriter } from './writer.js';
 
-export function sqliteReports(db: Db, outbox: SqliteOutbox) {
+export function sqliteReports(db: Db, writer: SqliteWriter, outbox: SqliteOutbox) {
   const keepEarly = db.prepare(
     `INSERT INTO early_reports (route, upstream, upstream_id, status, code, descr, at, received_at)
      VALUES (?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING`,
@@ -48,12 +49,15 @@ export function sqliteReports(db: Db, outbox: SqliteOutbox) {
   };
 
   return {
-    async applyReports(reports: readonly Report[], now: number) {
-      return applyReports(reports, now);
-    },
+    /** For the outcomes' transaction: reports that came before their submit's answer. */
     applyEarlyReports,
-    async expireAwaiting(cutoff: number, now: number, limit: number) {
-      return expireAwaiting(cutoff, now, limit);
+    store: {
+      async applyReports(reports: readonly Report[], now: number) {
+        return writer.run(() => applyReports(reports, now));
+      },
+      async expireAwaiting(cutoff: number, now: number, limit: number) {
+        return writer.run(() => expireAwaiting(cutoff, now, limit));
+      },
     },
   };
 }
@@ -61,18 +65,17 @@ export function sqliteReports(db: Db, outbox: SqliteOutbox) {
 /** Applies one report; the final report of a one-part SMS in one statement (the common case). */
 function reportApplier(db: Db, outbox: SqliteOutbox) {
   // The report nearly every SMS gets, its final one while it awaits it, in one statement instead
-  // of a lookup and an UPDATE. The id as given is the reading `locate` tries first.
-  const finaliseSmsSql = (also: string, returning: string) =>
+  // of a lookup and an UPDATE. The id as given is the reading `locate` tries first. The same
+  // statement counts the receipt in the message's event sequence when anyone may hear of it (a
+  // subscriber, or the ESME that asked: receipt_to) and returns the event's fields, so the
+  // receipt costs no second UPDATE of the row. (An ESME that asked for failures only counts a
+  // delivered receipt it is not sent: a gap in Sequence, which only orders.)
+  const finaliseSms = db.prepare(
     `UPDATE messages SET state = 'final', status = ?, receipt_result = ?, receipt_code = ?,
-       receipt_desc = ?, receipt_time = ?${also}
+       receipt_desc = ?, receipt_time = ?, event_seq = event_seq + (? OR receipt_to IS NOT NULL)
      WHERE route = ? AND upstream = ? AND upstream_id = ? AND kind = 'sms'
        AND parts = 1 AND state = 'submitted' AND status IN ('accepted', 'sent')
-     RETURNING ${returning}`;
-  const finaliseSms = db.prepare(finaliseSmsSql('', 'id, account_id, receipt_to'));
-  // When anyone listens for receipts: the event's row read and its sequence counted in the same
-  // statement.
-  const finaliseSmsSpeaking = db.prepare(
-    finaliseSmsSql(', event_seq = event_seq + 1', MESSAGE_EVENT_COLUMNS),
+     RETURNING ${MESSAGE_EVENT_COLUMNS}`,
   );
   const applyFound = foundReportApplier(db, outbox);
 
@@ -81,18 +84,17 @@ function reportApplier(db: Db, outbox: SqliteOutbox) {
     const result = receiptResultOf(r.status);
     if (result && advanceStatus('sent', r.status)) {
       const at = Math.floor(r.at / 1000);
-      const speaking = outbox.anySubscriber('message.receipt');
-      // Both statements RETURN these columns; the one that speaks adds the event fields.
-      const done = (speaking ? finaliseSmsSpeaking : finaliseSms).get(
-        ...[r.status, result, r.code, r.desc, at, r.route, r.upstream, r.upstreamId],
+      const speaking = outbox.anySubscriber('message.receipt') ? 1 : 0;
+      // The statement RETURNs the event's columns.
+      const done = finaliseSms.get(
+        ...[r.status, result, r.code, r.desc, at, speaking, r.route, r.upstream, r.upstreamId],
       ) as MessageEventRow | undefined;
       if (done) {
         const change = {
           ...{ id: done.id, accountId: done.account_id, kind: 'sms', status: r.status },
           receiptTo: done.receipt_to,
         };
-        const written = speaking ? done : undefined;
-        outbox.messageChanged({ ...change, code: r.code, desc: r.desc, at: r.at }, now, written);
+        outbox.messageChanged({ ...change, code: r.code, desc: r.desc, at: r.at }, now, done);
         return true;
       }
     }

@@ -22,6 +22,7 @@ import { sqliteTemplates } from './templates.js';
 import { sqliteUcloudKeys } from './ucloud-keys.js';
 import { sqliteWebhooks } from './webhooks.js';
 import { lockWrites, type WriteLock } from './write-lock.js';
+import { sqliteWriter } from './writer.js';
 
 /**
  * The embedded store on one better-sqlite3 connection. With a write lock, other threads of the
@@ -39,6 +40,9 @@ export function openSqliteStore(
 /** The store's operations on a connection to an already migrated database. */
 export function sqliteStoreOn(db: Db): Store {
   const outbox = sqliteOutbox(db);
+  // The hot path's writes (acceptance, claims, outcomes, reports, the inbox, inbound messages,
+  // deliveries) commit together, once per turn of the event loop.
+  const writer = sqliteWriter(db);
   const optOuts = sqliteOptOuts(db, outbox);
   return {
     dialect: 'sqlite',
@@ -51,18 +55,19 @@ export function sqliteStoreOn(db: Db): Store {
     ...sqliteStatistics(db),
     ...sqliteUcloudKeys(db),
     ...sqliteSmppCredentials(db),
-    ...sqliteMessages(db, outbox),
+    ...sqliteMessages(db, writer, outbox),
     ...sqlitePolicies(db),
-    ...sqliteInbox(db),
+    ...sqliteInbox(db, writer),
     ...sqliteInboxViews(db),
     ...sqliteSessions(db),
     ...sqliteMedia(db),
-    ...sqliteInbound(db, outbox, optOuts),
+    ...sqliteInbound(db, writer, outbox, optOuts),
     ...sqliteInboundMedia(db, outbox),
     ...optOuts.store,
-    ...sqliteWebhooks(db, outbox),
+    ...sqliteWebhooks(db, writer, outbox),
     ...sqliteConversations(db, outbox),
     async close() {
+      writer.drain();
       db.close();
     },
   };

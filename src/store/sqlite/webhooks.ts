@@ -22,16 +22,17 @@ import {
 } from '../rows/outbox.js';
 import type { Db } from './database.js';
 import type { SqliteOutbox } from './outbox.js';
+import type { SqliteWriter } from './writer.js';
 
 const Q = () => '?';
 
 /** Webhook endpoints and the deliveries of their events (docs/events.md). */
-export function sqliteWebhooks(db: Db, outbox: SqliteOutbox): WebhookStore {
+export function sqliteWebhooks(db: Db, writer: SqliteWriter, outbox: SqliteOutbox): WebhookStore {
   return {
     ...sqliteEndpoints(db),
-    ...sqliteDeliveries(db),
+    ...sqliteDeliveries(db, writer),
     async emitEvents(events, now, endpointId) {
-      return db.transaction(() => events.flatMap((e) => outbox.emit(e, now, endpointId) ?? []))();
+      return writer.run(() => events.flatMap((e) => outbox.emit(e, now, endpointId) ?? []));
     },
   };
 }
@@ -94,7 +95,7 @@ function sqliteEndpoints(db: Db) {
 
 const endpointValues = (e: WebhookEndpoint) => endpointRowValues(e, (b) => (b ? 1 : 0));
 
-function sqliteDeliveries(db: Db) {
+function sqliteDeliveries(db: Db, writer: SqliteWriter) {
   const claim = sqliteClaim(db);
   const record = sqliteRecord(db);
   const replay = sqliteReplay(db);
@@ -106,10 +107,10 @@ function sqliteDeliveries(db: Db) {
   );
   return {
     async claimDeliveries(endpointId: string, now: number, limit: number, leaseUntil: number) {
-      return claim(endpointId, now, limit, leaseUntil);
+      return writer.run(() => claim(endpointId, now, limit, leaseUntil));
     },
     async recordDeliveries(results: readonly DeliveryResult[], failingCutoff: number) {
-      record(results, failingCutoff);
+      await writer.run(() => record(results, failingCutoff));
     },
     ...sqliteDeliveryReads(db),
     async deliveryAttempts(accountId: number | undefined, endpointId: string, eventId: number) {
@@ -136,7 +137,7 @@ function sqliteDeliveries(db: Db) {
       return replay(request, now);
     },
     async releaseDeliveries(claims: readonly DeliveryClaim[], now: number) {
-      return claims.length === 0 ? 0 : release(claims, now);
+      return claims.length === 0 ? 0 : writer.run(() => release(claims, now));
     },
     async pruneOutbox(before: number, limit: number) {
       return prune(before, limit);

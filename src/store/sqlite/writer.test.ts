@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { openDatabase, type Db } from './database.js';
-import { groupCommit } from './group-commit.js';
+import { sqliteWriter } from './writer.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'wirebird-group-commit-'));
+const dir = mkdtempSync(join(tmpdir(), 'wirebird-writer-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 let n = 0;
 function open(): { db: Db; path: string } {
@@ -26,12 +26,12 @@ const insert =
   };
 const stored = (db: Db) => db.prepare('SELECT v FROM t ORDER BY v').pluck().all();
 
-describe('group commit', () => {
+describe('the writer: one transaction per turn', () => {
   it('settles each piece of work with its own result once it is committed', async () => {
     const { db, path } = open();
-    const commit = groupCommit(db);
+    const commit = sqliteWriter(db).run;
     const other = new Database(path, { readonly: true });
-    const seen = await commit(insert(db, 1)).then((v) => ({
+    const seen = await commit(insert(db, 1)).then((v: number) => ({
       v,
       // Another connection sees only what is committed.
       there: other.prepare('SELECT count(*) FROM t').pluck().get(),
@@ -42,7 +42,7 @@ describe('group commit', () => {
 
   it('rolls back only the work that threw; the rest of its group commits', async () => {
     const { db } = open();
-    const commit = groupCommit(db);
+    const commit = sqliteWriter(db).run;
     const results = await Promise.allSettled([
       commit(insert(db, 1)),
       commit(() => {
@@ -60,7 +60,7 @@ describe('group commit', () => {
 
   it('commits the work queued in one turn together: a failing COMMIT fails all of it', async () => {
     const { db } = open();
-    const commit = groupCommit(db);
+    const commit = sqliteWriter(db).run;
     // The deferred foreign key is only checked at COMMIT, after every savepoint succeeded.
     const group = [commit(insert(db, 1)), commit(insert(db, 2, 99)), commit(insert(db, 3))];
     const results = await Promise.allSettled(group);
@@ -72,5 +72,54 @@ describe('group commit', () => {
     // Work of a later turn is a group of its own.
     assert.equal(await commit(insert(db, 4)), 4);
     assert.deepEqual(stored(db), [4]);
+  });
+
+  it('commits what is past its bounds in the next turn, each command after its own commit', async () => {
+    const { db, path } = open();
+    const writer = sqliteWriter(db, { maxCommands: 2, maxMs: 1_000 });
+    const other = new Database(path, { readonly: true });
+    const count = other.prepare('SELECT count(*) FROM t').pluck();
+    const seen = await Promise.all(
+      [1, 2, 3, 4, 5].map((v) => writer.run(insert(db, v)).then(() => count.get())),
+    );
+    other.close();
+    // Two transactions of two, then one of one: each settles once its own rows are there.
+    assert.deepEqual(seen, [2, 2, 4, 4, 5]);
+  });
+
+  it('relaxes the commit only when every command of the turn is relaxed', async () => {
+    const { db } = open();
+    const writer = sqliteWriter(db);
+    const level = () => db.pragma('synchronous', { simple: true });
+    const relaxedOnly = await Promise.all([
+      writer.run(level, 'relaxed'),
+      writer.run(level, 'relaxed'),
+    ]);
+    const mixed = await Promise.all([writer.run(level, 'relaxed'), writer.run(level)]);
+    // 1 is NORMAL (no wait for the disk), 2 the configured FULL.
+    assert.deepEqual(
+      { relaxedOnly, mixed, after: level() },
+      { relaxedOnly: [1, 1], mixed: [2, 2], after: 2 },
+    );
+  });
+
+  it('runs a command queued by another, and drain commits what is queued before a close', async () => {
+    const { db, path } = open();
+    const writer = sqliteWriter(db);
+    let inner: Promise<number> | undefined;
+    const outer = writer.run(() => {
+      inner = writer.run(insert(db, 2));
+      return insert(db, 1)();
+    });
+    const last = writer.run(insert(db, 3));
+    writer.drain();
+    db.close();
+    const reopened = new Database(path, { readonly: true });
+    const rows = reopened.prepare('SELECT v FROM t ORDER BY v').pluck().all();
+    reopened.close();
+    assert.deepEqual(
+      { rows, settled: await Promise.all([outer, inner, last]) },
+      { rows: [1, 2, 3], settled: [1, 2, 3] },
+    );
   });
 });
