@@ -80,6 +80,11 @@ export const ConfigSchema = Type.Object(
     sqliteSynchronous: Type.Union([Type.Literal('FULL'), Type.Literal('NORMAL')], {
       default: 'FULL',
     }),
+    /**
+     * How long a write waits for another process holding the SQLite file (a CLI command, a
+     * backup) before it fails; the threads of the gateway take turns without it.
+     */
+    sqliteBusyTimeoutMs: Type.Integer({ minimum: 0, maximum: 60_000, default: 5000 }),
     logLevel: Type.String({ default: 'info' }),
     /**
      * Threads that take SendBatchUSMSMessage requests off the main thread (SQLite store only):
