@@ -15,7 +15,8 @@ export type Scenario =
   | 'smpp-server'
   | 'whatsapp'
   | 'scheduled'
-  | 'policy';
+  | 'policy'
+  | 'latency';
 const SCENARIOS: readonly Scenario[] = [
   'acceptance',
   'dispatch',
@@ -29,6 +30,7 @@ const SCENARIOS: readonly Scenario[] = [
   'whatsapp',
   'scheduled',
   'policy',
+  'latency',
 ];
 
 export interface Options {
@@ -92,7 +94,7 @@ export interface Options {
 
 const HELP = `npm run bench -- [options]
   --scenario <list>     acceptance,dispatch,flat,prefill,smpp,cluster,ucloud,events,smpp-server,
-                        whatsapp,scheduled,policy
+                        whatsapp,scheduled,policy,latency
                         (default acceptance,dispatch)
   --clients <n>         concurrent clients / pool connections (8)
   --requests <n>        acceptance requests of --batch numbers each (300)

@@ -24,6 +24,7 @@ import { measureUcloud, ucloudTable } from './ucloud.js';
 import { measureWhatsApp, whatsappTable } from './whatsapp.js';
 import { measureScheduled, scheduledTable } from './scheduled.js';
 import { measurePolicy, policyTable } from './policy.js';
+import { latencyTable, measureLatency } from './latency.js';
 import { redacted } from '../src/store/open-store.js';
 
 type Section = { markdown: string; figures: unknown };
@@ -109,6 +110,10 @@ const RUNNERS: Record<Scenario, (o: Options, phones: PhoneSequence) => Promise<S
   scheduled: async (o, phones) => {
     const f = await measureScheduled(o, phones);
     return { figures: f, markdown: scheduledTable(f) };
+  },
+  latency: async (o, phones) => {
+    const f = await measureLatency(o, phones);
+    return { figures: f, markdown: latencyTable(f) };
   },
   policy: async (o, phones) => {
     const f = await measurePolicy(o, phones);
