@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { openDatabase, type Db } from './database.js';
-import { relaxed } from './relaxed.js';
+import { relaxedCommit } from './relaxed.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'wirebird-relaxed-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -14,6 +14,9 @@ function open(synchronous?: 'FULL' | 'NORMAL'): Db {
   db.exec('CREATE TABLE t (v INTEGER)');
   return db;
 }
+/** A transaction of `fn` with a relaxed commit, as the writer makes one for its relaxed turns. */
+const relaxed = <A extends unknown[], R>(db: Db, fn: (...args: A) => R) =>
+  relaxedCommit(db, db.transaction(fn));
 const level = (db: Db) => db.pragma('synchronous', { simple: true });
 const values = (db: Db) => db.prepare('SELECT v FROM t ORDER BY v').pluck().all();
 

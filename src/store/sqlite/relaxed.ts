@@ -1,21 +1,14 @@
 import type { Db } from './database.js';
 
 /**
- * Wraps `fn` in a transaction whose commit does not wait for the disk (`synchronous = NORMAL`),
- * for writes that are safe to lose with the machine's power: bookkeeping that a later durable
- * commit covers, since one fsync of the write-ahead log makes every frame before it durable too
- * (a claim before its outcome is recorded, the simulator's inbox before the submit it answers).
- * A process crash loses nothing either way; only a power failure can undo such a commit, and the
- * lease or the simulator's pending reports bring the work back. Inside another transaction, `fn`
- * joins it and that transaction's commit decides.
- */
-export function relaxed<A extends unknown[], R>(db: Db, fn: (...args: A) => R): (...args: A) => R {
-  return relaxedCommit(db, db.transaction(fn));
-}
-
-/**
- * Runs `tx` (a transaction function) with a commit that does not wait for the disk, unless it is
- * called inside another transaction, whose commit then decides.
+ * Runs `tx` (a transaction function) with a commit that does not wait for the disk
+ * (`synchronous = NORMAL`), for writes that are safe to lose with the machine's power: bookkeeping
+ * that a later durable commit covers, since one fsync of the write-ahead log makes every frame
+ * before it durable too (a claim before its outcome is recorded, the simulator's inbox before the
+ * submit it answers). A process crash loses nothing either way; only a power failure can undo
+ * such a commit, and the lease or the simulator's pending reports bring the work back. Inside
+ * another transaction, `tx` joins it and that transaction's commit decides. The writer commits a
+ * turn of only relaxed commands this way.
  */
 export function relaxedCommit<A extends unknown[], R>(
   db: Db,
