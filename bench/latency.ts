@@ -5,6 +5,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import smpp from 'smpp';
+import { benchSmppServer, bindEsme } from './smpp-server.js';
 import { freePort, freshDataDir } from './gateway.js';
 import type { PhoneSequence } from './numbers.js';
 import type { Options } from './options.js';
@@ -61,23 +62,9 @@ async function paced(send: (i: number) => Promise<boolean>): Promise<Latencies> 
   return summary(ms, failed);
 }
 
-async function bind(port: number): Promise<smpp.Session> {
-  const session = await new Promise<smpp.Session>((resolve, reject) => {
-    const s = smpp.connect({ host: '127.0.0.1', port }, () => resolve(s));
-    s.once('error', reject);
-  });
-  session.on('deliver_sm', (pdu: smpp.PDU) => session.send(pdu.response()));
-  await new Promise((r) =>
-    session.send(new smpp.PDU('bind_transceiver', { system_id: 'bench', password: 'bench' }), r),
-  );
-  return session;
-}
-
 export async function measureLatency(o: Options, phones: PhoneSequence): Promise<LatencyFigures> {
   const port = await freePort();
   const dir = freshDataDir(o.workDir, 'latency');
-  const esme = { accountId: 1, systemId: 'bench', password: 'bench', maxTps: 100_000, window: 100 };
-  const config = { smppServer: { listen: `127.0.0.1:${port}`, esmes: [esme] } };
   const { value } = await withBench(
     o,
     dir,
@@ -87,7 +74,7 @@ export async function measureLatency(o: Options, phones: PhoneSequence): Promise
       const http = await paced(
         async (i) => (await b.api.call(bodies[i] as string)).json.RetCode === 0,
       );
-      const session = await bind(port);
+      const session = await bindEsme({ port, systemId: 'bench', password: 'bench' });
       const numbers = phones.take(COUNT).map((p) => p.slice(1));
       const submit = (i: number) =>
         new Promise<boolean>((resolve) => {
@@ -101,7 +88,7 @@ export async function measureLatency(o: Options, phones: PhoneSequence): Promise
       session.destroy();
       return { ratePerS: RATE, http, smpp: smppLatencies };
     },
-    config,
+    benchSmppServer(port),
   );
   return value;
 }

@@ -32,21 +32,23 @@ export interface SmppServerFigures {
   ratio: number;
 }
 
-/** One ESME: binds, submits `n` with `window` outstanding, answers and counts receipts. */
-export async function runEsme(
-  o: { port: number; systemId: string; password: string; n: number; window: number },
-  phones: PhoneSequence,
-  receiptsLimitMs: number,
-): Promise<EsmeRun> {
+/** The gateway's config for a bench: its SMPP server on `port`, one ESME `bench`/`bench`. */
+export function benchSmppServer(port: number) {
+  const esme = { accountId: 1, systemId: 'bench', password: 'bench', maxTps: 100_000, window: 100 };
+  return { smppServer: { listen: `127.0.0.1:${port}`, esmes: [esme] } };
+}
+
+/** A transceiver bind that answers every deliver_sm, telling `onDeliver` of each first. */
+export async function bindEsme(
+  o: { port: number; systemId: string; password: string },
+  onDeliver: () => void = () => undefined,
+): Promise<smpp.Session> {
   const session = await new Promise<smpp.Session>((resolve, reject) => {
     const s = smpp.connect({ host: '127.0.0.1', port: o.port }, () => resolve(s));
     s.once('error', reject);
   });
-  let receipts = 0;
-  let lastReceipt = 0;
   session.on('deliver_sm', (pdu: smpp.PDU) => {
-    receipts++;
-    lastReceipt = performance.now();
+    onDeliver();
     session.send(pdu.response());
   });
   await new Promise((r) =>
@@ -55,6 +57,21 @@ export async function runEsme(
       r,
     ),
   );
+  return session;
+}
+
+/** One ESME: binds, submits `n` with `window` outstanding, answers and counts receipts. */
+export async function runEsme(
+  o: { port: number; systemId: string; password: string; n: number; window: number },
+  phones: PhoneSequence,
+  receiptsLimitMs: number,
+): Promise<EsmeRun> {
+  let receipts = 0;
+  let lastReceipt = 0;
+  const session = await bindEsme(o, () => {
+    receipts++;
+    lastReceipt = performance.now();
+  });
   const started = performance.now();
   const numbers = phones.take(o.n).map((p) => p.slice(1));
   let sent = 0;
@@ -110,8 +127,6 @@ export async function measureSmppServer(
   const bare = await bareRun(o, phones);
   const port = await freePort();
   const dir = freshDataDir(o.workDir, 'smpp-server');
-  const esme = { accountId: 1, systemId: 'bench', password: 'bench', maxTps: 100_000, window: 100 };
-  const config = { smppServer: { listen: `127.0.0.1:${port}`, esmes: [esme] } };
   const { value } = await withBench(
     o,
     dir,
@@ -122,7 +137,7 @@ export async function measureSmppServer(
       const r = await runEsme({ ...run, window: o.smppWindow }, phones, o.drainLimitS * 1000);
       return { ...r, cpuS: cpu.end().gatewayS, complete: r.receipts >= o.messages };
     },
-    config,
+    benchSmppServer(port),
   );
   return {
     messages: o.messages,

@@ -10,8 +10,10 @@ export function sqlitePath(config: Pick<Config, 'dataDir'>): string {
   return join(config.dataDir, 'wirebird.db');
 }
 
-type StoreConfig = Pick<Config, 'dataDir' | 'sqliteSynchronous' | 'database'> &
-  Partial<Pick<Config, 'sqliteBusyTimeoutMs'>>;
+type StoreConfig = Pick<
+  Config,
+  'dataDir' | 'sqliteSynchronous' | 'sqliteBusyTimeoutMs' | 'database'
+>;
 
 /** A share for a process that writes to its store from threads (acceptance, the outbox). */
 export function storeShare(config: StoreConfig): StoreShare {
@@ -49,9 +51,7 @@ export async function openStore(
     return openSqliteStore({
       path: sqlitePath(config),
       synchronous: config.sqliteSynchronous,
-      ...(config.sqliteBusyTimeoutMs === undefined
-        ? {}
-        : { busyTimeoutMs: config.sqliteBusyTimeoutMs }),
+      busyTimeoutMs: config.sqliteBusyTimeoutMs,
       ...tuning,
       ...(lockBuffer ? { writeLock: new WriteLock(lockBuffer) } : {}),
     });

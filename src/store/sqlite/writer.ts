@@ -95,8 +95,8 @@ export function sqliteWriter(db: Db, limits: WriterLimits = WRITER_LIMITS): Sqli
 
 /**
  * One transaction over commands, up to the bounds, each in a savepoint of its own; answers the
- * outcomes of those it ran, in order. The commit waits for the disk unless every command run is
- * relaxed. Throws when BEGIN or COMMIT fails.
+ * outcomes of those it ran, in order. The commit waits for the disk unless every command queued
+ * is relaxed (one cut off by the bounds can only make it wait). Throws when BEGIN or COMMIT fails.
  */
 function committer(db: Db, limits: WriterLimits): (commands: readonly Command[]) => Outcome[] {
   const savepoint = db.transaction((work: () => unknown) => work());
