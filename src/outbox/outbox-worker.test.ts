@@ -97,7 +97,8 @@ function worker(store: FakeStore, send: (eventId: number) => Promise<SendAnswer>
     concurrency: 2,
     disableAfterMs: 86_400_000,
     pollMs: 60_000,
-    probeMs: 1,
+    // Longer than a pass takes, shorter than the poll: the next pass must come at the probe.
+    probeMs: 30,
     leaseMs: 30_000,
     random: () => 0.5,
   });

@@ -155,24 +155,30 @@ export class OutboxWorker {
       this.ticking = this.tick()
         .catch((err: unknown) => {
           this.o.log.error({ err }, 'outbox pass failed');
-          return false;
+          return this.o.pollMs;
         })
-        .then((busy) => {
+        .then((nextMs) => {
           this.passing = false;
-          const again = busy || this.again;
+          const again = this.again;
           this.again = false;
-          if (!this.stopped) this.schedule(again ? 0 : this.o.pollMs);
+          if (!this.stopped) this.schedule(again ? 0 : nextMs);
         });
     }, ms);
   }
 
-  /** One pass over the endpoints; true when a lane filled up (more may be due at once). */
-  private async tick(): Promise<boolean> {
+  /**
+   * One pass over the endpoints; how long until the next: at once when a lane filled up (more
+   * may be due), at the soonest probe of a failing lane, else a poll from now.
+   */
+  private async tick(): Promise<number> {
     await this.refreshEndpoints();
     let busy = false;
+    let nextMs = this.o.pollMs;
     for (const lane of this.lanes.values()) {
       const now = this.o.clock.now();
       const free = laneRoom(lane, { ...this.o, now });
+      if (lane.probeAt !== undefined && free <= 0 && lane.probeAt > now)
+        nextMs = Math.min(nextMs, lane.probeAt - now);
       if (free <= 0) continue;
       const claimed = await this.o.store.claimDeliveries(
         lane.endpoint.endpointId,
@@ -185,7 +191,7 @@ export class OutboxWorker {
       if (claimed.length === free && lane.probeAt === undefined) busy = true;
     }
     if (this.results.length > 0) await this.record();
-    return busy;
+    return busy ? 0 : nextMs;
   }
 
   private track(p: Promise<void>): void {
