@@ -1,6 +1,8 @@
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import smpp, { type PDU, type Server, type Session } from 'smpp';
+import { COMMAND_STATUS } from '../domain/smpp/tables.js';
+import type { Pdu } from '../smpp-wire/codec.js';
+import { PduSocket } from '../smpp-wire/pdu-socket.js';
 import { DueQueue } from '../channels/simulator/report-queue.js';
 import { testOutcomeOf } from '../channels/simulator/test-numbers.js';
 import { NO_FAULTS, type SmscFaults } from './faults.js';
@@ -36,10 +38,10 @@ export interface SmscSimOptions {
   faults?: Partial<SmscFaults>;
 }
 
-const ESME_RINVDSTADR = 0x0b;
-const ESME_RBINDFAIL = 0x0d;
-const ESME_RINVBNDSTS = 0x04;
-const ESME_RTHROTTLED = 0x58;
+const { ESME_RINVDSTADR, ESME_RBINDFAIL, ESME_RINVBNDSTS, ESME_RTHROTTLED, ESME_RINVCMDID } =
+  COMMAND_STATUS;
+
+type Session = PduSocket;
 
 interface Pending {
   systemId: string;
@@ -81,6 +83,7 @@ export class SmscSim {
   };
   readonly submits: SubmitRecord[] = [];
   private server: Server | undefined;
+  private readonly sessions = new Set<Session>();
   private nextId = 0x10000;
   private submitsSinceDropSet = 0;
   private readonly receivers = new Map<string, Session[]>();
@@ -111,7 +114,7 @@ export class SmscSim {
 
   /** Starts listening; answers the port. */
   async start(): Promise<number> {
-    const server = smpp.createServer((session) => this.accept(session));
+    const server = createServer((socket) => this.accept(new PduSocket(socket)));
     this.server = server;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -139,52 +142,66 @@ export class SmscSim {
     this.queue.clear();
     const server = this.server;
     if (!server) return;
-    for (const s of [...server.sessions]) s.destroy();
+    for (const s of [...this.sessions]) s.destroy();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     this.server = undefined;
   }
 
   /** Drops every connection now, as a crashing SMSC would. */
   dropAll(): void {
-    for (const s of [...(this.server?.sessions ?? [])]) s.destroy();
+    for (const s of [...this.sessions]) s.destroy();
     this.stats.drops++;
   }
 
   private accept(session: Session): void {
     const state: SessionState = { systemId: undefined, receives: false, outstanding: 0 };
-    for (const role of ['transceiver', 'transmitter', 'receiver']) {
-      session.on(`bind_${role}`, (pdu: PDU) => this.bind(session, state, role, pdu));
-    }
-    session.on('enquire_link', (pdu: PDU) => session.send(pdu.response()));
-    session.on('unbind', (pdu: PDU) => {
-      session.send(pdu.response());
-      session.close();
-    });
-    session.on('submit_sm', (pdu: PDU) => this.submit(session, state, pdu));
-    session.on('deliver_sm_resp', () => {
-      const now = epochMs();
-      this.stats.receiptsAcked++;
-      this.stats.firstReceiptAckAt ||= now;
-      this.stats.lastReceiptAckAt = now;
-    });
+    this.sessions.add(session);
+    session.on('request', (pdu) => this.request(session, state, pdu));
+    session.on('malformed', () => session.destroy());
     session.on('error', () => session.destroy());
-    session.on('close', () => this.forget(session, state));
+    session.on('close', () => {
+      this.sessions.delete(session);
+      this.forget(session, state);
+    });
   }
 
-  private bind(session: Session, state: SessionState, role: string, pdu: PDU): void {
+  private request(session: Session, state: SessionState, pdu: Pdu): void {
+    switch (pdu.command) {
+      case 'bind_transceiver':
+      case 'bind_transmitter':
+      case 'bind_receiver':
+        this.bind(session, state, pdu);
+        return;
+      case 'enquire_link':
+        session.respond(pdu);
+        return;
+      case 'unbind':
+        session.respond(pdu);
+        session.end();
+        return;
+      case 'submit_sm':
+        this.submit(session, state, pdu);
+        return;
+      default:
+        // What an SMSC for tests does not do (query_sm, data_sm, …) is refused, not left unanswered.
+        session.respond(pdu, ESME_RINVCMDID);
+    }
+  }
+
+  private bind(session: Session, state: SessionState, pdu: Pdu): void {
     const { systemId, password } = this.opts;
     if (
       systemId !== undefined &&
       (pdu.system_id !== systemId || pdu.password !== (password ?? ''))
     ) {
-      session.send(pdu.response({ command_status: ESME_RBINDFAIL }));
-      session.close();
+      session.respond(pdu, ESME_RBINDFAIL, { system_id: '' });
+      session.end();
       return;
     }
     this.stats.binds++;
-    state.systemId = String(pdu.system_id);
-    state.receives = role !== 'transmitter';
-    session.send(pdu.response({ system_id: 'wirebird-sim' }));
+    state.systemId = textOf(pdu.system_id);
+    state.receives = pdu.command !== 'bind_transmitter';
+    session.respond(pdu, 0, { system_id: 'wirebird-sim' });
     if (state.receives) {
       const list = this.receivers.get(state.systemId) ?? [];
       list.push(session);
@@ -216,15 +233,19 @@ export class SmscSim {
   }
 
   /** A deliver_sm_resp: done with, or (an error status) sent again a second later. */
-  private acked(session: Session, sequence: number, resp: PDU): void {
+  private acked(session: Session, sequence: number, resp: Pdu): void {
+    const now = epochMs();
+    this.stats.receiptsAcked++;
+    this.stats.firstReceiptAckAt ||= now;
+    this.stats.lastReceiptAckAt = now;
     const p = this.unacked.get(session)?.get(sequence);
     this.unacked.get(session)?.delete(sequence);
     if (p && resp.command_status !== 0) this.queue.add(Date.now() + 1000, p);
   }
 
-  private submit(session: Session, state: SessionState, pdu: PDU): void {
+  private submit(session: Session, state: SessionState, pdu: Pdu): void {
     if (!state.systemId) {
-      session.send(pdu.response({ command_status: ESME_RINVBNDSTS }));
+      session.respond(pdu, ESME_RINVBNDSTS);
       return;
     }
     this.stats.submits++;
@@ -278,12 +299,13 @@ export class SmscSim {
   private answer(
     session: Session,
     state: SessionState,
-    pdu: PDU,
-    fields: Record<string, unknown>,
+    pdu: Pdu,
+    fields: { command_status?: number; message_id?: string },
   ): void {
+    const { command_status: status = 0, message_id = '' } = fields;
     const send = () => {
       state.outstanding--;
-      session.send(pdu.response(fields));
+      session.respond(pdu, status, { message_id });
     };
     if (this.faults.ackDelayMs > 0) setTimeout(send, this.faults.ackDelayMs);
     else send();
@@ -335,14 +357,15 @@ export class SmscSim {
     list.push(session);
     const copies = this.faults.duplicateReceipts ? 2 : 1;
     for (let i = 0; i < copies; i++) {
-      const pdu = new smpp.PDU('deliver_sm', p.fields);
-      const sent = session.send(pdu, (resp: PDU) => this.acked(session, pdu.sequence_number, resp));
-      if (!sent) {
+      const sequence = session.request('deliver_sm', p.fields, (resp) =>
+        this.acked(session, resp.sequence_number, resp),
+      );
+      if (sequence === undefined) {
         this.held.push(p);
         continue;
       }
       this.stats.receiptsSent++;
-      this.unacked.get(session)?.set(pdu.sequence_number, p);
+      this.unacked.get(session)?.set(sequence, p);
     }
   }
 }

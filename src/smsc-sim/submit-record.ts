@@ -1,4 +1,6 @@
-import type { PDU } from 'smpp';
+import { ESM_UDHI } from '../domain/smpp/tables.js';
+import { readUdh, userText } from '../domain/smpp/user-data.js';
+import type { Pdu } from '../smpp-wire/codec.js';
 import { textOf } from '../util/unknown-values.js';
 
 /** One submit_sm as the SMSC simulator saw it. */
@@ -19,12 +21,18 @@ export interface SubmitRecord {
   payload: boolean;
 }
 
-export function submitRecordOf(systemId: string, pdu: PDU, messageId: string): SubmitRecord {
-  // The smpp package reads short_message and message_payload as these objects; fields checked below.
-  const sm = pdu.short_message as { message?: unknown; udh?: Buffer[] } | undefined;
-  // (the same package: message_payload is such an object)
-  const payload = pdu.message_payload as { message?: unknown } | undefined;
-  const body = payload?.message ?? sm?.message;
+const octets = (v: unknown): Buffer => (Buffer.isBuffer(v) ? v : Buffer.alloc(0));
+
+export function submitRecordOf(systemId: string, pdu: Pdu, messageId: string): SubmitRecord {
+  const payload = pdu.message_payload !== undefined;
+  const user = octets(payload ? pdu.message_payload : pdu.short_message);
+  const esmClass = Number(pdu.esm_class);
+  const udh = esmClass & ESM_UDHI ? readUdh(user) : undefined;
+  const header = typeof udh === 'object' ? udh : undefined;
+  const dataCoding = Number(pdu.data_coding);
+  // A test SMSC records what it got whatever it holds: leniently, as a handset's reply is read.
+  const text = userText(user.subarray(header?.length ?? 0), dataCoding, { lenient: true }) ?? '';
+  const first = header?.elements[0];
   return {
     systemId,
     messageId,
@@ -32,11 +40,12 @@ export function submitRecordOf(systemId: string, pdu: PDU, messageId: string): S
     sourceTon: Number(pdu.source_addr_ton),
     sourceNpi: Number(pdu.source_addr_npi),
     destinationAddr: textOf(pdu.destination_addr),
-    dataCoding: Number(pdu.data_coding),
-    esmClass: Number(pdu.esm_class),
+    dataCoding,
+    esmClass,
     registeredDelivery: Number(pdu.registered_delivery),
-    text: typeof body === 'string' ? body : Buffer.isBuffer(body) ? body.toString('latin1') : '',
-    udh: sm?.udh?.[0] ? [...sm.udh[0]] : undefined,
+    text,
+    // The first element whole, as it sits in the header: IEI, length, data.
+    udh: first ? [first.iei, first.data.length, ...first.data] : undefined,
     sar:
       pdu.sar_msg_ref_num === undefined
         ? undefined
@@ -45,6 +54,6 @@ export function submitRecordOf(systemId: string, pdu: PDU, messageId: string): S
             total: Number(pdu.sar_total_segments),
             seq: Number(pdu.sar_segment_seqnum),
           },
-    payload: payload !== undefined,
+    payload,
   };
 }
