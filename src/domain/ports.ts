@@ -41,21 +41,15 @@ import type {
   SessionSummary,
   SessionView,
 } from './views/views.js';
-import type {
-  InboundMediaStore,
-  InboundStore,
-  OptOutStore,
-  SmppCredentialStore,
-  WebhookStore,
-} from './two-way-ports.js';
+import type { WebhookStore } from './events/outbox-ports.js';
+import type { InboundMediaStore, InboundStore } from './inbound/inbound-ports.js';
+import type { OptOutStore } from './opt-out/opt-out-ports.js';
+import type { SmppCredentialStore } from './smpp-server/credential-ports.js';
 
-export type {
-  InboundMediaStore,
-  InboundStore,
-  OptOutStore,
-  SmppCredentialStore,
-  WebhookStore,
-} from './two-way-ports.js';
+export type { WebhookStore } from './events/outbox-ports.js';
+export type { InboundMediaStore, InboundStore } from './inbound/inbound-ports.js';
+export type { OptOutStore } from './opt-out/opt-out-ports.js';
+export type { SmppCredentialStore } from './smpp-server/credential-ports.js';
 
 export interface Clock {
   now(): number;

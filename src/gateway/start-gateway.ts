@@ -42,7 +42,7 @@ import {
   fallbackSenderOf,
   webhookOf,
   type Runtime,
-} from './optional-parts.js';
+} from './background-services.js';
 
 export interface Gateway {
   app: FastifyInstance;

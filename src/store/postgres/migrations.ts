@@ -3,9 +3,9 @@
  * `wirebird migrate` apply what is missing. Times are milliseconds since the epoch (BIGINT), as
  * in the SQLite schema, so both adapters hand the domain the same numbers.
  */
-import { postgresMigrationsTwoWay } from './migrations-two-way.js';
-import { postgresMigrationsCredentials } from './migrations-credentials.js';
-import { postgresMigrationsIssuer } from './migrations-issuer.js';
+import { postgresMigrationsOutboxOptOutsEsmes } from './migrations-outbox-opt-outs-esmes.js';
+import { postgresMigrationsCredentialsAudit } from './migrations-credentials-audit.js';
+import { postgresMigrationsUpstreamIssuer } from './migrations-upstream-issuer.js';
 import { postgresMigrationsConversations } from './migrations-conversations.js';
 import { postgresMigrationsValidity } from './migrations-validity.js';
 import { postgresMigrationsPolicy } from './migrations-policy.js';
@@ -305,9 +305,9 @@ const postgresMigrationsOneWay: readonly Migration[] = [
 
 export const postgresMigrations: readonly Migration[] = [
   ...postgresMigrationsOneWay,
-  ...postgresMigrationsTwoWay,
-  ...postgresMigrationsCredentials,
-  ...postgresMigrationsIssuer,
+  ...postgresMigrationsOutboxOptOutsEsmes,
+  ...postgresMigrationsCredentialsAudit,
+  ...postgresMigrationsUpstreamIssuer,
   ...postgresMigrationsConversations,
   ...postgresMigrationsValidity,
   ...postgresMigrationsPolicy,

@@ -4,7 +4,7 @@ import { inTransaction, type Pool, type Queryable } from './database.js';
 import { earlyReportsLock } from './early-reports.js';
 import { addEvents, type EventInput } from './events.js';
 import { messagesChanged } from './outbox.js';
-import { insertParts } from './parts.js';
+import { insertParts } from './message-parts.js';
 import type { PostgresReports } from './reports.js';
 
 /** Submit outcomes recorded: submitted (with parts and early reports), retried, failed. */

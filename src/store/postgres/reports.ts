@@ -5,7 +5,7 @@ import { anyUnknown, earlyReportsLock, keepEarly, takeEarly } from './early-repo
 import { addEvents, type EventInput } from './events.js';
 import type { MessageChange } from '../rows/outbox.js';
 import { messagesChanged } from './outbox.js';
-import { lockTargets, writeParts } from './parts.js';
+import { lockTargets, writeParts } from './message-parts.js';
 
 /** What a run of reports does to one message, folded in memory and written once. */
 interface Change {

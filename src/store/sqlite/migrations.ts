@@ -2,9 +2,9 @@
  * Numbered, forward-only migrations for SQLite. Each runs once in its own transaction and is
  * recorded in schema_migrations; start-up and `wirebird migrate` both apply what is missing.
  */
-import { sqliteMigrationsTwoWay } from './migrations-two-way.js';
-import { sqliteMigrationsCredentials } from './migrations-credentials.js';
-import { sqliteMigrationsIssuer } from './migrations-issuer.js';
+import { sqliteMigrationsOutboxOptOutsEsmes } from './migrations-outbox-opt-outs-esmes.js';
+import { sqliteMigrationsCredentialsAudit } from './migrations-credentials-audit.js';
+import { sqliteMigrationsUpstreamIssuer } from './migrations-upstream-issuer.js';
 import { sqliteMigrationsConversations } from './migrations-conversations.js';
 import { sqliteMigrationsValidity } from './migrations-validity.js';
 import { sqliteMigrationsPolicy } from './migrations-policy.js';
@@ -303,9 +303,9 @@ const sqliteMigrationsOneWay: readonly Migration[] = [
 
 export const sqliteMigrations: readonly Migration[] = [
   ...sqliteMigrationsOneWay,
-  ...sqliteMigrationsTwoWay,
-  ...sqliteMigrationsCredentials,
-  ...sqliteMigrationsIssuer,
+  ...sqliteMigrationsOutboxOptOutsEsmes,
+  ...sqliteMigrationsCredentialsAudit,
+  ...sqliteMigrationsUpstreamIssuer,
   ...sqliteMigrationsConversations,
   ...sqliteMigrationsValidity,
   ...sqliteMigrationsPolicy,

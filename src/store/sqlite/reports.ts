@@ -3,11 +3,11 @@ import type { IssuedId, Issuer, Report } from '../../domain/messages/message.js'
 import { upstreamIdReadings } from '../../domain/messages/upstream-ids.js';
 import { applyReport } from '../../domain/receipts/apply-report.js';
 import { receiptResultOf } from '../../domain/receipts/receipt.js';
-import type { TargetRow as Target } from '../rows/parts.js';
+import type { TargetRow as Target } from '../rows/message-parts.js';
 import type { Db } from './database.js';
 import type { SqliteOutbox } from './outbox.js';
 import { MESSAGE_EVENT_COLUMNS, type MessageEventRow } from '../rows/outbox.js';
-import { sqliteParts } from './parts.js';
+import { sqliteParts } from './message-parts.js';
 import type { SqliteWriter } from './writer.js';
 
 export function sqliteReports(db: Db, writer: SqliteWriter, outbox: SqliteOutbox) {

@@ -7,7 +7,7 @@ import type { Migration } from './migrations.js';
  * by name; '' for a channel that is its own). Before, a submit overwrote the route with
  * 'smpp:<smsc>'; rows written so are split here.
  */
-export const postgresMigrationsIssuer: readonly Migration[] = [
+export const postgresMigrationsUpstreamIssuer: readonly Migration[] = [
   {
     version: 21,
     name: "an upstream id's issuer as the route (the channel) and the upstream (an SMSC)",

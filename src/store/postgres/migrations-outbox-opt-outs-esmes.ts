@@ -1,11 +1,11 @@
 import type { Migration } from './migrations.js';
 
 /**
- * The migrations of the two-way half (outbox, opt-outs, inbound media, SMPP server
- * credentials), in their own file to keep each under 400 lines; applied after those of
- * migrations.ts, in version order.
+ * The outbox of events, opt-outs, the files inbound messages carry, and the ESMEs the SMPP server
+ * face serves (their credentials, binds and own parts); applied after those of migrations.ts, in
+ * version order.
  */
-export const postgresMigrationsTwoWay: readonly Migration[] = [
+export const postgresMigrationsOutboxOptOutsEsmes: readonly Migration[] = [
   {
     version: 10,
     name: 'the outbox: webhook endpoints, events, their deliveries and attempts',

@@ -1,7 +1,10 @@
 import type { Migration } from './migrations.js';
 
-/** The migrations of the credentials' lifecycle (docs/security.md), after the two-way half's. */
-export const postgresMigrationsCredentials: readonly Migration[] = [
+/**
+ * Credentials as records with one lifecycle (docs/security.md): API keys, console sessions, SMPP
+ * credentials and UCloud key pairs; and the audit log of who changed them.
+ */
+export const postgresMigrationsCredentialsAudit: readonly Migration[] = [
   {
     version: 16,
     name: 'API keys as records: id, name, prefix, scopes, source, expiry, revocation, last use',

@@ -1,7 +1,7 @@
 import type { Issuer, Report } from '../../domain/messages/message.js';
 import type { PartReport } from '../../domain/messages/parts.js';
 import { receiptResultOf } from '../../domain/receipts/receipt.js';
-import { combinedReport, type PartRow, type TargetRow as Target } from '../rows/parts.js';
+import { combinedReport, type PartRow, type TargetRow as Target } from '../rows/message-parts.js';
 import type { Db } from './database.js';
 
 /** The parts of multipart messages: each part's final report, and the message's once all are in. */

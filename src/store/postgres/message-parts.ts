@@ -2,7 +2,7 @@ import type { IssuedId, Report } from '../../domain/messages/message.js';
 import type { PartReport } from '../../domain/messages/parts.js';
 import { issuedKey, upstreamIdReadings } from '../../domain/messages/upstream-ids.js';
 import { receiptResultOf } from '../../domain/receipts/receipt.js';
-import { combinedReport, type PartRow, type TargetRow } from '../rows/parts.js';
+import { combinedReport, type PartRow, type TargetRow } from '../rows/message-parts.js';
 import type { Queryable } from './database.js';
 import { readingsOf } from './early-reports.js';
 
