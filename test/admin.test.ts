@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { RetCode } from '../src/domain/errors.js';
-import { reviewById } from '../src/review/review-by-id.js';
+import { reviewById } from '../src/core/review.js';
 import type { Store } from '../src/domain/ports.js';
 import { startTestGateway, type TestGateway } from './helpers/gateway.js';
 import { createTemplate, queryOne, stored, templateAt } from './helpers/templates.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Worker } from 'node:worker_threads';
 import pino from 'pino';
-import { resolveGatewaySecret } from '../src/bootstrap/secret-files.js';
+import { resolveGatewaySecret } from '../src/crypto/secret-files.js';
 import { loadConfig } from '../src/config/config.js';
 import type { Store, StoreShare } from '../src/domain/ports.js';
 import { OutboxThreadHost } from '../src/outbox/outbox-host.js';

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import { invalid } from '../domain/errors.js';
 import { REVIEWED_AS, type ReviewAction } from '../domain/templates/template-review.js';
 import type { TemplateStatus } from '../domain/templates/template.js';
-import { reviewById } from '../review/review-by-id.js';
+import { reviewById } from '../core/review.js';
 import { cliAudit, failOnError, withStore } from './open-store.js';
 
 export function registerTemplates(program: Command): void {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { createKeyPair, deleteKeyPair } from '../core/ucloud-key-pairs.js';
 import { secretBox } from '../crypto/secret-box.js';
-import { resolveGatewaySecret } from '../bootstrap/secret-files.js';
+import { resolveGatewaySecret } from '../crypto/secret-files.js';
 import { accountOption, cliAudit, failOnError, withStore } from './open-store.js';
 import { termsOfFlags, withTermsFlags, type TermsFlags } from './key-terms.js';
 import { recordsOf } from '../core/api-keys.js';

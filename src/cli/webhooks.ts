@@ -8,7 +8,7 @@ import {
   updateEndpoint,
   type WebhookScope,
 } from '../core/webhook-endpoints.js';
-import { resolveGatewaySecret } from '../bootstrap/secret-files.js';
+import { resolveGatewaySecret } from '../crypto/secret-files.js';
 import type { Config } from '../config/config.js';
 import { secretBox } from '../crypto/secret-box.js';
 import type { Store } from '../domain/ports.js';

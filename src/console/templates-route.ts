@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { WirebirdError } from '../domain/errors.js';
 import { TemplateStatus } from '../domain/templates/template.js';
 import { REVIEWED_AS, type ReviewAction } from '../domain/templates/template-review.js';
-import { reviewById, reviewSignatureById } from '../review/review-by-id.js';
+import { reviewById, reviewSignatureById } from '../core/review.js';
 import { problemPage } from './console-auth.js';
 import {
   accountScope,

@@ -6,7 +6,7 @@ import type { Logger } from 'pino';
 import { randomIds } from './system-sources.js';
 import { whatsAppWebhook } from '../channels/whatsapp/webhook.js';
 import { InboundMediaFetcher, type MediaFetchOptions } from '../channels/whatsapp/media-fetch.js';
-import { resolveGatewaySecret } from '../bootstrap/secret-files.js';
+import { resolveGatewaySecret } from '../crypto/secret-files.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import type { Config } from '../config/config.js';
 import type { Clock, Routing, Scheduler, Store, StoreShare } from '../domain/ports.js';

@@ -11,8 +11,8 @@ import {
   importConfiguredPhones,
   importConfiguredUcloudKeys,
   resolveAdminKey,
-} from '../bootstrap/first-start.js';
-import { resolveGatewaySecret } from '../bootstrap/secret-files.js';
+} from '../core/first-start.js';
+import { resolveGatewaySecret } from '../crypto/secret-files.js';
 import { secretBox, type SecretBox } from '../crypto/secret-box.js';
 import type { Config } from '../config/config.js';
 import type { Clock, Scheduler, Store } from '../domain/ports.js';

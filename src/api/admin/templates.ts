@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { WirebirdError, invalid } from '../../domain/errors.js';
 import { REVIEWED_AS, type ReviewAction } from '../../domain/templates/template-review.js';
 import { TemplateStatus } from '../../domain/templates/template.js';
-import { reviewById, reviewSignatureById } from '../../review/review-by-id.js';
+import { reviewById, reviewSignatureById } from '../../core/review.js';
 import { outSignature } from '../actions/out-signature.js';
 import { outTemplate } from '../../domain/templates/out-template.js';
 import type { ApiDeps } from '../context.js';

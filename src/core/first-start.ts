@@ -1,16 +1,16 @@
-import { saveCredential } from '../core/smpp-credentials.js';
+import { saveCredential } from './smpp-credentials.js';
 import { newSmppPassword } from '../crypto/password.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeSecret } from './secret-files.js';
-import { createApiKey } from '../core/api-keys.js';
-import { hashKey, newApiKey } from '../core/auth.js';
+import { writeSecret } from '../crypto/secret-files.js';
+import { createApiKey } from './api-keys.js';
+import { hashKey, newApiKey } from './auth.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { ConfigError, type Config } from '../config/config.js';
 import { normalizePhone } from '../domain/phones/phones.js';
 import type { Store } from '../domain/ports.js';
 import { credentialHash, type KeyKind } from '../domain/keys/api-key.js';
-import { createKeyPair } from '../core/ucloud-key-pairs.js';
+import { createKeyPair } from './ucloud-key-pairs.js';
 import { errorText } from '../util/unknown-values.js';
 
 export const DEV_ACCOUNT_ID = 1;
