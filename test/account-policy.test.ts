@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { RetCode } from '../src/domain/errors.js';
 import { runStoreCli } from './helpers/cli.js';
 import { Esme, status } from './helpers/esme.js';
-import { startTestGateway, type TestGateway } from './helpers/gateway.js';
+import { startTestGateway, THREADED, type TestGateway } from './helpers/gateway.js';
 import { accountKey, approvedTemplate, cn } from './helpers/sending.js';
 import { keyPair, postForm, signedForm } from './helpers/ucloud.js';
 
@@ -43,6 +43,7 @@ describe('account policy', () => {
   let gw: TestGateway;
   before(async () => {
     gw = await startTestGateway({
+      ...THREADED,
       smppServer: {
         listen: '127.0.0.1:0',
         esmes: [{ accountId: 31, systemId: 'esme31', password: 'pw' }],

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { RetCode } from '../src/domain/errors.js';
-import { startTestGateway, type TestGateway } from './helpers/gateway.js';
+import { startTestGateway, THREADED, type TestGateway } from './helpers/gateway.js';
 import { approvedTemplate, cn, storedMessages } from './helpers/sending.js';
 
 /** A seeded generator, so a failing case can be replayed. */
@@ -49,7 +49,7 @@ describe('text the stores cannot keep alike is refused at the edge', () => {
   let gw: TestGateway;
   let tpl: string;
   before(async () => {
-    gw = await startTestGateway({ maxSegments: 3 });
+    gw = await startTestGateway({ ...THREADED, maxSegments: 3 });
     tpl = await approvedTemplate(gw, 'Code {1}');
   });
   after(() => gw.close());

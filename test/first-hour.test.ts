@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { RetCode } from '../src/domain/errors.js';
-import { eventually, startTestGateway, type TestGateway } from './helpers/gateway.js';
+import { eventually, startTestGateway, THREADED, type TestGateway } from './helpers/gateway.js';
 import { approvedTemplate, cn, inbox } from './helpers/sending.js';
 
 /** The mistakes of a first hour (issue 20), each answered with what to do. */
@@ -9,7 +9,7 @@ describe('errors that say what to do', () => {
   let gw: TestGateway;
   let tpl: string;
   before(async () => {
-    gw = await startTestGateway();
+    gw = await startTestGateway(THREADED);
     tpl = await approvedTemplate(gw, 'Code {1}');
   });
   after(() => gw.close());

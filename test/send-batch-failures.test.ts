@@ -2,7 +2,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { BatchInfo } from '../src/domain/batches/batch.js';
 import { RetCode } from '../src/domain/errors.js';
-import { startTestGateway, type TestGateway } from './helpers/gateway.js';
+import { startTestGateway, THREADED, type TestGateway } from './helpers/gateway.js';
 import {
   UUID,
   accountKey,
@@ -23,7 +23,12 @@ describe('SendBatchUSMSMessage failures', () => {
   let tpl: string;
   let plain: string;
   before(async () => {
-    gw = await startTestGateway({ simDelayMs: 0, receiptTimeoutS: 1, templateReview: 'manual' });
+    gw = await startTestGateway({
+      ...THREADED,
+      simDelayMs: 0,
+      receiptTimeoutS: 1,
+      templateReview: 'manual',
+    });
     tpl = await approvedTemplate(gw, 'Hello {1}, your code is {2}');
     plain = await approvedTemplate(gw, 'Your parcel has arrived');
     await registerSenderId(gw, 'WIREBIRD');

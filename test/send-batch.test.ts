@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { RetCode } from '../src/domain/errors.js';
-import { startTestGateway, type TestGateway } from './helpers/gateway.js';
+import { startTestGateway, THREADED, type TestGateway } from './helpers/gateway.js';
 import {
   UUID,
   approvedTemplate,
@@ -21,7 +21,12 @@ describe('SendBatchUSMSMessage', () => {
   let tpl: string;
   let plain: string;
   before(async () => {
-    gw = await startTestGateway({ simDelayMs: 0, receiptTimeoutS: 1, templateReview: 'manual' });
+    gw = await startTestGateway({
+      ...THREADED,
+      simDelayMs: 0,
+      receiptTimeoutS: 1,
+      templateReview: 'manual',
+    });
     tpl = await approvedTemplate(gw, 'Hello {1}, your code is {2}');
     plain = await approvedTemplate(gw, 'Your parcel has arrived');
     await registerSenderId(gw, 'WIREBIRD');
@@ -227,7 +232,12 @@ describe('SendBatchUSMSMessage', () => {
 describe('SendBatchUSMSMessage with another default region', () => {
   let gw: TestGateway;
   before(async () => {
-    gw = await startTestGateway({ simDelayMs: 0, receiptTimeoutS: 1, defaultRegion: 'US' });
+    gw = await startTestGateway({
+      ...THREADED,
+      simDelayMs: 0,
+      receiptTimeoutS: 1,
+      defaultRegion: 'US',
+    });
     await registerSenderId(gw, 'WIREBIRD');
   });
   after(() => gw.close());

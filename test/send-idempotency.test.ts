@@ -1,7 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { RetCode } from '../src/domain/errors.js';
-import { startTestGateway, type TestGateway } from './helpers/gateway.js';
+import { startTestGateway, THREADED, type TestGateway } from './helpers/gateway.js';
 import {
   accountKey,
   approvedTemplate,
@@ -30,7 +30,12 @@ describe('Idempotency-Key', () => {
   ];
 
   before(async () => {
-    gw = await startTestGateway({ simDelayMs: 0, receiptTimeoutS: 1, templateReview: 'manual' });
+    gw = await startTestGateway({
+      ...THREADED,
+      simDelayMs: 0,
+      receiptTimeoutS: 1,
+      templateReview: 'manual',
+    });
     plain = await approvedTemplate(gw, 'Your parcel has arrived');
     await registerBusinessPhone(gw);
   });
