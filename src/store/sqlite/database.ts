@@ -44,7 +44,12 @@ export function openDatabase(options: SqliteOptions): Db {
   return db;
 }
 
-/** Applies the migrations not yet applied; returns the versions it ran. */
+/**
+ * Applies the migrations not yet applied, all in one transaction; returns the versions it ran.
+ * One commit: a first start syncs the file once rather than once a migration, and an upgrade
+ * that stops half-way (a crash, a migration that fails) leaves the schema as it was, never half
+ * of the new one.
+ */
 export function migrate(db: Db): number[] {
   db.exec(
     'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)',
@@ -53,18 +58,15 @@ export function migrate(db: Db): number[] {
     db.prepare<[], number>('SELECT version FROM schema_migrations').pluck().all(),
   );
   refuseNewerSchema(applied, sqliteMigrations);
-  const ran: number[] = [];
-  for (const m of sqliteMigrations) {
-    if (applied.has(m.version)) continue;
-    db.transaction(() => {
+  const pending = sqliteMigrations.filter((m) => !applied.has(m.version));
+  const record = db.prepare(
+    'INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)',
+  );
+  db.transaction(() => {
+    for (const m of pending) {
       db.exec(m.sql);
-      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
-        m.version,
-        m.name,
-        Date.now(),
-      );
-    })();
-    ran.push(m.version);
-  }
-  return ran;
+      record.run(m.version, m.name, Date.now());
+    }
+  })();
+  return pending.map((m) => m.version);
 }

@@ -68,6 +68,27 @@ describe('sqlite migrations', () => {
     assert.throws(() => openSqliteStore({ path }), /schema version 999.*upgrade Wirebird/);
   });
 
+  it('apply what is missing in one transaction: one that fails leaves the schema as it was', async () => {
+    const path = onFile();
+    const raw = databaseBefore(path, 25);
+    // Version 25 would apply; 26 finds its table taken and fails.
+    raw.exec('CREATE TABLE account_policies (taken INTEGER)');
+    raw.close();
+    assert.throws(() => openSqliteStore({ path }), /account_policies already exists/);
+    const after = new Database(path);
+    try {
+      const newest = after.prepare('SELECT max(version) FROM schema_migrations').pluck().get();
+      assert.equal(newest, 24);
+      const validity = after
+        .prepare("SELECT count(*) FROM pragma_table_info('messages') WHERE name = 'expires_at'")
+        .pluck()
+        .get();
+      assert.equal(validity, 0, "version 25's column was rolled back with the rest");
+    } finally {
+      after.close();
+    }
+  });
+
   it('give the SMPP credentials and UCloud key pairs stored before version 21 their key records', async () => {
     const path = onFile();
     const raw = databaseBefore(path, 21);
