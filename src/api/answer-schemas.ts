@@ -1,5 +1,5 @@
 import { Type, type TSchema } from '@sinclair/typebox';
-import { KEY_KINDS, KEY_SCOPES } from '../domain/keys/api-key.js';
+import { KEY_KINDS, KEY_SCOPES } from '../domain/keys/key-record.js';
 import { EVENT_ID_PATTERN } from '../domain/events/event.js';
 
 /**

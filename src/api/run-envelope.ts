@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { WirebirdError } from '../domain/errors.js';
 import { actions } from './actions/index.js';
-import { KIND_NAMES, keyAllows } from '../domain/keys/api-key.js';
+import { KIND_NAMES, keyAllows } from '../domain/keys/key-record.js';
 import { authenticate, type KeyHolder } from '../core/auth.js';
 import { audit } from '../core/audit.js';
 import type { ActionDeps } from './context.js';

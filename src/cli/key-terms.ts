@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import type { KeyTerms } from '../core/api-keys.js';
-import { checkExpiry, checkKeyName, checkScopes } from '../domain/keys/api-key.js';
+import { checkExpiry, checkKeyName, checkScopes } from '../domain/keys/key-record.js';
 
 /** The flags every credential is created with: its key record's name, scopes and expiry. */
 export interface TermsFlags {

@@ -6,7 +6,7 @@ import {
   revokeApiKey,
   rotateApiKey,
 } from '../core/api-keys.js';
-import { checkGrace, checkKeyName, type ApiKey } from '../domain/keys/api-key.js';
+import { checkGrace, checkKeyName, type KeyRecord } from '../domain/keys/key-record.js';
 import { termsOfFlags, withTermsFlags, type TermsFlags } from './key-terms.js';
 import { CliError } from './cli-error.js';
 import { accountOption, cliAudit, failOnError, withStore } from './open-store.js';
@@ -15,7 +15,7 @@ import { registerSmppCredentials } from './smpp-credentials.js';
 
 type KeyOpts = { account: string; config?: string };
 
-const shownOnce = (key: string, k: ApiKey) =>
+const shownOnce = (key: string, k: KeyRecord) =>
   `AccountId ${k.accountId}\nKeyId     ${k.keyId}\nAPI key   ${key}\n(shown once; Wirebird keeps only its hash)`;
 
 export function registerKeys(program: Command): void {
@@ -56,7 +56,7 @@ function registerCreate(keys: Command): void {
 }
 
 /** The audit fact of a change to key `k`. */
-const audited = (action: string, k: ApiKey) => ({
+const audited = (action: string, k: KeyRecord) => ({
   action,
   target: k.keyId,
   accountId: k.accountId,

@@ -8,7 +8,7 @@ import {
 import { accountOption, cliAudit, failOnError, withStore } from './open-store.js';
 import { termsOfFlags, withTermsFlags, type TermsFlags } from './key-terms.js';
 import { recordsOf } from '../core/api-keys.js';
-import { credentialHash } from '../domain/keys/api-key.js';
+import { credentialHash } from '../domain/keys/key-record.js';
 
 interface CreateFlags extends TermsFlags {
   account: string;

@@ -5,7 +5,7 @@ import { resolveGatewaySecret } from '../crypto/secret-files.js';
 import { accountOption, cliAudit, failOnError, withStore } from './open-store.js';
 import { termsOfFlags, withTermsFlags, type TermsFlags } from './key-terms.js';
 import { recordsOf } from '../core/api-keys.js';
-import { credentialHash, keyState } from '../domain/keys/api-key.js';
+import { credentialHash, keyState } from '../domain/keys/key-record.js';
 
 /** `wirebird keys ucloud create|list|delete`: the key pairs the UCloud SDKs sign with. */
 export function registerUcloudKeys(keys: Command): void {

@@ -11,9 +11,9 @@ import {
   KIND_NAMES,
   checkKeyName,
   keyState,
-  type ApiKey,
+  type KeyRecord,
   type KeyKind,
-} from '../domain/keys/api-key.js';
+} from '../domain/keys/key-record.js';
 import { accountOf, adminOnly, consoleAudit, type ConsoleContext } from './console-deps.js';
 import { guardedRoute, sendPage, type PageRequest } from './console-routes.js';
 import { formReader, text } from './forms.js';
@@ -88,7 +88,7 @@ export function apiKeysSection(
   csrf: string,
   view: {
     accountId: number;
-    keys: readonly ApiKey[];
+    keys: readonly KeyRecord[];
     now: number;
     admin: boolean;
     created?: CreatedApiKey;
@@ -127,7 +127,7 @@ function createdKeyNotice(created: CreatedApiKey): Html {
   </div>`;
 }
 
-function apiKeyRow(k: ApiKey, o: { accountId: number; csrf: string; now: number }): Html {
+function apiKeyRow(k: KeyRecord, o: { accountId: number; csrf: string; now: number }): Html {
   const state = keyState(k, o.now);
   return html`<tr data-key-id="${k.keyId}">
     <td><code>${k.keyId}</code></td>

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hashKey, isAdminKey } from '../core/auth.js';
-import { keyState } from '../domain/keys/api-key.js';
+import { keyState } from '../domain/keys/key-record.js';
 import type { ConsoleContext } from './console-deps.js';
 import { attachSession } from './console-deps.js';
 import { SESSION_COOKIE, type Viewer } from './console-session.js';

@@ -3,11 +3,11 @@ import {
   DEFAULT_ROTATION_GRACE_MS,
   KEY_PREFIX_LENGTH,
   keyState,
-  type ApiKey,
+  type KeyRecord,
   KIND_NAMES,
   type KeyScope,
   type KeySource,
-} from '../domain/keys/api-key.js';
+} from '../domain/keys/key-record.js';
 import type { Store } from '../domain/ports.js';
 import { hashKey, newApiKey } from './auth.js';
 import { newKeyRecord, seconds } from '../keys/key-records.js';
@@ -32,7 +32,7 @@ export async function createApiKey(
   store: Store,
   o: NewKey,
   now: number,
-): Promise<{ key: string; record: ApiKey }> {
+): Promise<{ key: string; record: KeyRecord }> {
   const key = o.key ?? newApiKey();
   const record = newKeyRecord(
     { ...o, kind: 'api', keyHash: hashKey(key), prefix: key.slice(0, KEY_PREFIX_LENGTH) },
@@ -43,7 +43,7 @@ export async function createApiKey(
   return { key, record };
 }
 
-async function ownKey(store: Store, accountId: number, keyId: string): Promise<ApiKey> {
+async function ownKey(store: Store, accountId: number, keyId: string): Promise<KeyRecord> {
   const key = (await store.listApiKeys(accountId)).find((k) => k.keyId === keyId);
   if (!key) throw new WirebirdError('NotFound', `no key ${keyId} in AccountId ${accountId}`);
   return key;
@@ -53,10 +53,10 @@ export async function renameApiKey(
   store: Store,
   at: { accountId: number; keyId: string },
   name: string,
-): Promise<ApiKey> {
+): Promise<KeyRecord> {
   await ownKey(store, at.accountId, at.keyId);
   // ownKey just found the key in this account, so the update finds it too.
-  return (await store.updateApiKey(at.accountId, at.keyId, { name })) as ApiKey;
+  return (await store.updateApiKey(at.accountId, at.keyId, { name })) as KeyRecord;
 }
 
 /** Revokes a key at once; revoking one already revoked keeps its first time and reason. */
@@ -65,11 +65,11 @@ export async function revokeApiKey(
   at: { accountId: number; keyId: string },
   now: number,
   reason: string,
-): Promise<ApiKey> {
+): Promise<KeyRecord> {
   await ownKey(store, at.accountId, at.keyId);
   const change = { revokedAt: now, revokedReason: reason || 'revoked' };
   // ownKey just found the key in this account, so the update finds it too.
-  return (await store.updateApiKey(at.accountId, at.keyId, change)) as ApiKey;
+  return (await store.updateApiKey(at.accountId, at.keyId, change)) as KeyRecord;
 }
 
 /**
@@ -81,7 +81,7 @@ export async function rotateApiKey(
   at: { accountId: number; keyId: string },
   now: number,
   graceMs = DEFAULT_ROTATION_GRACE_MS,
-): Promise<{ key: string; record: ApiKey; previous: ApiKey }> {
+): Promise<{ key: string; record: KeyRecord; previous: KeyRecord }> {
   const old = await ownKey(store, at.accountId, at.keyId);
   if (old.kind !== 'api') {
     // An SMPP password or a UCloud private key is swapped by making a second credential: the
@@ -106,12 +106,12 @@ export async function rotateApiKey(
   // ownKey found the key above, so the update finds it too.
   const previous = (await store.updateApiKey(at.accountId, at.keyId, {
     expiresAt: until,
-  })) as ApiKey;
+  })) as KeyRecord;
   return { ...made, previous };
 }
 
 /** A key as the API shows it: never the key, nor its hash. Times in Unix seconds, 0 for none. */
-export function apiKeyView(k: ApiKey, now: number): Record<string, unknown> {
+export function apiKeyView(k: KeyRecord, now: number): Record<string, unknown> {
   return {
     KeyId: k.keyId,
     Kind: k.kind,

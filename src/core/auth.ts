@@ -4,9 +4,9 @@ import {
   KIND_NAMES,
   keyAllows,
   keyState,
-  type ApiKey,
+  type KeyRecord,
   type KeyScope,
-} from '../domain/keys/api-key.js';
+} from '../domain/keys/key-record.js';
 import type { ApiKeyStore, Clock } from '../domain/ports.js';
 import type { KeyUsage } from './api-keys.js';
 
@@ -27,7 +27,7 @@ export function bearerToken(header: string | undefined): string | undefined {
 /** Who a request's key speaks for: the account, and the key (its id and scopes). */
 export interface KeyHolder {
   accountId: number;
-  key: ApiKey;
+  key: KeyRecord;
 }
 
 /**
@@ -55,7 +55,7 @@ export async function authenticate(
  */
 export function activeHolder(
   deps: { clock: Clock; keyUsage?: KeyUsage | undefined },
-  record: ApiKey,
+  record: KeyRecord,
 ): KeyHolder {
   const now = deps.clock.now();
   const state = keyState(record, now);
@@ -81,7 +81,7 @@ export async function authorised(
   return holder.accountId;
 }
 
-function endedKeyMessage(k: ApiKey, state: 'revoked' | 'expired'): string {
+function endedKeyMessage(k: KeyRecord, state: 'revoked' | 'expired'): string {
   const when = (ms: number | undefined) => new Date(ms ?? 0).toISOString();
   const which = `the ${KIND_NAMES[k.kind]} ${k.keyId}`;
   return state === 'revoked'

@@ -9,7 +9,7 @@ import type { SecretBox } from '../crypto/secret-box.js';
 import { ConfigError, type Config } from '../config/config.js';
 import { normalizePhone } from '../domain/phones/phones.js';
 import type { Store } from '../domain/ports.js';
-import { credentialHash, type KeyKind } from '../domain/keys/api-key.js';
+import { credentialHash, type KeyKind } from '../domain/keys/key-record.js';
 import { createKeyPair } from './ucloud-key-pairs.js';
 import { errorText } from '../util/unknown-values.js';
 

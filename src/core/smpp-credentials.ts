@@ -14,7 +14,7 @@ import {
 } from '../domain/smpp-server/credential.js';
 import { parseCidr } from './networks.js';
 import { newKeyRecord, recordFields, type KeyTerms } from '../keys/key-records.js';
-import { credentialHash, type ApiKey } from '../domain/keys/api-key.js';
+import { credentialHash, type KeyRecord } from '../domain/keys/key-record.js';
 
 export interface CredentialRequest {
   systemId: string;
@@ -66,7 +66,7 @@ export async function saveCredential(
   accountId: number,
   request: CredentialRequest,
   now: number,
-): Promise<{ credential: SmppCredential; password: string; record: ApiKey }> {
+): Promise<{ credential: SmppCredential; password: string; record: KeyRecord }> {
   const made = await credentialOf(accountId, request, now);
   const { systemId } = made.credential;
   const keyHash = credentialHash('smpp', systemId);
@@ -91,7 +91,7 @@ export async function saveCredential(
 }
 
 /** A revoked credential stays revoked, and scopes are the record's from its creation on. */
-function checkReplaceable(before: ApiKey, terms: KeyTerms, systemId: string): void {
+function checkReplaceable(before: KeyRecord, terms: KeyTerms, systemId: string): void {
   if (before.revokedAt !== undefined) {
     throw new WirebirdError(
       'StateConflict',
@@ -122,7 +122,7 @@ export async function deleteCredential(store: Store, accountId: number, systemId
  */
 export function credentialView(
   c: SmppCredential,
-  record: ApiKey | undefined,
+  record: KeyRecord | undefined,
   now: number,
 ): Record<string, unknown> {
   return {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { WirebirdError } from '../domain/errors.js';
 import type { Store } from '../domain/ports.js';
 import type { SecretBox } from '../crypto/secret-box.js';
-import { credentialHash, type ApiKey } from '../domain/keys/api-key.js';
+import { credentialHash, type KeyRecord } from '../domain/keys/key-record.js';
 import { newKeyRecord, type KeyTerms } from './api-keys.js';
 
 /** A new key pair: the public key names it, the private key (32 random bytes) signs with it. */
@@ -29,7 +29,7 @@ export async function createKeyPair(
   box: SecretBox,
   o: NewKeyPair,
   now: number,
-): Promise<{ publicKey: string; privateKey: string; record: ApiKey }> {
+): Promise<{ publicKey: string; privateKey: string; record: KeyRecord }> {
   const pair = o.pair ?? newKeyPair();
   const { accountId, terms } = o;
   const record = newKeyRecord(

@@ -4,7 +4,7 @@
  */
 import type { DueFallback, FallbackOutcome } from './business-messages/conversation.js';
 import type { HeldChange } from './messages/schedule.js';
-import type { ApiKey, KeyKind } from './keys/api-key.js';
+import type { KeyRecord, KeyKind } from './keys/key-record.js';
 import type { AuditEntry, AuditFilter, NewAuditEntry } from './audit/audit.js';
 import type { ConsoleSessionRecord } from './access/console-session.js';
 import type { BusinessPhone } from './accounts/account.js';
@@ -76,16 +76,23 @@ export interface ApiKeyChange {
   revokedReason?: string;
 }
 
-/** API keys as records (domain/keys/api-key.ts, docs/security.md). */
+/**
+ * Key records of every kind: API keys, SMPP credentials, UCloud key pairs
+ * (domain/keys/key-record.ts, docs/security.md).
+ */
 export interface ApiKeyStore {
   /** Refused (throws) when the hash or the id is taken. */
-  insertApiKey(key: ApiKey): Promise<void>;
+  insertApiKey(key: KeyRecord): Promise<void>;
   /** Revoked and expired keys too: the caller tells the client which it was. */
-  apiKeyByHash(keyHash: string): Promise<ApiKey | undefined>;
+  apiKeyByHash(keyHash: string): Promise<KeyRecord | undefined>;
   /** An account's keys, oldest first; every account's when undefined (the operator). */
-  listApiKeys(accountId: number | undefined): Promise<ApiKey[]>;
+  listApiKeys(accountId: number | undefined): Promise<KeyRecord[]>;
   /** The account's key after the change; undefined when it has no such key. A revoked key stays revoked. */
-  updateApiKey(accountId: number, keyId: string, change: ApiKeyChange): Promise<ApiKey | undefined>;
+  updateApiKey(
+    accountId: number,
+    keyId: string,
+    change: ApiKeyChange,
+  ): Promise<KeyRecord | undefined>;
   /** When keys were last used, gathered in memory and written now and then (never earlier times). */
   touchApiKeys(uses: readonly { keyId: string; at: number }[]): Promise<void>;
   /** Revokes every active `env` key of the kind whose hash is not in `keep`; answers their ids. */
@@ -176,7 +183,7 @@ export interface TemplateStore {
 /** The UCloud dialect's key pairs; a public key names one account. */
 export interface UcloudKeyStore {
   /** Adds the pair with its key record (kind `ucloud`, keyHash credentialHash('ucloud', publicKey)). */
-  addUcloudKey(key: UcloudKey, record: ApiKey): Promise<void>;
+  addUcloudKey(key: UcloudKey, record: KeyRecord): Promise<void>;
   getUcloudKey(publicKey: string): Promise<UcloudKey | undefined>;
   listUcloudKeys(accountId: number): Promise<UcloudKey[]>;
   /** True when the account had that key. */

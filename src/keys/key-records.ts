@@ -5,11 +5,11 @@
 import { randomBytes } from 'node:crypto';
 import {
   keyState,
-  type ApiKey,
+  type KeyRecord,
   type KeyKind,
   type KeySource,
   type KeyScope,
-} from '../domain/keys/api-key.js';
+} from '../domain/keys/key-record.js';
 import type { Store } from '../domain/ports.js';
 
 /** What a credential of any kind is created with besides its secret (KeyTerms of the record). */
@@ -24,9 +24,9 @@ const newKeyId = () => `key_${randomBytes(12).toString('base64url')}`;
 
 /** A new, active key record of any kind. */
 export function newKeyRecord(
-  o: KeyTerms & Pick<ApiKey, 'kind' | 'accountId' | 'keyHash' | 'prefix'>,
+  o: KeyTerms & Pick<KeyRecord, 'kind' | 'accountId' | 'keyHash' | 'prefix'>,
   now: number,
-): ApiKey {
+): KeyRecord {
   return {
     keyId: newKeyId(),
     kind: o.kind,
@@ -49,7 +49,7 @@ export async function recordsOf(
   store: Pick<Store, 'listApiKeys'>,
   accountId: number | undefined,
   kind: KeyKind,
-): Promise<Map<string, ApiKey>> {
+): Promise<Map<string, KeyRecord>> {
   const keys = await store.listApiKeys(accountId);
   return new Map(keys.filter((k) => k.kind === kind).map((k) => [k.keyHash, k]));
 }
@@ -57,7 +57,7 @@ export async function recordsOf(
 export const seconds = (ms: number | undefined) => (ms === undefined ? 0 : Math.floor(ms / 1000));
 
 /** The lifecycle fields of a credential's view (an SMPP credential's, a UCloud pair's). */
-export function recordFields(k: ApiKey | undefined, now: number): Record<string, unknown> {
+export function recordFields(k: KeyRecord | undefined, now: number): Record<string, unknown> {
   return {
     KeyId: k?.keyId ?? '',
     Name: k?.name ?? '',

@@ -6,7 +6,7 @@
  * check for a while, so guessing a short SMPP password costs the guesser, not the gateway.
  */
 import { verifyPassword } from '../crypto/password.js';
-import { credentialHash, keyState, type ApiKey } from '../domain/keys/api-key.js';
+import { credentialHash, keyState, type KeyRecord } from '../domain/keys/key-record.js';
 import type { ApiKeyStore, SmppCredentialStore } from '../domain/ports.js';
 import {
   missingBindScopes,
@@ -21,7 +21,7 @@ export const FAILED_BINDS_ALLOWED = 5;
 export const FAILED_BINDS_WINDOW_MS = 60_000;
 
 export type BindVerdict =
-  | { ok: true; credential: SmppCredential; record: ApiKey }
+  | { ok: true; credential: SmppCredential; record: KeyRecord }
   | { ok: false; status: number; reason: string };
 
 /** A bind as it asks: who, from where, and as what. */

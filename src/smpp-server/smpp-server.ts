@@ -15,7 +15,7 @@ import type {
   Store,
   WebhookStore,
 } from '../domain/ports.js';
-import { credentialHash, keyState } from '../domain/keys/api-key.js';
+import { credentialHash, keyState } from '../domain/keys/key-record.js';
 import { PduSocket } from '../smpp-wire/pdu-socket.js';
 import { querySubmit } from './query.js';
 import { cancelSubmit } from './cancel.js';

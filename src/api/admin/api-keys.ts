@@ -7,7 +7,7 @@ import {
   checkKeyName,
   checkScopes,
   type KeySource,
-} from '../../domain/keys/api-key.js';
+} from '../../domain/keys/key-record.js';
 import { ApiKeyView, Obj } from '../answer-schemas.js';
 import {
   type KeyTerms,

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { credentialView, deleteCredential, saveCredential } from '../../core/smpp-credentials.js';
 import { KeyRecordFields, Obj } from '../answer-schemas.js';
 import { recordsOf } from '../../core/api-keys.js';
-import { credentialHash } from '../../domain/keys/api-key.js';
+import { credentialHash } from '../../domain/keys/key-record.js';
 import type { SmppCredential } from '../../domain/smpp-server/credential.js';
 import { KeyTermsFields, termsOf } from './api-keys.js';
 import type { ApiDeps } from '../context.js';

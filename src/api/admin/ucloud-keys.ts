@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { KeyRecordFields, Obj } from '../answer-schemas.js';
 import { recordFields, recordsOf } from '../../core/api-keys.js';
-import { credentialHash } from '../../domain/keys/api-key.js';
+import { credentialHash } from '../../domain/keys/key-record.js';
 import { KeyTermsFields, termsOf } from './api-keys.js';
 
 const NewTerms = Type.Object(KeyTermsFields);

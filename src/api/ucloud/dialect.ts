@@ -1,6 +1,6 @@
 import { WirebirdError, missing } from '../../domain/errors.js';
 import type { ApiKeyStore, Clock, UcloudKeyStore } from '../../domain/ports.js';
-import { credentialHash } from '../../domain/keys/api-key.js';
+import { credentialHash } from '../../domain/keys/key-record.js';
 import { activeHolder, type KeyHolder } from '../../core/auth.js';
 import type { KeyUsage } from '../../core/api-keys.js';
 import { SIGNATURE_PARAM, flatten, unflatten } from '../../domain/ucloud/flattened.js';

@@ -4,7 +4,7 @@
  * only ever held hashed.
  */
 import { invalid } from '../errors.js';
-import { keyAllows, type ApiKey, type KeyScope } from '../keys/api-key.js';
+import { keyAllows, type KeyRecord, type KeyScope } from '../keys/key-record.js';
 
 export type BindMode = 'transmitter' | 'receiver' | 'transceiver';
 
@@ -19,7 +19,7 @@ export const BIND_SCOPES: Record<BindMode, readonly KeyScope[]> = {
 };
 
 /** The scopes of `mode` the record lacks; empty when it may bind so. */
-export function missingBindScopes(record: Pick<ApiKey, 'scopes'>, mode: BindMode): KeyScope[] {
+export function missingBindScopes(record: Pick<KeyRecord, 'scopes'>, mode: BindMode): KeyScope[] {
   return BIND_SCOPES[mode].filter((scope) => !keyAllows(record, scope));
 }
 

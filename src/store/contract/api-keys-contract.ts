@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';
-import type { ApiKey } from '../../domain/keys/api-key.js';
+import type { KeyRecord } from '../../domain/keys/key-record.js';
 import { ACCOUNT, NOW, OTHER_ACCOUNT, storeTest, type OpenStore } from './fixtures.js';
 
-export function apiKey(overrides: Partial<ApiKey> = {}): ApiKey {
+export function apiKey(overrides: Partial<KeyRecord> = {}): KeyRecord {
   return {
     keyId: 'key_a',
     kind: 'api',
@@ -48,7 +48,7 @@ export function apiKeysContract(open: OpenStore): void {
       await store.insertApiKey(apiKey({ keyId: 'key_2', keyHash: 'h2', createdAt: NOW + 5 }));
       await store.insertApiKey(apiKey({ keyId: 'key_1', keyHash: 'h1' }));
       await store.insertApiKey(apiKey({ keyId: 'key_3', keyHash: 'h3', accountId: OTHER_ACCOUNT }));
-      const ids = (list: ApiKey[]) => list.map((k) => k.keyId);
+      const ids = (list: KeyRecord[]) => list.map((k) => k.keyId);
       assert.deepEqual(ids(await store.listApiKeys(ACCOUNT)), ['key_1', 'key_2']);
       assert.deepEqual(ids(await store.listApiKeys(OTHER_ACCOUNT)), ['key_3']);
       assert.deepEqual(ids(await store.listApiKeys(undefined)), ['key_1', 'key_3', 'key_2']);

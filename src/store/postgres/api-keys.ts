@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { credentialHash, type KeyKind } from '../../domain/keys/api-key.js';
+import { credentialHash, type KeyKind } from '../../domain/keys/key-record.js';
 import type { ApiKeyStore } from '../../domain/ports.js';
 import { inTransaction } from './database.js';
 import { API_KEY_COLUMNS, apiKeyArgs, toApiKey, type ApiKeyRow } from '../rows/api-keys.js';

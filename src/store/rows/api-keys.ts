@@ -1,4 +1,4 @@
-import type { ApiKey, KeyKind, KeyScope, KeySource } from '../../domain/keys/api-key.js';
+import type { KeyRecord, KeyKind, KeyScope, KeySource } from '../../domain/keys/key-record.js';
 
 export interface ApiKeyRow {
   key_id: string;
@@ -31,7 +31,7 @@ export const insertKeyRecordSql = (mark: (n: number) => string): string =>
    ON CONFLICT (key_hash) DO NOTHING`;
 
 /** The values of API_KEY_COLUMNS, in order. */
-export function apiKeyArgs(k: ApiKey): unknown[] {
+export function apiKeyArgs(k: KeyRecord): unknown[] {
   return [
     k.keyId,
     k.kind,
@@ -51,7 +51,7 @@ export function apiKeyArgs(k: ApiKey): unknown[] {
 
 const opt = (v: number | null) => v ?? undefined;
 
-export function toApiKey(r: ApiKeyRow): ApiKey {
+export function toApiKey(r: ApiKeyRow): KeyRecord {
   return {
     keyId: r.key_id,
     kind: r.kind,

@@ -1,4 +1,4 @@
-import { credentialHash, type ApiKey } from '../../domain/keys/api-key.js';
+import { credentialHash, type KeyRecord } from '../../domain/keys/key-record.js';
 import type { SmppCredentialStore } from '../../domain/ports.js';
 import type { SmppCredential } from '../../domain/smpp-server/credential.js';
 import {
@@ -28,7 +28,7 @@ export function sqliteSmppCredentials(db: Db): SmppCredentialStore {
   const remove = db.prepare('DELETE FROM smpp_credentials WHERE account_id = ? AND system_id = ?');
   const addRecord = db.prepare(insertKeyRecordSql(() => '?'));
   const removeRecord = db.prepare('DELETE FROM api_keys WHERE account_id = ? AND key_hash = ?');
-  const saveBoth = db.transaction((c: SmppCredential, record: ApiKey) => {
+  const saveBoth = db.transaction((c: SmppCredential, record: KeyRecord) => {
     if (save.run(...smppCredentialArgs(c)).changes === 0) return 'taken' as const;
     addRecord.run(...apiKeyArgs(record));
     return 'saved' as const;

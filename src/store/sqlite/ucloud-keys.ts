@@ -1,5 +1,5 @@
 import type { UcloudKey } from '../../domain/accounts/ucloud-key.js';
-import { credentialHash, type ApiKey } from '../../domain/keys/api-key.js';
+import { credentialHash, type KeyRecord } from '../../domain/keys/key-record.js';
 import type { UcloudKeyStore } from '../../domain/ports.js';
 import { apiKeyArgs, insertKeyRecordSql } from '../rows/api-keys.js';
 import { UCLOUD_KEY_COLUMNS, toUcloudKey, type UcloudKeyRow } from '../rows/ucloud-keys.js';
@@ -16,7 +16,7 @@ export function sqliteUcloudKeys(db: Db): UcloudKeyStore {
   const remove = db.prepare('DELETE FROM ucloud_keys WHERE account_id = ? AND public_key = ?');
   const addRecord = db.prepare(insertKeyRecordSql(() => '?'));
   const removeRecord = db.prepare('DELETE FROM api_keys WHERE account_id = ? AND key_hash = ?');
-  const addBoth = db.transaction((k: UcloudKey, record: ApiKey) => {
+  const addBoth = db.transaction((k: UcloudKey, record: KeyRecord) => {
     insert.run(k.publicKey, k.accountId, k.sealedPrivateKey, k.createdAt);
     addRecord.run(...apiKeyArgs(record));
   });

@@ -1,7 +1,9 @@
 /**
- * API keys as records (docs/security.md): each has an id, a name, the account, when it was made
- * and last used, an optional expiry and scopes; a revoked or expired key is refused at once on
- * every node. The key itself is held only as its SHA-256 hash and shown once, at creation.
+ * Key records (docs/security.md): one record, one lifecycle, for every kind of credential an
+ * account holds: API keys, SMPP credentials and UCloud key pairs (KEY_KINDS). Each has an id, a
+ * name, the account, when it was made and last used, an optional expiry and (API keys) scopes; a
+ * revoked or expired one is refused at once on every node. The secret itself is held only as its
+ * hash and shown once, at creation.
  */
 import { invalid } from '../errors.js';
 
@@ -43,7 +45,7 @@ export const KIND_NAMES: Record<KeyKind, string> = {
 export const credentialHash = (kind: Exclude<KeyKind, 'api'>, name: string): string =>
   `${kind}:${name}`;
 
-export interface ApiKey {
+export interface KeyRecord {
   /** `key_` and 16 characters: what lists, logs and the audit name a key by. */
   keyId: string;
   kind: KeyKind;
@@ -72,14 +74,14 @@ export const MAX_ROTATION_GRACE_MS = 30 * 24 * 3600_000;
 
 export type KeyState = 'active' | 'revoked' | 'expired';
 
-export function keyState(key: ApiKey, now: number): KeyState {
+export function keyState(key: KeyRecord, now: number): KeyState {
   if (key.revokedAt !== undefined) return 'revoked';
   if (key.expiresAt !== undefined && key.expiresAt <= now) return 'expired';
   return 'active';
 }
 
 /** Whether a key may run an Action of `scope` (undefined: an Action only unrestricted keys run). */
-export function keyAllows(key: Pick<ApiKey, 'scopes'>, scope: KeyScope | undefined): boolean {
+export function keyAllows(key: Pick<KeyRecord, 'scopes'>, scope: KeyScope | undefined): boolean {
   if (key.scopes.length === 0) return true;
   return scope !== undefined && key.scopes.includes(scope);
 }
