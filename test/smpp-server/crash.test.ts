@@ -5,12 +5,20 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { PDU } from 'smpp';
 import { Esme } from '../helpers/esme.js';
-import { eventually } from '../helpers/gateway.js';
+import { eventually } from '../helpers/eventually.js';
 import { freePort, kill, spawnGateway, type GatewayProcess } from '../helpers/process-gateway.js';
 import { cn } from '../helpers/sending.js';
 
-const SUBMITS = 2000;
-const WINDOW = 50;
+/** The kill lands once this many are acknowledged, with more on their way. */
+const IN_FLIGHT = 20_000;
+const SUBMITS = IN_FLIGHT + 4_000;
+const WINDOW = 100;
+
+/**
+ * The n-th handset, ending in 4: never one of the simulator's test numbers (0001 – 0003), one
+ * of which is never reported and would wait for its receipt until the receipt timeout.
+ */
+const handset = (n: number) => cn(6000 + 10 * n + 4).slice(1);
 
 /** A transceiver that answers every deliver_sm and keeps the receipted ids it saw. */
 async function receiver(address: string, seen: string[]): Promise<Esme> {
@@ -32,7 +40,7 @@ async function submitUntil(e: Esme, acked: string[], stop: () => boolean): Promi
       // The kill closes the connection: a submit without its resp is not counted.
       const resp = await e
         .submit({
-          destination_addr: cn(6000 + n).slice(1),
+          destination_addr: handset(n),
           short_message: 'x',
           registered_delivery: 1,
         })
@@ -45,8 +53,9 @@ async function submitUntil(e: Esme, acked: string[], stop: () => boolean): Promi
 }
 
 /**
- * SIGKILL while an ESME submits with registered_delivery: every submit that got its
- * submit_sm_resp is delivered and its receipt reaches the ESME after the restart.
+ * SIGKILL while an ESME submits with registered_delivery, 20,000 acknowledged and none of them
+ * reported yet: every submit that got its submit_sm_resp is sent and its receipt reaches the
+ * ESME once it binds again.
  */
 describe('SMPP server: a crash loses no acknowledged submit and no receipt', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'wirebird-smpp-crash-'));
@@ -60,12 +69,16 @@ describe('SMPP server: a crash loses no acknowledged submit and no receipt', () 
     const [port, smppPort] = [await freePort(), await freePort()];
     const address = `127.0.0.1:${smppPort}`;
     const config = {
-      simDelayMs: 20,
+      // Reported long after each submit: every acknowledged one is in flight when the kill lands.
+      simDelayMs: 15_000,
       dispatch: { leaseMs: 2000 },
       smppServer: {
         listen: address,
         responseTimeoutMs: 1000,
-        esmes: [{ accountId: 1, systemId: 'crash', password: 'pw' }],
+        // As fast as it can take them: the load, not the bind's limits, is the subject.
+        esmes: [
+          { accountId: 1, systemId: 'crash', password: 'pw', maxTps: 100_000, window: WINDOW },
+        ],
       },
     };
     gw = await spawnGateway(dataDir, port, config);
@@ -73,9 +86,14 @@ describe('SMPP server: a crash loses no acknowledged submit and no receipt', () 
     const seen: string[] = [];
     const before = await receiver(address, seen);
     const sending = submitUntil(before, acked, () => false);
-    await eventually(async () => (acked.length >= SUBMITS / 2 ? true : undefined), 'half');
+    await eventually(
+      async () => (acked.length >= IN_FLIGHT ? true : undefined),
+      `${IN_FLIGHT} acknowledged`,
+      60_000,
+    );
     await kill(gw.child, 'SIGKILL');
     await sending;
+    const inFlight = acked.length - new Set(seen).size;
     gw = await spawnGateway(dataDir, port, config);
     const afterRestart = await receiver(address, seen);
     const missing = await eventually(
@@ -88,10 +106,15 @@ describe('SMPP server: a crash loses no acknowledged submit and no receipt', () 
       60_000,
     );
     assert.deepEqual(missing, []);
-    const duplicates = seen.length - new Set(seen).size;
+    const distinct = new Set(seen);
+    const duplicates = seen.length - distinct.size;
+    // Stored and committed, their submit_sm_resp cut off by the kill: sent all the same.
+    const answered = new Set(acked);
+    const unanswered = [...distinct].filter((id) => !answered.has(id)).length;
     console.log(
-      `smpp crash: ${acked.length} submits acknowledged before the kill, ${seen.length} receipts, ` +
-        `${duplicates} delivered twice (their deliver_sm was in flight or unrecorded at the kill)`,
+      `smpp crash: ${acked.length} submits acknowledged before the kill, ${inFlight} of them ` +
+        `without their receipt yet; ${seen.length} receipts (${unanswered} for submits whose ` +
+        `resp the kill cut off), ${duplicates} delivered twice`,
     );
     afterRestart.close();
   });
