@@ -10,7 +10,7 @@ import { loadConfig } from '../src/config/config.js';
 import type { Store, StoreShare } from '../src/domain/ports.js';
 import { OutboxThreadHost } from '../src/outbox/outbox-host.js';
 import { openStore, releaseShareOf, storeShare } from '../src/store/open-store.js';
-import { eventually } from './helpers/gateway.js';
+import { eventually } from './helpers/eventually.js';
 
 /** The write lock's cell as the share carries it: 0 free, else the holder's thread id + 1. */
 function lockCell(share: StoreShare): Int32Array {

@@ -9,7 +9,7 @@ import {
   type ScratchSchema,
 } from '../../src/store/postgres/scratch-schema.js';
 import { Esme } from '../helpers/esme.js';
-import { eventually } from '../helpers/gateway.js';
+import { eventually } from '../helpers/eventually.js';
 import { freePort, kill, spawnGateway, type GatewayProcess } from '../helpers/process-gateway.js';
 import { cn } from '../helpers/sending.js';
 
