@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { ServerResponse } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { eventually, startTestGateway, type TestGateway } from './helpers/gateway.js';
+import { emitOptIns, optInEndpoint } from './helpers/opt-in-events.js';
 import { Receiver, type Received } from './helpers/receiver.js';
 
 const EVENTS = 200;
@@ -46,26 +47,8 @@ describe('webhook receivers that fail', () => {
     await bad.close();
   });
 
-  const endpoint = async (url: string) => {
-    const { json } = await gw.api({
-      Action: 'CreateWebhookEndpoint',
-      AccountId: 1,
-      Url: url,
-      EventTypes: ['contact.opted_in'],
-    });
-    assert.equal(json.RetCode, 0, json.Message);
-    return { id: json.EndpointId as string, secret: json.Secret as string };
-  };
-  const emit = (n: number) =>
-    gw.store.emitEvents(
-      Array.from({ length: n }, (_, i) => ({
-        accountId: 1,
-        type: 'contact.opted_in' as const,
-        at: Date.now(),
-        data: { N: i },
-      })),
-      Date.now(),
-    );
+  const endpoint = (url: string) => optInEndpoint(gw, url);
+  const emit = (n: number) => emitOptIns(gw, n);
 
   for (const [name, misbehave, error] of MISBEHAVIOURS) {
     it(`one that ${name} is retried as specified; the other endpoint gets every event at once`, async () => {

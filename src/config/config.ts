@@ -120,6 +120,11 @@ export const ConfigSchema = Type.Object(
         secretGraceMs: Type.Integer({ minimum: 0, default: 86400 * 1000 }),
         /** Deliver to loopback and private networks too: for development and tests only. */
         allowPrivate: Type.Boolean({ default: false }),
+        /**
+         * A PEM file of certificate authorities https receivers are trusted by, besides the
+         * system's: a private CA, or a receiver's self-signed certificate.
+         */
+        caFile: Type.Optional(Type.String({ minLength: 1 })),
         pollMs: Type.Integer({ minimum: 1, maximum: 10000, default: 50 }),
         /** How long settled deliveries (delivered, failed) and their events are kept. */
         retentionDays: Type.Integer({ minimum: 1, maximum: 3650, default: 30 }),
@@ -188,6 +193,7 @@ const ENV: Record<string, (v: string, name: string) => [string, unknown]> = {
   WIREBIRD_WEBHOOK_DISABLE_AFTER: (v, name) => ['webhooks.disableAfterMs', duration(v, name)],
   WIREBIRD_WEBHOOK_CONCURRENCY: (v, name) => ['webhooks.concurrency', integer(v, name)],
   WIREBIRD_WEBHOOK_ALLOW_PRIVATE: (v, name) => ['webhooks.allowPrivate', flag(v, name)],
+  WIREBIRD_WEBHOOK_CA_FILE: (v) => ['webhooks.caFile', v],
 };
 
 export { ConfigError };

@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config.js';
+import { ConfigError } from '../config/config-error.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { parseRetrySchedule } from '../domain/events/retry.js';
 import type { Clock, StoreShare, WebhookStore } from '../domain/ports.js';
@@ -9,6 +11,7 @@ import type { AttemptSummary } from './outbox-protocol.js';
 import { OutboxWorker } from './outbox-worker.js';
 import { newWebhookSecret } from './signing.js';
 import { WebhookSender } from './webhook-sender.js';
+import { errorText } from '../util/unknown-values.js';
 
 /** What the API's webhook Actions and the console are given. */
 export interface EventsDeps {
@@ -40,6 +43,7 @@ export function buildOutbox(o: {
     timeoutMs: w.timeoutMs,
     allowPrivate: w.allowPrivate,
     connections: w.concurrency,
+    ...(w.caFile === undefined ? {} : { ca: trustedCa(w.caFile) }),
   });
   const worker = new OutboxWorker({
     store: o.store,
@@ -79,6 +83,8 @@ export function createEvents(o: {
   log: Logger;
   onAttempt: (a: AttemptSummary) => void;
 }): Events {
+  // Read here too, on the main thread: a bad file stops the start before the gateway listens.
+  if (o.config.webhooks.caFile !== undefined) trustedCa(o.config.webhooks.caFile);
   const allowPrivate = o.config.webhooks.allowPrivate;
   const deps = (worker: Pick<EventsDeps, 'nudge' | 'endpointsChanged'>): EventsDeps => ({
     box: o.box,
@@ -103,4 +109,23 @@ export function createEvents(o: {
       await sender.close();
     },
   };
+}
+
+/**
+ * The PEM file of webhooks.caFile; one that cannot be read or holds no certificate stops the
+ * start.
+ */
+export function trustedCa(file: string): string {
+  let pem: string;
+  try {
+    pem = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new ConfigError(`webhooks.caFile (WIREBIRD_WEBHOOK_CA_FILE): ${errorText(err)}`);
+  }
+  if (!pem.includes('-----BEGIN CERTIFICATE-----')) {
+    throw new ConfigError(
+      `webhooks.caFile (WIREBIRD_WEBHOOK_CA_FILE): ${file} holds no PEM certificate (-----BEGIN CERTIFICATE-----)`,
+    );
+  }
+  return pem;
 }

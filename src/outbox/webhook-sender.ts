@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import { rootCertificates } from 'node:tls';
 import { Agent, request } from 'undici';
 import { guardedLookup, isBlockedAddress, type Resolve } from './address-guard.js';
 import { LeanHttpClient } from './lean-http.js';
@@ -21,6 +22,8 @@ export interface SenderOptions {
   allowPrivate: boolean;
   /** Connections kept per endpoint origin; attempts beyond them queue on the client. */
   connections: number;
+  /** PEM certificate authorities trusted for https besides the system's (webhooks.caFile). */
+  ca?: string;
   /** For tests: how host names resolve. */
   resolve?: Resolve;
   now?: () => number;
@@ -50,7 +53,11 @@ export class WebhookSender {
       keepAliveTimeout: 30_000,
       headersTimeout: options.timeoutMs,
       bodyTimeout: options.timeoutMs,
-      connect: options.allowPrivate ? {} : { lookup: guardedLookup(options.resolve) },
+      connect: {
+        ...(options.allowPrivate ? {} : { lookup: guardedLookup(options.resolve) }),
+        // Given a CA, the system's roots must be named too: `ca` replaces them.
+        ...(options.ca === undefined ? {} : { ca: [...rootCertificates, options.ca] }),
+      },
     });
   }
 

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { eventMismatch } from './openapi.js';
@@ -33,15 +34,23 @@ export class Receiver {
   /**
    * @param documented whether the events are the gateway's own, held to docs/openapi.json (false
    *   for a test that emits events with data of its own making)
+   * @param tls a certificate and its key: the receiver speaks https
    */
-  constructor(private readonly documented = true) {}
+  constructor(
+    private readonly documented = true,
+    private readonly tls?: { cert: Buffer; key: Buffer },
+  ) {
+    const handler = (req: IncomingMessage, res: ServerResponse) => void this.handle(req, res);
+    this.server = tls ? createTlsServer(tls, handler) : createServer(handler);
+  }
 
-  private readonly server = createServer((req, res) => void this.handle(req, res));
+  private readonly server: ReturnType<typeof createServer>;
   url = '';
 
   async start(): Promise<this> {
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hook`;
+    const scheme = this.tls ? 'https' : 'http';
+    this.url = `${scheme}://127.0.0.1:${(this.server.address() as AddressInfo).port}/hook`;
     return this;
   }
 
