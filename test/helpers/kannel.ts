@@ -3,7 +3,7 @@
  * one transceiver bind, a sendsms user, and an sms-service that posts every MO to a URL.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { freePort, kill } from './process-gateway.js';
@@ -28,6 +28,13 @@ export interface KannelOptions {
 export interface Kannel {
   sendsms: string;
   stop(): Promise<void>;
+  /** The last lines of bearerbox's and smsbox's logs: why a wait on Kannel gave up. */
+  logTails(): string;
+}
+
+function tail(file: string, lines = 15): string {
+  if (!existsSync(file)) return `${file}: not written`;
+  return `${file}:\n${readFileSync(file, 'utf8').trimEnd().split('\n').slice(-lines).join('\n')}`;
 }
 
 function conf(o: KannelOptions, ports: { admin: number; box: number; sendsms: number }): string {
@@ -111,6 +118,7 @@ export async function startKannel(o: KannelOptions): Promise<Kannel> {
   start('smsbox');
   return {
     sendsms: `http://127.0.0.1:${ports.sendsms}/cgi-bin/sendsms`,
+    logTails: () => ['bearerbox', 'smsbox'].map((b) => tail(join(o.dir, `${b}.log`))).join('\n'),
     async stop() {
       // Our own two processes, by handle: nothing of theirs needs a clean stop.
       for (const b of boxes.reverse()) await kill(b, 'SIGKILL');

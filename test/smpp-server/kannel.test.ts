@@ -88,14 +88,17 @@ describe('interop: Kannel binds to the SMPP server and round-trips', { skip: mis
       'dlr-mask': '1',
       'dlr-url': dlrUrl,
     });
+    // Kannel binds to Wirebird and opens sendsms in its own time: on a loaded machine, seconds.
     const sent = await eventually(
       async () => {
         const res = await fetch(`${kannel.sendsms}?${query.toString()}`).catch(() => undefined);
         return res && res.status === 202 ? res : undefined;
       },
       "Kannel's sendsms accepting",
-      20_000,
-    );
+      40_000,
+    ).catch((err: unknown) => {
+      throw new Error(`${String(err)}\n${kannel.logTails()}`);
+    });
     assert.equal(sent.status, 202);
     const stored = await eventually(
       async () => (await inbox(gw, to))[0],
