@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import type { BatchInfo } from '../../src/domain/batches/batch.js';
 import type { ReceiptPerPhone } from '../../src/domain/receipts/receipt.js';
-import { eventually, type Answer, type TestGateway } from './gateway.js';
+import { eventually } from './eventually.js';
+import type { Answer, TestGateway } from './gateway.js';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const BUSINESS_PHONE = '+8613900000000';
