@@ -43,6 +43,13 @@ const { ESME_RINVDSTADR, ESME_RBINDFAIL, ESME_RINVBNDSTS, ESME_RTHROTTLED, ESME_
 
 type Session = PduSocket;
 
+/**
+ * deliver_sm a bind may have unanswered at once, as a real SMSC keeps a window: a flood of replies
+ * waits its turn here instead of piling up in both ends' socket buffers (where two peers that each
+ * stop reading while their own output waits would stall each other).
+ */
+const DELIVER_WINDOW = 100;
+
 interface Pending {
   systemId: string;
   fields: Record<string, unknown>;
@@ -88,6 +95,8 @@ export class SmscSim {
   private submitsSinceDropSet = 0;
   private readonly receivers = new Map<string, Session[]>();
   private held: Pending[] = [];
+  /** Receipts and replies waiting for room in a bind's window of deliver_sm, oldest first. */
+  private waiting: Pending[] = [];
   /** deliver_sm sent on each bind and not answered yet, by sequence number: sent again if it drops. */
   private readonly unacked = new Map<Session, Map<number, Pending>>();
   private readonly queue: DueQueue<Pending>;
@@ -140,6 +149,7 @@ export class SmscSim {
 
   async stop(): Promise<void> {
     this.queue.clear();
+    this.waiting = [];
     const server = this.server;
     if (!server) return;
     for (const s of [...this.sessions]) s.destroy();
@@ -215,6 +225,7 @@ export class SmscSim {
     const held = this.held;
     this.held = [];
     held.forEach((p) => this.sendReceipt(p));
+    this.sendWaiting();
   }
 
   /**
@@ -241,6 +252,21 @@ export class SmscSim {
     const p = this.unacked.get(session)?.get(sequence);
     this.unacked.get(session)?.delete(sequence);
     if (p && resp.command_status !== 0) this.queue.add(Date.now() + 1000, p);
+    this.sendWaiting();
+  }
+
+  /** What waited for room, as far as the windows allow now. */
+  private sendWaiting(): void {
+    for (let p = this.waiting[0]; p !== undefined; p = this.waiting[0]) {
+      if (!this.roomFor(p.systemId)) return;
+      this.waiting.shift();
+      this.sendReceipt(p);
+    }
+  }
+
+  private roomFor(systemId: string): boolean {
+    const list = this.receivers.get(systemId) ?? [];
+    return list.some((s) => (this.unacked.get(s)?.size ?? 0) < DELIVER_WINDOW);
   }
 
   private submit(session: Session, state: SessionState, pdu: Pdu): void {
@@ -349,11 +375,19 @@ export class SmscSim {
   private sendReceipt(p: Pending): void {
     const list = this.receivers.get(p.systemId) ?? [];
     // Round robin over the receiving binds; none bound: held until one binds, as an SMSC stores them.
-    const session = list.shift();
-    if (!session) {
+    if (list.length === 0) {
       this.held.push(p);
       return;
     }
+    // Every bind's window full: it waits for an answer, as an SMSC keeps a window.
+    if (!this.roomFor(p.systemId)) {
+      this.waiting.push(p);
+      return;
+    }
+    // roomFor found a bind with room: the first in turn that has it.
+    const session = list.find((s) => (this.unacked.get(s)?.size ?? 0) < DELIVER_WINDOW);
+    if (!session) return;
+    list.splice(list.indexOf(session), 1);
     list.push(session);
     const copies = this.faults.duplicateReceipts ? 2 : 1;
     for (let i = 0; i < copies; i++) {
