@@ -2,7 +2,10 @@
 // with their reason, each file's duration (the ten slowest first), and one closing line
 // `<label>: N passed, N failed, N skipped`.
 // node's runner loads it with --test-reporter; WIREBIRD_TEST_REPORTER=tap (or spec) is the raw one.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { basename, relative } from 'node:path';
 import { inspect } from 'node:util';
+import { BARRIER } from './test-worker.js';
 
 const label = process.env.WIREBIRD_TEST_LABEL || 'tests';
 
@@ -42,13 +45,37 @@ function durationLines(durations) {
   return [`\n${label}: the ten slowest files`, ...rows.slice(0, 10).map(line), ...rest].join('\n');
 }
 
+/** A worker's own entry (scripts/run-tests.js): its time is its files' time, counted by file. */
+const isWorkerEntry = (file) => basename(file ?? '').startsWith('wirebird-test-worker-');
+
+/** Each file's duration for the runner's next order, kept per pass (run-tests.js reads them). */
+function saveDurations(durations) {
+  const path = process.env.WIREBIRD_TEST_DURATIONS;
+  if (!path) return;
+  let all = {};
+  try {
+    all = JSON.parse(readFileSync(path, 'utf8'));
+  } catch {
+    // The first run.
+  }
+  const pass = (all[label] ??= {});
+  for (const [file, ms] of durations) pass[relative(process.cwd(), file)] = Math.round(ms);
+  writeFileSync(path, JSON.stringify(all, null, 1));
+}
+
 export default async function* compact(source) {
   const counts = { passed: 0, failed: 0, skipped: 0 };
   const durations = new Map();
   let dots = 0;
   for await (const event of source) {
     const { type, data } = event;
-    if ((type === 'test:pass' || type === 'test:fail') && data.nesting === 0 && data.file) {
+    if (data?.name === BARRIER && type !== 'test:fail') continue;
+    if (
+      (type === 'test:pass' || type === 'test:fail') &&
+      data.nesting === 0 &&
+      data.file &&
+      !isWorkerEntry(data.file)
+    ) {
       durations.set(data.file, (durations.get(data.file) ?? 0) + (data.details?.duration_ms ?? 0));
     }
     // Suites (describe) pass or fail through their tests: only tests are counted.
@@ -78,5 +105,6 @@ export default async function* compact(source) {
     }
   }
   if (durations.size > 0) yield `${durationLines(durations)}\n`;
+  saveDurations(durations);
   yield `\n${label}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`;
 }

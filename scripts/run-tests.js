@@ -2,8 +2,18 @@
 // expand globs, so the files are listed here; the runner's exit code is passed through.
 // With WIREBIRD_TEST_DATABASE_URL set, the PostgreSQL tests run too (store contract, cluster),
 // and a second pass runs the end-to-end tests of test/ on PostgreSQL (WIREBIRD_TEST_STORE).
-import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import {
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
 
 function findTests(dir) {
@@ -21,19 +31,65 @@ function findTests(dir) {
 const REPORTER =
   process.env.WIREBIRD_TEST_REPORTER || join(import.meta.dirname, 'compact-reporter.js');
 
+// Each file's duration in the last run (written by the reporter): the slowest start first, so that
+// the workers end together. New files count as slow; on a fresh clone the order is the names'.
+const DURATIONS = resolve('dist/.test-durations.json');
+
+function slowestFirst(files, label) {
+  let last = {};
+  try {
+    const all = JSON.parse(readFileSync(DURATIONS, 'utf8'));
+    last = { ...all.unit, ...all.tests, ...all[label] };
+  } catch {
+    // No earlier run: every file is new.
+  }
+  const weight = (f) => last[relative(process.cwd(), f)] ?? Infinity;
+  return [...files].sort((a, b) => weight(b) - weight(a) || a.localeCompare(b));
+}
+
+// A worker per core and one more: much of a test waits (a receipt, a spawned gateway, a timeout),
+// and a third worker fills those waits on two cores (149 s for the SQLite pass here, against 170
+// with two and 150 with four). WIREBIRD_TEST_WORKERS=n chooses.
+const WORKERS = Number(process.env.WIREBIRD_TEST_WORKERS) || availableParallelism() + 1;
+
+/** The worker entries of one pass, in a folder of its own with the list and the claims. */
+function workerEntries(files, label) {
+  const dir = mkdtempSync(join(tmpdir(), 'wirebird-tests-'));
+  writeFileSync(
+    join(dir, 'files.json'),
+    JSON.stringify(slowestFirst(files, label).map((f) => resolve(f))),
+  );
+  const worker = pathToFileURL(join(import.meta.dirname, 'test-worker.js')).href;
+  const count = Math.min(WORKERS, files.length);
+  const entries = Array.from({ length: count }, (_, n) => {
+    const entry = join(dir, `wirebird-test-worker-${n + 1}.mjs`);
+    writeFileSync(
+      entry,
+      `import { work } from '${worker}';\nawait work(${JSON.stringify(dir)});\n`,
+    );
+    return entry;
+  });
+  return { dir, entries };
+}
+
 function run(files, env, label) {
+  const { dir, entries } = workerEntries(files, label);
   const result = spawnSync(
     process.execPath,
     [
       '--enable-source-maps',
       '--test',
-      '--test-concurrency=2',
+      `--test-concurrency=${entries.length}`,
       `--test-reporter=${REPORTER}`,
       '--test-reporter-destination=stdout',
-      ...files,
+      ...entries,
     ],
-    { stdio: 'inherit', env: { ...env, WIREBIRD_TEST_LABEL: label } },
+    {
+      stdio: 'inherit',
+      env: { ...env, WIREBIRD_TEST_LABEL: label, WIREBIRD_TEST_DURATIONS: DURATIONS },
+    },
   );
+  rmSync(dir, { recursive: true, force: true });
   return result.status ?? 1;
 }
 

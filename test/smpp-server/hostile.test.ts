@@ -267,8 +267,9 @@ describe('SMPP server: a hostile ESME', () => {
       );
     const before = await answered();
     e.socket.pause();
-    // 16 MB of enquire_link, and as much of answers: more than loopback's buffers hold.
-    const links = 1_000_000;
+    // 32 MB of enquire_link, and as much of answers: more than loopback's buffers hold (the
+    // kernel took 8 MB of answers at times, which 16 MB left too close to half).
+    const links = 2_000_000;
     e.send(Buffer.concat(Array.from({ length: links }, () => rawPdu(CMD.enquire_link, 9))));
     // Nothing more read: quiet for inactivityMs, so closed.
     await e.closed;

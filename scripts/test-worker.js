@@ -1,0 +1,66 @@
+// One of the suite's worker processes (scripts/run-tests.js starts them under node's runner).
+// A process per test file would load the gateway's ~1,500 modules ~180 times, most of a pass's
+// CPU on two cores; a worker loads them once and runs file after file: it takes the next file
+// nobody has taken (a claim is a file created with O_EXCL, so two workers never run the same
+// one), imports it, and waits until that file's tests are done before it takes another, so the
+// faster worker takes more and both end together.
+import { openSync, closeSync, readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { test } from 'node:test';
+
+/** The name of the test that marks a file's end; the reporter counts it nowhere. */
+export const BARRIER = 'wirebird: the file before this one is done';
+
+function claim(dir, index) {
+  try {
+    closeSync(openSync(join(dir, `${index}.claim`), 'wx'));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Top-level tests run one after another, so a test registered after a file's own runs once they
+ * have all ended: its start is the sign to take the next file.
+ */
+function barrier() {
+  return new Promise((resolve) => test(BARRIER, () => resolve()));
+}
+
+/**
+ * WIREBIRD_TEST_PROFILE=<folder>: each worker writes a CPU profile of its files there (the
+ * runner's --cpu-prof is refused in NODE_OPTIONS), to see where the suite's time goes.
+ */
+async function profiler() {
+  const folder = process.env.WIREBIRD_TEST_PROFILE;
+  if (!folder) return async () => {};
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  return async () => {
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync(join(folder, `worker-${process.pid}.cpuprofile`), JSON.stringify(profile));
+  };
+}
+
+export async function work(dir) {
+  const files = JSON.parse(readFileSync(join(dir, 'files.json'), 'utf8'));
+  const stop = await profiler();
+  for (let i = 0; i < files.length; i++) {
+    if (!claim(dir, i)) continue;
+    try {
+      await import(pathToFileURL(files[i]).href);
+    } catch (error) {
+      // A file that does not load fails by its name, and the worker goes on with the next.
+      test(`${files[i]} loads`, () => {
+        throw error;
+      });
+    }
+    await barrier();
+  }
+  await stop();
+}
