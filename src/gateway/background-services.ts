@@ -121,6 +121,7 @@ export function eventsOf(rt: Runtime, box: SecretBox, metrics: Metrics) {
     share: rt.share,
     onThreadEnded: (threadId) => rt.share && releaseShareOf(rt.share, threadId),
     clock: rt.clock,
+    scheduler: rt.scheduler,
     log: rt.logger.child({ worker: 'events' }),
     onAttempt: (a) => metrics.webhookAttempted(a),
   });

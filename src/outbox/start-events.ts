@@ -4,8 +4,9 @@ import type { Config } from '../config/config.js';
 import { ConfigError } from '../config/config-error.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { parseRetrySchedule } from '../domain/events/retry.js';
-import type { Clock, StoreShare, WebhookStore } from '../domain/ports.js';
+import type { Clock, Scheduler, StoreShare, WebhookStore } from '../domain/ports.js';
 import { urlProblem } from './address-guard.js';
+import { StartOnFirstEndpoint } from './first-endpoint.js';
 import { OutboxThreadHost } from './outbox-host.js';
 import type { AttemptSummary } from './outbox-protocol.js';
 import { OutboxWorker } from './outbox-worker.js';
@@ -80,6 +81,8 @@ export function createEvents(o: {
   /** Frees what a dead outbox thread held of the share (its write lock on SQLite). */
   onThreadEnded?(threadId: number): void;
   clock: Clock;
+  /** Looks for a first endpoint where the thread waits for one. */
+  scheduler: Scheduler;
   log: Logger;
   onAttempt: (a: AttemptSummary) => void;
 }): Events {
@@ -93,13 +96,7 @@ export function createEvents(o: {
     nudge: () => worker.nudge(),
     endpointsChanged: () => worker.endpointsChanged(),
   });
-  if (o.config.webhooks.thread) {
-    const host = new OutboxThreadHost({
-      ...o,
-      onAttempts: (list) => list.forEach(o.onAttempt),
-    });
-    return { deps: deps(host), start: () => host.start(), stop: () => host.stop() };
-  }
+  if (o.config.webhooks.thread) return threadEvents(o, deps);
   const { worker, sender } = buildOutbox(o);
   return {
     deps: deps(worker),
@@ -108,6 +105,34 @@ export function createEvents(o: {
       await worker.stop();
       await sender.close();
     },
+  };
+}
+
+/** The outbox thread, started once an endpoint exists (outbox/first-endpoint.ts). */
+function threadEvents(
+  o: Parameters<typeof createEvents>[0],
+  deps: (worker: Pick<EventsDeps, 'nudge' | 'endpointsChanged'>) => EventsDeps,
+): Events {
+  const host = new OutboxThreadHost({ ...o, onAttempts: (list) => list.forEach(o.onAttempt) });
+  const lazy = new StartOnFirstEndpoint({
+    start: () => host.start(),
+    anyEndpoint: async () => (await o.store.listEndpoints(undefined)).length > 0,
+    scheduler: o.scheduler,
+    log: o.log,
+  });
+  return {
+    deps: deps({
+      nudge: () => {
+        lazy.wanted();
+        host.nudge();
+      },
+      endpointsChanged: () => {
+        lazy.wanted();
+        host.endpointsChanged();
+      },
+    }),
+    start: () => lazy.start(),
+    stop: () => lazy.stop(() => host.stop()),
   };
 }
 
