@@ -63,4 +63,13 @@ export async function work(dir) {
     await barrier();
   }
   await stop();
+  // A file that leaves a handle open (a server, a pool) would keep the worker, and the suite,
+  // waiting for ever: past a grace period, say what holds it and fail.
+  setTimeout(() => {
+    const held = process.getActiveResourcesInfo().filter((r) => r !== 'Timeout');
+    console.error(
+      `test worker: still running 10 s after its last file, held by ${held.join(', ')}`,
+    );
+    process.exit(1);
+  }, 10_000).unref();
 }
