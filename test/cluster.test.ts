@@ -12,6 +12,7 @@ import {
   batch,
   call,
   count,
+  finalCount,
   pause,
   receipts,
   type Receipts,
@@ -81,8 +82,8 @@ describe(
 
       for (let i = 0; i < BATCHES / 2; i++) await send(i);
       // Kill once dispatch is under way on every node and far from done.
-      for (let i = 0; i < 500 && count(await receipts(a, sessions)) < 300; i++) await pause(20);
-      const before = count(await receipts(a, sessions));
+      for (let i = 0; i < 500 && (await finalCount(a, sessions)) < 300; i++) await pause(20);
+      const before = await finalCount(a, sessions);
       // Dispatch is under way; killHoldingClaims makes sure the kill lands while it holds claims.
       assert.ok(before > 0, `dispatch under way (${before} final)`);
       const kill3 = await killHoldingClaims(send, BATCHES / 2);
@@ -171,12 +172,13 @@ describe(
 
     /** Polls the nodes in turn (bounded) until every message of every session is final. */
     async function allFinal(alive: GatewayProcess[], sessions: string[]): Promise<Receipts> {
-      let final: Receipts = new Map();
-      for (let i = 0; i < 1200 && count(final) < TOTAL; i++) {
-        final = await receipts(alive[i % alive.length] as GatewayProcess, sessions);
-        if (count(final) < TOTAL) await pause(50);
+      const node = (i: number) => alive[i % alive.length] as GatewayProcess;
+      let i = 0;
+      while (i < 1200 && (await finalCount(node(i), sessions)) < TOTAL) {
+        await pause(50);
+        i++;
       }
-      return final;
+      return receipts(node(i), sessions);
     }
 
     /**

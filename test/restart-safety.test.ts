@@ -8,6 +8,7 @@ import {
   batch,
   call,
   count,
+  finalCount,
   receipts,
   type Receipts,
 } from './helpers/process-api.js';
@@ -44,19 +45,16 @@ describe('restart safety (kill -9 mid-send)', () => {
     }
     const total = BATCHES * PER_BATCH;
     // Kill once dispatch is under way and far from done.
-    for (let i = 0; i < 500 && count(await receipts(gw, sessions)) < 500; i++)
+    for (let i = 0; i < 500 && (await finalCount(gw, sessions)) < 500; i++)
       await new Promise((r) => setTimeout(r, 20));
-    const before = count(await receipts(gw, sessions));
+    const before = await finalCount(gw, sessions);
     assert.ok(before > 0 && before < total, `killed mid-dispatch (${before} of ${total} final)`);
     await kill(gw.child, 'SIGKILL');
 
     gw = await spawnGateway(dataDir, port, CONFIG);
-    let final: Receipts = new Map();
-    for (let i = 0; i < 1500; i++) {
-      final = await receipts(gw, sessions);
-      if (count(final) >= total) break;
+    for (let i = 0; i < 1500 && (await finalCount(gw, sessions)) < total; i++)
       await new Promise((r) => setTimeout(r, 50));
-    }
+    const final: Receipts = await receipts(gw, sessions);
     assert.equal(count(final), total, 'every accepted message has a final receipt');
     for (const session of sessions) {
       const set = final.get(session) ?? [];

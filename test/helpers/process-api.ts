@@ -57,4 +57,14 @@ export async function receipts(gw: GatewayProcess, sessions: string[]): Promise<
 
 export const count = (r: Receipts): number => [...r.values()].reduce((n, set) => n + set.length, 0);
 
+/**
+ * How many of the sessions' messages are final, from GetSessionSummary: what a wait polls (the
+ * receipts themselves, thousands of them, once at its end).
+ */
+export async function finalCount(gw: GatewayProcess, sessions: string[]): Promise<number> {
+  const answer = await call(gw, { Action: 'GetSessionSummary', SessionNoSet: sessions });
+  const data = answer.Data as Record<'Success' | 'Fail' | 'SubmitFail' | 'Unknow', number>[];
+  return data.reduce((n, d) => n + d.Success + d.Fail + d.SubmitFail + d.Unknow, 0);
+}
+
 export const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

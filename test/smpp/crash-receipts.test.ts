@@ -10,6 +10,7 @@ import {
   batch,
   call,
   count,
+  finalCount,
   receipts,
   type Receipts,
 } from '../helpers/process-api.js';
@@ -61,11 +62,9 @@ describe('SMPP: SIGKILL mid-dispatch, then every receipt arrives', () => {
     );
 
     gw = await spawnGateway(dataDir, port, config, env);
-    let final: Receipts = new Map();
-    for (let i = 0; i < 1200 && count(final) < total; i++) {
-      final = await receipts(gw, sessions);
-      if (count(final) < total) await new Promise((r) => setTimeout(r, 50));
-    }
+    for (let i = 0; i < 1200 && (await finalCount(gw, sessions)) < total; i++)
+      await new Promise((r) => setTimeout(r, 50));
+    const final: Receipts = await receipts(gw, sessions);
     assert.equal(
       count(final),
       total,
