@@ -8,7 +8,7 @@
 import type { Logger } from 'pino';
 import type { ClaimedDelivery, DeliveryResult } from '../domain/events/endpoint.js';
 import type { Clock, Scheduler, WebhookStore } from '../domain/ports.js';
-import type { EsmeSession } from './esme-session.js';
+import type { EsmeConnection } from './esme-connection.js';
 import { moDeliverSm } from './mo-pdu.js';
 import { receiptDeliverSm } from './receipt-pdu.js';
 import { Passes } from '../util/passes.js';
@@ -19,7 +19,7 @@ export interface ReceiptDelivererOptions {
    * This node's receiving binds by the outbox endpoint they take: each system_id's binds its
    * receipts (smpp:<system_id>), each account's binds its replies (smpp-account:<id>).
    */
-  binds: () => ReadonlyMap<string, readonly EsmeSession[]>;
+  binds: () => ReadonlyMap<string, readonly EsmeConnection[]>;
   clock: Clock;
   scheduler: Scheduler;
   log: Logger;
@@ -74,7 +74,7 @@ export class ReceiptDeliverer {
     return false;
   }
 
-  private async claimFor(endpointId: string, binds: readonly EsmeSession[]): Promise<void> {
+  private async claimFor(endpointId: string, binds: readonly EsmeConnection[]): Promise<void> {
     const room = binds.reduce((n, b) => n + Math.max(0, b.room), 0);
     const window = binds.reduce((n, b) => n + (b.credential?.window ?? 0), 0);
     // A claim is a write: taken in batches of half the windows at least, not one per answer.
@@ -90,7 +90,7 @@ export class ReceiptDeliverer {
     }
   }
 
-  private async send(bind: EsmeSession, d: ClaimedDelivery): Promise<void> {
+  private async send(bind: EsmeConnection, d: ClaimedDelivery): Promise<void> {
     const started = this.o.clock.now();
     // The body is an event this gateway wrote; its fields are checked where read.
     const event = JSON.parse(d.body) as { timestamp?: string; data?: Record<string, unknown> };

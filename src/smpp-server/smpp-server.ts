@@ -23,7 +23,7 @@ import { replaceSubmit } from './replace.js';
 import { ReceiptDeliverer } from './receipt-deliverer.js';
 import { smppAccountEndpointId, smppEndpointId } from '../domain/smpp-server/receipt-endpoint.js';
 import { BindAuth } from './bind-auth.js';
-import { EsmeSession } from './esme-session.js';
+import { EsmeConnection } from './esme-connection.js';
 import { acceptSubmit, type SubmitDeps } from './submit.js';
 import { errorText } from '../util/unknown-values.js';
 
@@ -59,8 +59,8 @@ const RECEIPT_POLL_MS = 500;
 export class SmppServer {
   private server: Server | undefined;
   /** Open binds per system_id on this node. */
-  private readonly binds = new Map<string, Set<EsmeSession>>();
-  private readonly sessions = new Set<EsmeSession>();
+  private readonly binds = new Map<string, Set<EsmeConnection>>();
+  private readonly connections = new Set<EsmeConnection>();
   private readonly auth: BindAuth;
   private readonly receipts: ReceiptDeliverer;
   private recheck: NodeJS.Timeout | undefined;
@@ -116,9 +116,9 @@ export class SmppServer {
     if (!server) return;
     clearInterval(this.recheck);
     await this.receipts.stop();
-    for (const s of this.sessions) s.close('the gateway is stopping');
+    for (const s of this.connections) s.close('the gateway is stopping');
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    for (const s of this.sessions) s.session.destroy();
+    for (const s of this.connections) s.link.destroy();
     this.server = undefined;
   }
 
@@ -160,9 +160,9 @@ export class SmppServer {
    * The binds that take deliver_sm, by the outbox endpoint they serve: a system_id's receipts
    * go to its own binds, an account's replies to any of the account's.
    */
-  private receivingBinds(): Map<string, EsmeSession[]> {
-    const out = new Map<string, EsmeSession[]>();
-    const add = (endpointId: string, s: EsmeSession) =>
+  private receivingBinds(): Map<string, EsmeConnection[]> {
+    const out = new Map<string, EsmeConnection[]>();
+    const add = (endpointId: string, s: EsmeConnection) =>
       out.set(endpointId, [...(out.get(endpointId) ?? []), s]);
     for (const [systemId, set] of this.binds) {
       for (const s of set) {
@@ -174,8 +174,8 @@ export class SmppServer {
     return out;
   }
 
-  private accept(session: PduSocket): void {
-    const esme = new EsmeSession(session, {
+  private accept(link: PduSocket): void {
+    const esme = new EsmeConnection(link, {
       config: this.o.config,
       auth: this.auth,
       submit: (esme, pdu, multi) => acceptSubmit(this.o.submit, esme, pdu, multi),
@@ -195,8 +195,8 @@ export class SmppServer {
       ...(this.o.observe ? { onAnswer: this.o.observe.answer } : {}),
       log: this.o.log,
     });
-    this.sessions.add(esme);
-    session.on('close', () => this.sessions.delete(esme));
+    this.connections.add(esme);
+    link.on('close', () => this.connections.delete(esme));
   }
 
   private openBinds(): number {
@@ -205,7 +205,7 @@ export class SmppServer {
     return n;
   }
 
-  private registry(s: EsmeSession): Set<EsmeSession> {
+  private registry(s: EsmeConnection): Set<EsmeConnection> {
     const systemId = s.credential?.systemId ?? '';
     let set = this.binds.get(systemId);
     if (!set) {

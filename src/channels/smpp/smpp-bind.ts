@@ -33,13 +33,13 @@ export interface BindHandlers {
 }
 
 /**
- * One SMPP session to an SMSC: binds, keeps the link alive with enquire_link, reconnects with
+ * One SMPP bind to an SMSC: binds, keeps the link alive with enquire_link, reconnects with
  * backoff after a drop, and keeps at most `window` requests unanswered, over the lean codec's
  * PduSocket (src/smpp-wire), which leaves the response timeout and the window to its user.
  */
 export class SmppBind {
   state: BindStatus['state'] = 'down';
-  private session: PduSocket | undefined;
+  private link: PduSocket | undefined;
   private readonly pending = new Map<number, Pending>();
   private waiters: (() => void)[] = [];
   private failures = 0;
@@ -91,58 +91,58 @@ export class SmppBind {
     while (this.state === 'bound' && this.pending.size >= this.smsc.window) {
       await new Promise<void>((resolve) => this.waiters.push(resolve));
     }
-    const session = this.session;
-    if (this.state !== 'bound' || !session) throw new NoAnswer('BINDLOST', 'the bind is down');
-    return this.send(session, command, fields);
+    const link = this.link;
+    if (this.state !== 'bound' || !link) throw new NoAnswer('BINDLOST', 'the bind is down');
+    return this.send(link, command, fields);
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
-    const session = this.session;
-    if (session && this.state === 'bound') {
+    const link = this.link;
+    if (link && this.state === 'bound') {
       // A polite unbind, but a silent SMSC must not hold up the gateway's shutdown.
-      const unbind = this.send(session, 'unbind').catch(() => undefined);
+      const unbind = this.send(link, 'unbind').catch(() => undefined);
       await Promise.race([unbind, new Promise((r) => setTimeout(r, UNBIND_WAIT_MS).unref())]);
     }
-    session?.destroy();
+    link?.destroy();
     this.down('the gateway is stopping');
   }
 
   private connect(): void {
     this.state = 'connecting';
     const socket = connect({ host: this.smsc.host, port: this.smsc.port });
-    const session = new PduSocket(socket);
-    this.session = session;
+    const link = new PduSocket(socket);
+    this.link = link;
     socket.on('connect', () => {
       socket.setNoDelay(true);
-      void this.bind(session);
+      void this.bind(link);
     });
-    session.on('error', (err: Error) => {
+    link.on('error', (err: Error) => {
       this.log.warn({ err: err.message, bind: this.label }, 'SMPP connection error');
-      session.destroy();
+      link.destroy();
     });
-    session.on('malformed', (err: Error) => {
+    link.on('malformed', (err: Error) => {
       this.log.warn({ err: err.message, bind: this.label }, 'SMPP stream unreadable');
-      session.destroy();
+      link.destroy();
     });
-    session.on('close', () => this.closed(session));
-    session.on('request', (pdu: Pdu) => this.requested(session, pdu));
+    link.on('close', () => this.closed(link));
+    link.on('request', (pdu: Pdu) => this.requested(link, pdu));
   }
 
   /** What the SMSC asks: receipts and replies, link checks, the end of the bind. */
-  private requested(session: PduSocket, pdu: Pdu): void {
-    if (pdu.command === 'deliver_sm') void this.deliver(session, pdu);
-    else if (pdu.command === 'enquire_link') session.respond(pdu);
+  private requested(link: PduSocket, pdu: Pdu): void {
+    if (pdu.command === 'deliver_sm') void this.deliver(link, pdu);
+    else if (pdu.command === 'enquire_link') link.respond(pdu);
     else if (pdu.command === 'unbind') {
-      session.respond(pdu);
-      session.end();
-    } else session.respond(pdu, ESME_RINVCMDID);
+      link.respond(pdu);
+      link.end();
+    } else link.respond(pdu, ESME_RINVCMDID);
   }
 
-  private async bind(session: PduSocket): Promise<void> {
-    const resp = await this.send(session, `bind_${this.role}`, {
+  private async bind(link: PduSocket): Promise<void> {
+    const resp = await this.send(link, `bind_${this.role}`, {
       system_id: this.smsc.systemId,
       password: this.smsc.password,
       system_type: this.smsc.systemType,
@@ -154,41 +154,41 @@ export class SmppBind {
     if (resp instanceof NoAnswer || resp.command_status !== 0) {
       const why = resp instanceof NoAnswer ? resp.message : commandStatusName(resp.command_status);
       this.log.error({ bind: this.label, why }, 'SMPP bind refused');
-      session.destroy();
+      link.destroy();
       return;
     }
     this.failures = 0;
     this.state = 'bound';
     this.log.info({ bind: this.label }, 'SMPP bound');
-    this.keepAlive(session);
+    this.keepAlive(link);
   }
 
-  private keepAlive(session: PduSocket): void {
+  private keepAlive(link: PduSocket): void {
     const timer = setInterval(() => {
-      if (this.session !== session || this.state !== 'bound') {
+      if (this.link !== link || this.state !== 'bound') {
         clearInterval(timer);
         return;
       }
       // A link that stops answering enquire_link is dead even if TCP has not noticed.
-      this.send(session, 'enquire_link').catch(() => session.destroy());
+      this.send(link, 'enquire_link').catch(() => link.destroy());
     }, this.smsc.enquireLinkS * 1000);
     timer.unref();
   }
 
   /** Sends a request; resolves with its response, rejects with NoAnswer. */
   private send(
-    session: PduSocket,
+    link: PduSocket,
     command: CommandName,
     fields: Record<string, unknown> = {},
   ): Promise<Pdu> {
     return new Promise<Pdu>((resolve, reject) => {
-      const sequence = session.request(command, fields, (resp) => this.answered(resp));
+      const sequence = link.request(command, fields, (resp) => this.answered(resp));
       if (sequence === undefined) {
         reject(new NoAnswer('BINDLOST', 'the connection is not writable'));
         return;
       }
       const timer = setTimeout(() => {
-        session.forget(sequence);
+        link.forget(sequence);
         this.settle(sequence);
         reject(new NoAnswer('TIMEOUT', `no ${command}_resp in ${this.smsc.responseTimeoutS}s`));
       }, this.smsc.responseTimeoutS * 1000);
@@ -211,14 +211,14 @@ export class SmppBind {
     this.waiters.shift()?.();
   }
 
-  private async deliver(session: PduSocket, pdu: Pdu): Promise<void> {
+  private async deliver(link: PduSocket, pdu: Pdu): Promise<void> {
     const status = await this.handlers.onDeliver(pdu);
-    session.respond(pdu, status);
+    link.respond(pdu, status);
   }
 
-  private closed(session: PduSocket): void {
-    if (this.session !== session) return;
-    this.session = undefined;
+  private closed(link: PduSocket): void {
+    if (this.link !== link) return;
+    this.link = undefined;
     this.down('the connection closed');
     if (this.stopped) return;
     const delay = Math.min(this.smsc.reconnectMaxS * 1000, 250 * 2 ** this.failures++);

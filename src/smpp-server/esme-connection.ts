@@ -17,7 +17,7 @@ import type { QueryAnswer } from './query.js';
 import type { Esme, SubmitOutcome } from './submit.js';
 import { textOf } from '../util/unknown-values.js';
 
-export interface SessionContext {
+export interface ConnectionContext {
   config: SmppServerConfig;
   auth: BindAuth;
   submit: (
@@ -31,8 +31,8 @@ export interface SessionContext {
   /** Told of every answer to an ESME's request (metrics). */
   onAnswer?: (command: string, status: number) => void;
   /** Told when a bind starts and ends: the registry of binds per system_id. */
-  onBound: (s: EsmeSession, keyId: string) => void;
-  onClosed: (s: EsmeSession) => void;
+  onBound: (s: EsmeConnection, keyId: string) => void;
+  onClosed: (s: EsmeConnection) => void;
   log: Logger;
 }
 
@@ -64,14 +64,14 @@ export function bodyFault(pdu: Pdu): { status: number; reason: string } | undefi
   return undefined;
 }
 
-export class EsmeSession {
+export class EsmeConnection {
   credential: SmppCredential | undefined;
   mode: BindMode | undefined;
   private binding = false;
   private ending = false;
   /** close() was called: the connection is on its way out and takes nothing more. */
   private closing = false;
-  /** The socket closed: nothing this session learns afterwards may bind it. */
+  /** The socket closed: nothing this connection learns afterwards may bind it. */
   private gone = false;
   /** The deliver_sm awaiting their resp: each settles once, with a status or without. */
   private readonly answers = new Set<(status: number | undefined) => void>();
@@ -83,25 +83,25 @@ export class EsmeSession {
   } = {};
 
   constructor(
-    readonly session: PduSocket,
-    private readonly ctx: SessionContext,
+    readonly link: PduSocket,
+    private readonly ctx: ConnectionContext,
   ) {
     this.timers.bind = setTimeout(() => this.close('no bind in time'), ctx.config.bindTimeoutMs);
     this.idle();
     this.enquire();
-    session.on('request', (pdu: Pdu) => this.received(pdu));
+    link.on('request', (pdu: Pdu) => this.received(pdu));
     // A PDU the codec cannot read (a bad length, too large): answered and the connection closed.
-    session.on('malformed', (err: Error) => this.broken(err));
-    session.on('error', (err: Error) => {
+    link.on('malformed', (err: Error) => this.broken(err));
+    link.on('error', (err: Error) => {
       ctx.log.info({ err: err.message, address: this.address }, 'SMPP connection error');
-      session.destroy();
+      link.destroy();
     });
-    session.on('close', () => this.closed());
+    link.on('close', () => this.closed());
   }
 
   /** The remote address as the socket reports it. */
   get address(): string {
-    return this.session.socket.remoteAddress ?? '';
+    return this.link.socket.remoteAddress ?? '';
   }
 
   /**
@@ -109,7 +109,7 @@ export class EsmeSession {
    * dropped, and receipts go only to live binds (a closed one would take them and answer none).
    */
   get live(): boolean {
-    return !this.gone && !this.closing && !this.ending && this.session.socket.writable;
+    return !this.gone && !this.closing && !this.ending && this.link.socket.writable;
   }
 
   get receives(): boolean {
@@ -134,10 +134,10 @@ export class EsmeSession {
       };
       this.answers.add(finish);
       const timer = setTimeout(() => {
-        if (sequence !== undefined) this.session.forget(sequence);
+        if (sequence !== undefined) this.link.forget(sequence);
         finish(undefined);
       }, timeoutMs);
-      const sequence = this.session.request('deliver_sm', fields, (resp) =>
+      const sequence = this.link.request('deliver_sm', fields, (resp) =>
         finish(resp.command_status),
       );
       if (sequence === undefined) finish(undefined);
@@ -157,7 +157,7 @@ export class EsmeSession {
       closed = true;
       this.close(why);
     };
-    const sent = this.session.request('unbind', {}, done);
+    const sent = this.link.request('unbind', {}, done);
     if (sent === undefined) {
       done();
       return;
@@ -168,9 +168,9 @@ export class EsmeSession {
   close(why: string): void {
     this.closing = true;
     this.ctx.log.info({ systemId: this.credential?.systemId, why }, 'SMPP connection closed');
-    this.session.end();
+    this.link.end();
     // A peer that never reads its socket must not keep it open.
-    setTimeout(() => this.session.destroy(), 1000).unref();
+    setTimeout(() => this.link.destroy(), 1000).unref();
   }
 
   private received(pdu: Pdu): void {
@@ -194,13 +194,13 @@ export class EsmeSession {
   }
 
   private answer(pdu: Pdu, status: number = STATUS.ESME_ROK, fields: PduFields = {}): void {
-    this.session.respond(pdu, status, fields);
+    this.link.respond(pdu, status, fields);
     this.ctx.onAnswer?.(pdu.command, status);
   }
 
   /** A command the server does not take: its own resp, or generic_nack for an unknown id. */
   private nack(pdu: Pdu): void {
-    this.session.respond(pdu, STATUS.ESME_RINVCMDID);
+    this.link.respond(pdu, STATUS.ESME_RINVCMDID);
   }
 
   private async bind(pdu: Pdu, mode: BindMode): Promise<void> {
@@ -275,7 +275,7 @@ export class EsmeSession {
   }
 
   /** query_sm, cancel_sm, replace_sm: a transmitter's or transceiver's, of its own account. */
-  private async managed(pdu: Pdu, run: SessionContext['query']): Promise<void> {
+  private async managed(pdu: Pdu, run: ConnectionContext['query']): Promise<void> {
     const credential = this.credential;
     if (!credential || this.mode === 'receiver') {
       this.answer(pdu, STATUS.ESME_RINVBNDSTS);
@@ -302,7 +302,7 @@ export class EsmeSession {
    */
   private idle(): void {
     const { inactivityMs } = this.ctx.config;
-    const quietFor = performance.now() - this.session.lastReadAt;
+    const quietFor = performance.now() - this.link.lastReadAt;
     if (quietFor >= inactivityMs) {
       this.close('inactive');
       return;
@@ -313,15 +313,15 @@ export class EsmeSession {
   /** An enquire_link once the ESME has been quiet for enquireLinkMs. */
   private enquire(): void {
     const { enquireLinkMs } = this.ctx.config;
-    const quietFor = performance.now() - this.session.lastReadAt;
-    if (this.mode && quietFor >= enquireLinkMs) this.session.request('enquire_link');
+    const quietFor = performance.now() - this.link.lastReadAt;
+    if (this.mode && quietFor >= enquireLinkMs) this.link.request('enquire_link');
     const wait = quietFor >= enquireLinkMs ? enquireLinkMs : enquireLinkMs - quietFor;
     this.timers.enquire = setTimeout(() => this.enquire(), wait);
   }
 
   private broken(err: Error): void {
     this.ctx.log.warn({ err: err.message, address: this.address }, 'SMPP protocol error');
-    this.session.nack(0, STATUS.ESME_RINVCMDLEN);
+    this.link.nack(0, STATUS.ESME_RINVCMDLEN);
     this.close('protocol error');
   }
 
