@@ -47,13 +47,69 @@ describe('wirebird send and receipts', () => {
   let tpl: string;
   let dir: string;
   before(async () => {
-    gw = await startTestGateway({ simDelayMs: 0 });
+    // A slow route: the subject is what `wirebird send` hands the API, and dispatching the 90,000
+    // messages of the tests below would double this file's CPU. The tests that wait for a
+    // receipt or count the queue come first, while it is short.
+    // A small window too: a stop sends what is claimed before it ends.
+    const dispatch = { routeTps: 20, batchSize: 10, window: 10 };
+    gw = await startTestGateway({ simDelayMs: 0, dispatch });
     tpl = await approvedTemplate(gw, 'Dear {1}, your code is {2}');
     dir = mkdtempSync(join(tmpdir(), 'wirebird-cli-'));
   });
   after(async () => {
     await gw.close();
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('prints receipts as a table or as JSON', async () => {
+    const csv = join(dir, 'receipts.csv');
+    // cn(3) ends in 0003: the simulator sends no report, so it waits.
+    writeFileSync(csv, `phone,name,code\n${cn(1)},Bo,1\n${cn(5)},Al,2\n${cn(3)},Cy,3\n`);
+    const sent = JSON.parse(
+      (await cli(gw, ['send', '-t', tpl, '--csv', csv, '--json'])).stdout,
+    ) as Summary;
+    const session = sent.sessionNos[0] as string;
+    await finalReceipts(gw, session, 2);
+    const table = await cli(gw, ['receipts', session]);
+    assert.equal(table.code, 0, table.stderr);
+    assert.match(
+      table.stdout,
+      /^SessionNo\s+Phone\s+Result\s+Code\s+Time \(UTC\)\s+Cost\s+UserId$/m,
+    );
+    assert.match(table.stdout, new RegExp(`^${session}\\s+\\${cn(1)}\\s+Fail\\s+UNDELIV\\s`, 'm'));
+    assert.match(
+      table.stdout,
+      new RegExp(`^${session}\\s+\\${cn(5)}\\s+Success\\s+DELIVRD\\s`, 'm'),
+    );
+    assert.match(table.stdout, new RegExp(`^${session}: 2 receipts, 1 still waiting$`, 'm'));
+    const json = await cli(gw, ['receipts', session, 'no-such-session', '--json']);
+    assert.equal(json.code, 1);
+    const data = JSON.parse(json.stdout) as {
+      SessionNo: string;
+      ReceiptSet: unknown[];
+      Waiting: number;
+    }[];
+    assert.deepEqual(
+      data.map((d) => [d.SessionNo, d.ReceiptSet.length, d.Waiting]),
+      [[session, 2, 1]],
+    );
+    assert.match(json.stderr, /^not found: no-such-session$/m);
+  });
+
+  it('holds the rows until --at, with --validity; refuses a bad time or duration', async () => {
+    const csv = join(dir, 'later.csv');
+    writeCsv(csv, 2);
+    const held = (await gw.store.countByState()).queued ?? 0;
+    const at = new Date(Date.now() + 3_600_000).toISOString().replace(/\.\d+Z$/, '+00:00');
+    const run = await cli(gw, ['send', '-t', tpl, '--csv', csv, '--at', at, '--validity', '2h']);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal((await gw.store.countByState()).queued, held + 2, 'held until --at');
+    const changed = await cli(gw, ['send', '-t', tpl, '--csv', csv, '--at', '1900000000']);
+    assert.match(changed.stderr, /belongs to another run \(--at, --validity differ\)/);
+    const bad = await cli(gw, ['send', '-t', tpl, '--csv', csv, '--at', 'tomorrow']);
+    assert.match(bad.stderr, /^wirebird: --at tomorrow: give a date and time with its zone/m);
+    const long = await cli(gw, ['send', '-t', tpl, '--csv', csv, '--validity', '5 min']);
+    assert.match(long.stderr, /^wirebird: --validity 5 min: give a duration such as 300/m);
   });
 
   it('sends a 50,000-row CSV in requests of 1000 and sums up what was accepted', async () => {
@@ -185,22 +241,6 @@ describe('wirebird send and receipts', () => {
     assert.equal(progressLines(csv).length, 0, 'nothing was sent');
   });
 
-  it('holds the rows until --at, with --validity; refuses a bad time or duration', async () => {
-    const csv = join(dir, 'later.csv');
-    writeCsv(csv, 2);
-    const held = (await gw.store.countByState()).queued ?? 0;
-    const at = new Date(Date.now() + 3_600_000).toISOString().replace(/\.\d+Z$/, '+00:00');
-    const run = await cli(gw, ['send', '-t', tpl, '--csv', csv, '--at', at, '--validity', '2h']);
-    assert.equal(run.code, 0, run.stderr);
-    assert.equal((await gw.store.countByState()).queued, held + 2, 'held until --at');
-    const changed = await cli(gw, ['send', '-t', tpl, '--csv', csv, '--at', '1900000000']);
-    assert.match(changed.stderr, /belongs to another run \(--at, --validity differ\)/);
-    const bad = await cli(gw, ['send', '-t', tpl, '--csv', csv, '--at', 'tomorrow']);
-    assert.match(bad.stderr, /^wirebird: --at tomorrow: give a date and time with its zone/m);
-    const long = await cli(gw, ['send', '-t', tpl, '--csv', csv, '--validity', '5 min']);
-    assert.match(long.stderr, /^wirebird: --validity 5 min: give a duration such as 300/m);
-  });
-
   it('checks the parameter columns against the template before sending a row', async () => {
     const csv = join(dir, 'columns.csv');
     writeFileSync(csv, `phone,name,code,extra\n${cn(7)},Bo,1,x\n`);
@@ -234,40 +274,5 @@ describe('wirebird send and receipts', () => {
       again.stdout,
       /^0 requests \(0 rows\) in .* \(0 rows\/s\); 1 request \(4 rows\) done by an earlier run$/m,
     );
-  });
-
-  it('prints receipts as a table or as JSON', async () => {
-    const csv = join(dir, 'receipts.csv');
-    // cn(3) ends in 0003: the simulator sends no report, so it waits.
-    writeFileSync(csv, `phone,name,code\n${cn(1)},Bo,1\n${cn(5)},Al,2\n${cn(3)},Cy,3\n`);
-    const sent = JSON.parse(
-      (await cli(gw, ['send', '-t', tpl, '--csv', csv, '--json'])).stdout,
-    ) as Summary;
-    const session = sent.sessionNos[0] as string;
-    await finalReceipts(gw, session, 2);
-    const table = await cli(gw, ['receipts', session]);
-    assert.equal(table.code, 0, table.stderr);
-    assert.match(
-      table.stdout,
-      /^SessionNo\s+Phone\s+Result\s+Code\s+Time \(UTC\)\s+Cost\s+UserId$/m,
-    );
-    assert.match(table.stdout, new RegExp(`^${session}\\s+\\${cn(1)}\\s+Fail\\s+UNDELIV\\s`, 'm'));
-    assert.match(
-      table.stdout,
-      new RegExp(`^${session}\\s+\\${cn(5)}\\s+Success\\s+DELIVRD\\s`, 'm'),
-    );
-    assert.match(table.stdout, new RegExp(`^${session}: 2 receipts, 1 still waiting$`, 'm'));
-    const json = await cli(gw, ['receipts', session, 'no-such-session', '--json']);
-    assert.equal(json.code, 1);
-    const data = JSON.parse(json.stdout) as {
-      SessionNo: string;
-      ReceiptSet: unknown[];
-      Waiting: number;
-    }[];
-    assert.deepEqual(
-      data.map((d) => [d.SessionNo, d.ReceiptSet.length, d.Waiting]),
-      [[session, 2, 1]],
-    );
-    assert.match(json.stderr, /^not found: no-such-session$/m);
   });
 });
