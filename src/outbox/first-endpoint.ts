@@ -17,7 +17,7 @@ export interface FirstEndpointOptions {
  * Starts event delivery once there is an endpoint to deliver to: a gateway nobody subscribed to
  * pays neither the outbox thread's start (it loads its own modules: some 0.35 s of CPU) nor its
  * memory. An endpoint created through this node starts it at once; one created elsewhere
- * (another node, `wirebird webhooks add`) at the next check. Events are written with their
+ * (another node, `wirebird webhooks create`) at the next check. Events are written with their
  * change either way (only for endpoints that exist), so a late start delays them and loses none.
  */
 export class StartOnFirstEndpoint {
@@ -43,7 +43,7 @@ export class StartOnFirstEndpoint {
     );
   }
 
-  /** Whether delivery was started; `stop` runs only then. */
+  /** Stops looking for an endpoint, and stops delivery (`stop`) if it was started. */
   async stop(stop: () => Promise<void>): Promise<void> {
     this.stopped = true;
     this.check?.cancel();
