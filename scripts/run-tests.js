@@ -32,18 +32,29 @@ const REPORTER =
   process.env.WIREBIRD_TEST_REPORTER || join(import.meta.dirname, 'compact-reporter.js');
 
 // Each file's duration in the last run (written by the reporter): the slowest start first, so that
-// the workers end together. New files count as slow; on a fresh clone the order is the names'.
+// the workers end together; new files count as slow. A fresh clone has no last run: it takes the
+// durations committed in scripts/test-durations.json (a copy of a run's file; only the order
+// depends on it, 5 s of the SQLite pass: refresh it when the slowest files change).
 const DURATIONS = resolve('dist/.test-durations.json');
+const SEED = join(import.meta.dirname, 'test-durations.json');
 
 function slowestFirst(files, label) {
   let last = {};
-  try {
-    const all = JSON.parse(readFileSync(DURATIONS, 'utf8'));
-    last = { ...all.unit, ...all.tests, ...all[label] };
-  } catch {
-    // No earlier run: every file is new.
+  for (const path of [DURATIONS, SEED]) {
+    try {
+      const all = JSON.parse(readFileSync(path, 'utf8'));
+      last = { ...all.unit, ...all.tests, ...all[label] };
+      break;
+    } catch {
+      // Not there: the next, else every file is new.
+    }
   }
-  const weight = (f) => last[relative(process.cwd(), f)] ?? Infinity;
+  // The reporter names a file by its source (test/a.test.ts): the runner has its build (dist/…js).
+  const source = (f) =>
+    relative(process.cwd(), f)
+      .replace(/^dist\//, '')
+      .replace(/\.js$/, '.ts');
+  const weight = (f) => last[source(f)] ?? Infinity;
   return [...files].sort((a, b) => weight(b) - weight(a) || a.localeCompare(b));
 }
 
