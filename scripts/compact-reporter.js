@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, relative } from 'node:path';
 import { inspect } from 'node:util';
-import { BARRIER } from './test-worker.js';
+import { BARRIER, ENTRY_PREFIX } from './test-worker.js';
 
 const label = process.env.WIREBIRD_TEST_LABEL || 'tests';
 
@@ -46,7 +46,7 @@ function durationLines(durations) {
 }
 
 /** A worker's own entry (scripts/run-tests.js): its time is its files' time, counted by file. */
-const isWorkerEntry = (file) => basename(file ?? '').startsWith('wirebird-test-worker-');
+const isWorkerEntry = (file) => basename(file ?? '').startsWith(ENTRY_PREFIX);
 
 /** Each file's duration for the runner's next order, kept per pass (run-tests.js reads them). */
 function saveDurations(durations) {

@@ -15,6 +15,7 @@ import { availableParallelism, tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { spawnSync } from 'node:child_process';
+import { ENTRY_PREFIX } from './test-worker.js';
 
 function findTests(dir) {
   const found = [];
@@ -73,7 +74,7 @@ function workerEntries(files, label) {
   const worker = pathToFileURL(join(import.meta.dirname, 'test-worker.js')).href;
   const count = Math.min(WORKERS, files.length);
   const entries = Array.from({ length: count }, (_, n) => {
-    const entry = join(dir, `wirebird-test-worker-${n + 1}.mjs`);
+    const entry = join(dir, `${ENTRY_PREFIX}${n + 1}.mjs`);
     writeFileSync(
       entry,
       `import { work } from '${worker}';\nawait work(${JSON.stringify(dir)});\n`,

@@ -13,6 +13,9 @@ import { test } from 'node:test';
 /** The name of the test that marks a file's end; the reporter counts it nowhere. */
 export const BARRIER = 'wirebird: the file before this one is done';
 
+/** How run-tests.js names a worker's entry file, and how the reporter tells it from a test file. */
+export const ENTRY_PREFIX = 'wirebird-test-worker-';
+
 function claim(dir, index) {
   try {
     closeSync(openSync(join(dir, `${index}.claim`), 'wx'));
@@ -62,10 +65,9 @@ function heldBy() {
     );
 }
 
-const ran = [];
-
 export async function work(dir) {
   const files = JSON.parse(readFileSync(join(dir, 'files.json'), 'utf8'));
+  const ran = [];
   const stop = await profiler();
   for (let i = 0; i < files.length; i++) {
     if (!claim(dir, i)) continue;
