@@ -121,3 +121,27 @@ export function batchBody(
     ],
   });
 }
+
+/** The gateway's acceptance threads running now, from /metrics (0 without them, or on PostgreSQL). */
+async function acceptThreads(api: Api): Promise<number> {
+  const res = await api.pool.request({
+    path: '/metrics',
+    method: 'GET',
+    headers: { authorization: `Bearer ${api.gw.adminKey}` },
+  });
+  const line = /^wirebird_accept_threads (\d+)$/m.exec(await res.body.text());
+  return Number(line?.[1] ?? 0);
+}
+
+/**
+ * Starts the acceptance threads before a run measures: they start with the first batch, which
+ * the main thread answers meanwhile. The batch sent names no number, so nothing is stored; the
+ * wait ends when they run, or after `limitMs` (a gateway with none never starts any).
+ */
+export async function startAcceptThreads(api: Api, limitMs = 10_000): Promise<void> {
+  await api.call(batchBody(api.gw.accountId, 'UTA-NONE', []));
+  const until = Date.now() + limitMs;
+  while ((await acceptThreads(api)) === 0 && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}

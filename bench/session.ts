@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { Api, approvedTemplate, batchBody } from './api.js';
+import { Api, approvedTemplate, batchBody, startAcceptThreads } from './api.js';
 import { gatewayLogLines, startGateway, type Gateway } from './gateway.js';
 import type { PhoneSequence } from './numbers.js';
 import type { Options } from './options.js';
@@ -78,6 +78,8 @@ export async function withBench<T>(
   let exitCode: number | null = null;
   try {
     const templateId = await approvedTemplate(api);
+    // Acceptance threads (SQLite) start with the first batch; a run measures them running.
+    if (o.acceptThreads !== 0 && config?.database === undefined) await startAcceptThreads(api);
     value = await use({ gw, api, templateId, sampler });
   } finally {
     last = sampler.stop();

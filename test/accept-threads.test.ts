@@ -155,6 +155,43 @@ describe('SendBatchUSMSMessage on acceptance threads', sqliteOnly, () => {
   });
 });
 
+/** The value of a gauge without labels in the gateway's /metrics. */
+async function gauge(gw: TestGateway, name: string): Promise<number> {
+  const res = await fetch(`${gw.url}/metrics`, {
+    headers: { authorization: `Bearer ${gw.adminKey}` },
+  });
+  const line = new RegExp(`^${name} (\\d+)$`, 'm').exec(await res.text());
+  assert.ok(line, `${name} in /metrics`);
+  return Number(line[1]);
+}
+
+describe('acceptance threads started by the first batch', sqliteOnly, () => {
+  let gw: TestGateway;
+  before(async () => {
+    gw = await startTestGateway({ simDelayMs: 0, acceptThreads: 2 }, undefined, undefined, {
+      lazyThreads: true,
+    });
+  });
+  after(() => gw.close());
+
+  it('runs none at start; the first batch is answered here and starts them', async () => {
+    const pool = gw.acceptPool as NonNullable<TestGateway['acceptPool']>;
+    assert.equal(pool.running, 0, 'no thread before a batch');
+    assert.equal(await gauge(gw, 'wirebird_accept_threads'), 0);
+    const tpl = await approvedTemplate(gw, 'Your code is {1}');
+    assert.equal(pool.running, 0, 'another Action starts none');
+    const first = await sendAll(gw, [{ TemplateId: tpl, Target: targets(numbers(3)) }]);
+    assert.equal(pool.answered, 0, 'the first batch was answered on the main thread');
+    await pool.ready();
+    assert.equal(pool.running, 2);
+    assert.equal(await gauge(gw, 'wirebird_accept_threads'), 2);
+    const next = await sendAll(gw, [{ TemplateId: tpl, Target: targets(numbers(3, 100)) }]);
+    assert.equal(pool.answered, 1, 'the next went to a thread');
+    assert.equal((await finalReceipts(gw, first, 3)).length, 3);
+    assert.equal((await finalReceipts(gw, next, 3)).length, 3);
+  });
+});
+
 describe('an acceptance thread that dies with a batch in hand', sqliteOnly, () => {
   let gw: TestGateway;
   before(async () => {

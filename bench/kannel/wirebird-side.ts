@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { Api, approvedTemplate, batchBody } from '../api.js';
+import { Api, approvedTemplate, batchBody, startAcceptThreads } from '../api.js';
 import { startGateway } from '../gateway.js';
 import { runLoad, type LoadResult } from '../load.js';
 import { profilesMarkdown, summariseProfileDir } from '../profile.js';
@@ -61,6 +61,8 @@ export async function startWirebird(r: RunSetup): Promise<Contender> {
   let bodies: string[];
   try {
     const templateId = await approvedTemplate(api, r.kind.template);
+    // Its acceptance threads start with the first batch: the comparison measures them running.
+    await startAcceptThreads(api);
     chunks = [];
     for (let i = 0; i < r.phones.length; i += r.o.batch)
       chunks.push(r.phones.slice(i, i + r.o.batch));

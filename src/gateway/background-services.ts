@@ -174,16 +174,19 @@ export function webhookOf(rt: Runtime, pipeline: Pipeline, metrics: Metrics, inb
   });
 }
 
-/** The acceptance threads, when the store is SQLite and some are configured. */
-export async function startAcceptPool(
+/**
+ * The acceptance threads, when the store is SQLite and some are configured: they start with the
+ * first SendBatchUSMSMessage (the main thread answers it, and any until they run).
+ */
+export function acceptPoolOf(
   rt: Runtime,
   metrics: Metrics,
   pipeline: Pipeline,
-): Promise<AcceptPool | undefined> {
+): AcceptPool | undefined {
   const { share, config, logger } = rt;
   // Acceptance threads are SQLite's answer to its one writer; the share may be the outbox's alone.
   if (!share || rt.store.dialect !== 'sqlite' || config.acceptThreads === 0) return undefined;
-  return AcceptPool.start({
+  return new AcceptPool({
     threads: config.acceptThreads,
     config,
     share,
@@ -195,5 +198,6 @@ export async function startAcceptPool(
     onRefused(refusals) {
       for (const [accountId, rule, n] of refusals) metrics.policyRefused(accountId, rule, n);
     },
+    onThreads: (running) => metrics.acceptThreads.set(running),
   });
 }

@@ -38,7 +38,7 @@ import {
   mediaFetcherOf,
   pruneOutboxEvery,
   smppServerOf,
-  startAcceptPool,
+  acceptPoolOf,
   fallbackSenderOf,
   webhookOf,
   type Runtime,
@@ -142,10 +142,7 @@ async function buildParts(rt: Runtime) {
   const metrics = new Metrics(store, clock, channels.byName);
   const events = eventsOf(rt, creds.box, metrics);
   const pipeline = await startPipeline({ ...rt, metrics, channels });
-  const offload = await startAcceptPool(rt, metrics, pipeline).catch(async (err: unknown) => {
-    await pipeline.stop();
-    throw err;
-  });
+  const offload = acceptPoolOf(rt, metrics, pipeline);
   const keyUsage = new KeyUsage(store);
   const smppServer = smppServerOf(rt, { metrics, pipeline, routing: channels.routing, keyUsage });
   const fallbacks = fallbackSenderOf(rt, { metrics, pipeline, routing: channels.routing });

@@ -29,6 +29,12 @@ export class Metrics implements DispatchObserver, ReportObserver {
   readonly inboundMedia: Counter<'outcome'>;
   readonly smppRequests: Counter<'command' | 'status'>;
   readonly smppBinds: Gauge;
+  /** Acceptance threads running (SQLite; they start with the first SendBatchUSMSMessage). */
+  readonly acceptThreads = new Gauge({
+    name: 'wirebird_accept_threads',
+    help: 'acceptance threads running; they start with the first SendBatchUSMSMessage',
+    registers: [this.registry],
+  });
   /** Webhook attempts by outcome: delivered, retry (due again), failed (for good), gone (410). */
   readonly webhookAttempts: Counter<'outcome'>;
   readonly webhookSeconds: Histogram;

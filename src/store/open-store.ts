@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import type { Config } from '../config/config.js';
 import type { Store, StoreShare } from '../domain/ports.js';
-import { openPostgresStore } from './postgres/postgres-store.js';
 import { openSqliteStore } from './sqlite/sqlite-store.js';
 import { WriteLock } from './sqlite/write-lock.js';
 
@@ -56,6 +55,8 @@ export async function openStore(
       ...(lockBuffer ? { writeLock: new WriteLock(lockBuffer) } : {}),
     });
   }
+  // Loaded only here: a SQLite gateway (and each of its threads) never holds pg's modules.
+  const { openPostgresStore } = await import('./postgres/postgres-store.js');
   return openPostgresStore({ url, poolSize }).catch((err: unknown) => {
     throw new Error(`cannot open the PostgreSQL store at ${redacted(url)}: ${messageOf(err)}`);
   });

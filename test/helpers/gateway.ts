@@ -63,6 +63,8 @@ export async function startTestGateway(
   overrides: Record<string, unknown> = {},
   logger: Logger = pino({ level: 'silent' }),
   time?: GatewayTime,
+  /** Leave the acceptance threads to start with the first batch, as in production. */
+  o: { lazyThreads?: boolean } = {},
 ): Promise<TestGateway> {
   const dataDir = mkdtempSync(join(tmpdir(), 'wirebird-test-'));
   const scratch = await scratchDatabase();
@@ -82,6 +84,14 @@ export async function startTestGateway(
     ...overrides,
   });
   const gw = await startGateway(config, logger, time);
+  // The threads start with the first batch in production (accept-threads.test.ts tests that);
+  // a test that asks for them means its batches to go there from the first.
+  if (!o.lazyThreads) {
+    await gw.acceptPool?.ready().catch(async (err: unknown) => {
+      await gw.stop();
+      throw err;
+    });
+  }
   if (!gw.devAccount) throw new Error('expected a development account on first start');
   const key = gw.devAccount.key;
   // Every call of the tests goes through the typed client's transport (packages/client), raw:

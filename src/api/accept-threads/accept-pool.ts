@@ -51,6 +51,8 @@ export interface AcceptPoolOptions {
   onAccepted(counts: AcceptedCounts, due: boolean): void;
   /** Told the numbers an account's policy refused (metrics). */
   onRefused(counts: RefusedCounts): void;
+  /** Told how many threads run, after each start, death or replacement (metrics). */
+  onThreads?(running: number): void;
 }
 
 /**
@@ -65,17 +67,25 @@ export class AcceptPool implements ActionOffload {
   /** Requests the threads answered (and did not hand back), since start. */
   answered = 0;
 
-  private constructor(private readonly options: AcceptPoolOptions) {}
+  /** The threads' start, once begun: by the first offloaded request, or by ready(). */
+  private starting: Promise<void> | undefined;
 
-  static async start(options: AcceptPoolOptions): Promise<AcceptPool> {
-    const pool = new AcceptPool(options);
-    try {
-      for (let i = 0; i < options.threads; i++) pool.threads.push(await pool.spawn());
-    } catch (err) {
-      await pool.stop();
-      throw err;
-    }
-    return pool;
+  /**
+   * No thread starts here: each costs 25 MB and most of a second of CPU, and a gateway that
+   * takes no SendBatchUSMSMessage needs none. The first such request starts them and is
+   * answered on the main thread, as every one is until a thread is ready.
+   */
+  constructor(private readonly options: AcceptPoolOptions) {}
+
+  /** Starts the threads if they are not yet starting; resolves once they all run. */
+  ready(): Promise<void> {
+    this.starting ??= this.fill();
+    return this.starting;
+  }
+
+  /** Threads running now (the metrics read it). */
+  get running(): number {
+    return this.threads.length;
   }
 
   actionIn(body: string): string | undefined {
@@ -86,8 +96,14 @@ export class AcceptPool implements ActionOffload {
     request: OffloadedRequest,
   ): Promise<{ action: string | undefined; outcome: ApiOutcome } | undefined> {
     const thread = this.leastBusy();
-    // Between a thread's death and its successor's start, the main thread answers alone.
-    if (!thread) return undefined;
+    // Before the threads start, and between a thread's death and its successor's start, the
+    // main thread answers alone.
+    if (!thread) {
+      this.ready().catch((err: unknown) =>
+        this.options.log.error({ err }, 'acceptance threads cannot start; the main thread answers'),
+      );
+      return undefined;
+    }
     const id = this.nextId++;
     const reply = await new Promise<AcceptReply>((resolve, reject) => {
       thread.pending.set(id, { resolve, reject });
@@ -105,6 +121,8 @@ export class AcceptPool implements ActionOffload {
 
   async stop(): Promise<void> {
     this.stopping = true;
+    // A thread still starting is retired by fill() once it is up.
+    await this.starting?.catch(() => undefined);
     const threads = this.threads.splice(0);
     await Promise.all(threads.map((t) => this.retire(t)));
   }
@@ -114,6 +132,21 @@ export class AcceptPool implements ActionOffload {
     if (!best) return undefined;
     for (const t of this.threads) if (t.pending.size < best.pending.size) best = t;
     return best;
+  }
+
+  /** Starts the configured threads side by side; one started after stop() is retired. */
+  private async fill(): Promise<void> {
+    const spawned = await Promise.allSettled(
+      Array.from({ length: this.options.threads }, () => this.spawn()),
+    );
+    for (const s of spawned) {
+      if (s.status === 'rejected') continue;
+      if (this.stopping) await this.retire(s.value);
+      else this.threads.push(s.value);
+    }
+    this.options.onThreads?.(this.threads.length);
+    const failed = spawned.find((s) => s.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 
   private spawn(): Promise<Thread> {
@@ -151,9 +184,14 @@ export class AcceptPool implements ActionOffload {
     const at = this.threads.indexOf(thread);
     if (at < 0 || this.stopping) return;
     this.threads.splice(at, 1);
+    this.options.onThreads?.(this.threads.length);
     this.options.log.error({ code }, 'acceptance thread exited; starting another');
     this.spawn().then(
-      (t) => (this.stopping ? void this.retire(t) : this.threads.push(t)),
+      (t) => {
+        if (this.stopping) return void this.retire(t);
+        this.threads.push(t);
+        this.options.onThreads?.(this.threads.length);
+      },
       (err: unknown) => this.options.log.error({ err }, 'cannot restart an acceptance thread'),
     );
   }
