@@ -165,13 +165,15 @@ async function gauge(gw: TestGateway, name: string): Promise<number> {
   return Number(line[1]);
 }
 
+/** A gateway with two acceptance threads, left to start with the first batch as in production. */
+const lazyGateway = () =>
+  startTestGateway({ simDelayMs: 0, acceptThreads: 2 }, undefined, undefined, {
+    lazyThreads: true,
+  });
+
 describe('acceptance threads started by the first batch', sqliteOnly, () => {
   let gw: TestGateway;
-  before(async () => {
-    gw = await startTestGateway({ simDelayMs: 0, acceptThreads: 2 }, undefined, undefined, {
-      lazyThreads: true,
-    });
-  });
+  before(async () => (gw = await lazyGateway()));
   after(() => gw.close());
 
   it('runs none at start; the first batch is answered here and starts them', async () => {
@@ -189,6 +191,32 @@ describe('acceptance threads started by the first batch', sqliteOnly, () => {
     assert.equal(pool.answered, 1, 'the next went to a thread');
     assert.equal((await finalReceipts(gw, first, 3)).length, 3);
     assert.equal((await finalReceipts(gw, next, 3)).length, 3);
+  });
+});
+
+describe('acceptance threads without a request for a while', sqliteOnly, () => {
+  let gw: TestGateway;
+  before(async () => (gw = await lazyGateway()));
+  after(() => gw.close());
+
+  it('end, and the next batch is answered here and starts them again', async () => {
+    const pool = gw.acceptPool as NonNullable<TestGateway['acceptPool']>;
+    // A minute in production; the pool reads it when its threads start.
+    (pool as unknown as { options: { idleMs: number } }).options.idleMs = 200;
+    const tpl = await approvedTemplate(gw, 'Your code is {1}');
+    await sendAll(gw, [{ TemplateId: tpl, Target: targets(numbers(2)) }]);
+    await pool.ready();
+    const first = threadsOf(pool).map((t) => t.worker.threadId);
+    assert.equal(first.length, 2);
+    await eventually(async () => (pool.running === 0 ? true : undefined), 'the threads ended');
+    assert.equal(await gauge(gw, 'wirebird_accept_threads'), 0);
+    const answered = pool.answered;
+    const again = await sendAll(gw, [{ TemplateId: tpl, Target: targets(numbers(2, 200)) }]);
+    assert.equal(pool.answered, answered, 'answered on the main thread while none ran');
+    await pool.ready();
+    assert.equal(pool.running, 2, 'started again');
+    assert.ok(threadsOf(pool).every((t) => !first.includes(t.worker.threadId)));
+    assert.equal((await finalReceipts(gw, again, 2)).length, 2);
   });
 });
 

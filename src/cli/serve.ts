@@ -27,6 +27,9 @@ export function registerServe(program: Command): void {
       const gw = await startGateway(config).catch((err: unknown) =>
         failOnError(explain(err, config)),
       );
+      // One process, one gateway: its memory is handed back after each quiet spell.
+      const { IDLE_GC, fullCollection, startIdleGc } = await import('../gateway/idle-gc.js');
+      startIdleGc({ ...IDLE_GC, collect: fullCollection() });
       announceCredentials(gw, config);
       console.log(banner(gw.url, config, gw.smppAddress));
       const stop = (signal: NodeJS.Signals) => {

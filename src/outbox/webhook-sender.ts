@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { rootCertificates } from 'node:tls';
-import { Agent, request } from 'undici';
+import type { Agent, request as undiciRequest } from 'undici';
 import { guardedLookup, isBlockedAddress, type Resolve } from './address-guard.js';
 import { LeanHttpClient } from './lean-http.js';
 import { errorCode, errorText } from '../util/unknown-values.js';
@@ -35,7 +35,8 @@ export interface SenderOptions {
  * against the SSRF guard on the address it resolved to.
  */
 export class WebhookSender {
-  private readonly agent: Agent;
+  /** undici, loaded and its agent made with the first https event (none over plain http). */
+  private https: Promise<{ agent: Agent; request: typeof undiciRequest }> | undefined;
   /** Plain http goes through the lean client; https through undici. */
   private readonly lean: LeanHttpClient;
   private readonly now: () => number;
@@ -48,17 +49,25 @@ export class WebhookSender {
       readLimit: ANSWER_READ_LIMIT,
       ...(options.allowPrivate ? {} : { lookup: guardedLookup(options.resolve) }),
     });
-    this.agent = new Agent({
-      connections: options.connections,
-      keepAliveTimeout: 30_000,
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-      connect: {
-        ...(options.allowPrivate ? {} : { lookup: guardedLookup(options.resolve) }),
-        // Given a CA, the system's roots must be named too: `ca` replaces them.
-        ...(options.ca === undefined ? {} : { ca: [...rootCertificates, options.ca] }),
-      },
+  }
+
+  private httpsClient() {
+    this.https ??= import('undici').then(({ Agent, request }) => {
+      const { options } = this;
+      const agent = new Agent({
+        connections: options.connections,
+        keepAliveTimeout: 30_000,
+        headersTimeout: options.timeoutMs,
+        bodyTimeout: options.timeoutMs,
+        connect: {
+          ...(options.allowPrivate ? {} : { lookup: guardedLookup(options.resolve) }),
+          // Given a CA, the system's roots must be named too: `ca` replaces them.
+          ...(options.ca === undefined ? {} : { ca: [...rootCertificates, options.ca] }),
+        },
+      });
+      return { agent, request };
     });
+    return this.https;
   }
 
   async send(url: string, headers: Record<string, string>, body: string): Promise<SendAnswer> {
@@ -70,6 +79,7 @@ export class WebhookSender {
     const parsed = new URL(url);
     if (parsed.protocol === 'http:') return this.sendLean(parsed, headers, body, took);
     try {
+      const { agent, request } = await this.httpsClient();
       const res = await request(url, {
         method: 'POST',
         headers: {
@@ -79,7 +89,7 @@ export class WebhookSender {
         },
         body,
         // The agent's headers and body timeouts bound the wait (an AbortSignal per request costs).
-        dispatcher: this.agent,
+        dispatcher: agent,
       });
       const excerpt = await readSome(res.body, ANSWER_READ_LIMIT);
       const ok = res.statusCode >= 200 && res.statusCode < 300;
@@ -142,7 +152,7 @@ export class WebhookSender {
 
   async close(): Promise<void> {
     this.lean.close();
-    await this.agent.close();
+    if (this.https) await (await this.https).agent.close();
   }
 }
 

@@ -1,5 +1,11 @@
-import { FormData, request } from 'undici';
+import type { FormData } from 'undici';
 import { GraphFailure, graphFailure, retryAfterMs, transportFailure } from './graph-errors.js';
+
+/**
+ * undici, loaded with the first Graph call: a gateway without WhatsApp never holds its modules
+ * (about 5 MB of an idle gateway's heap).
+ */
+export const undici = () => import('undici');
 
 /** Where a Graph API call goes and who makes it; the token only ever travels in the header. */
 export interface GraphCall {
@@ -13,7 +19,8 @@ export interface GraphCall {
  * success body; throws GraphFailure, classified, for everything else.
  */
 export async function postGraph(call: GraphCall, body: FormData | object): Promise<unknown> {
-  const form = body instanceof FormData;
+  const { FormData: Form, request } = await undici();
+  const form = body instanceof Form;
   const signal = AbortSignal.timeout(call.timeoutMs);
   let res;
   try {
@@ -91,6 +98,7 @@ export async function downloadGraph(
 }
 
 async function download(call: GraphCall, maxBytes: number) {
+  const { request } = await undici();
   const signal = AbortSignal.timeout(call.timeoutMs);
   try {
     const res = await request(call.url, {

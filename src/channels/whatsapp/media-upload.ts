@@ -5,12 +5,11 @@
  * for as long as Meta keeps the file.
  */
 import type { Logger } from 'pino';
-import { FormData } from 'undici';
 import type { BusinessContent } from '../../domain/business-messages/content.js';
 import { mediaIdsOf, withMediaIds } from '../../domain/business-messages/media-refs.js';
 import { isWirebirdMediaId, type MediaFile } from '../../domain/media/media-file.js';
 import type { Clock, MediaStore } from '../../domain/ports.js';
-import { answeredId, postGraph } from './graph-client.js';
+import { answeredId, postGraph, undici } from './graph-client.js';
 import { GraphFailure } from './graph-errors.js';
 import type { WhatsAppSender } from './sender-directory.js';
 import { fieldsOf } from '../../util/unknown-values.js';
@@ -87,6 +86,7 @@ export class WhatsAppMedia {
 
   /** POST {apiUrl}/{phone number id}/media, as Graph takes it; answers the WhatsApp media id. */
   private async upload(file: MediaFile, sender: WhatsAppSender): Promise<string> {
+    const { FormData } = await undici();
     const form = new FormData();
     form.append('messaging_product', 'whatsapp');
     form.append('type', file.mimeType);
