@@ -26,6 +26,8 @@ export interface Latencies {
 
 export interface LatencyFigures {
   ratePerS: number;
+  /** Whether the ESME kept Nagle's algorithm on (--esme-nagle). */
+  nagle: boolean;
   http: Latencies;
   smpp: Latencies;
 }
@@ -74,7 +76,8 @@ export async function measureLatency(o: Options, phones: PhoneSequence): Promise
       const http = await paced(
         async (i) => (await b.api.call(bodies[i] as string)).json.RetCode === 0,
       );
-      const session = await bindEsme({ port, systemId: 'bench', password: 'bench' });
+      const esme = { port, systemId: 'bench', password: 'bench', nagle: o.esmeNagle };
+      const session = await bindEsme(esme);
       const numbers = phones.take(COUNT).map((p) => p.slice(1));
       const submit = (i: number) =>
         new Promise<boolean>((resolve) => {
@@ -86,7 +89,7 @@ export async function measureLatency(o: Options, phones: PhoneSequence): Promise
         });
       const smppLatencies = await paced(submit);
       session.destroy();
-      return { ratePerS: RATE, http, smpp: smppLatencies };
+      return { ratePerS: RATE, nagle: o.esmeNagle, http, smpp: smppLatencies };
     },
     benchSmppServer(port),
   );
@@ -102,6 +105,9 @@ export function latencyTable(f: LatencyFigures): string {
   return table([
     ['rate', `${f.ratePerS} a second, each sent on its own schedule`],
     row('one-number SendBatchUSMSMessage', f.http),
-    row('one submit_sm (one bind, registered_delivery 1)', f.smpp),
+    row(
+      `one submit_sm (one bind, registered_delivery 1, ${f.nagle ? "Nagle's algorithm on" : 'TCP_NODELAY'})`,
+      f.smpp,
+    ),
   ]);
 }

@@ -67,6 +67,8 @@ export interface Options {
   /** smpp scenario: outstanding submit_sm per bind, and binds to the SMSC simulator. */
   smppWindow: number;
   smppBinds: number;
+  /** smpp-server, latency: leave Nagle's algorithm on the bench's ESME (the smpp package's default). */
+  esmeNagle: boolean;
   /** smpp scenario: the SMSC simulator's delay before a receipt (a network's is seconds). */
   receiptDelayMs: number;
   /** Cluster: the PostgreSQL every node shares (each run in a schema of its own). */
@@ -116,6 +118,9 @@ const HELP = `npm run bench -- [options]
   --repeat <n>          run each scenario n times (1)
   --window <n>          smpp, smpp-server: submit_sm window per bind (100)
   --binds <n>           smpp scenario: binds to the SMSC simulator (1)
+  --esme-nagle          smpp-server, latency: the bench's ESME keeps Nagle's algorithm on, as the
+                        smpp package leaves it (by default it sets TCP_NODELAY: bench/RESULTS.md,
+                        session 26, for what Nagle's stalls cost)
   --receipt-delay <ms>  smpp scenario: the SMSC simulator's delay before each receipt (100)
   --database-url <url>  cluster: the PostgreSQL the nodes share (WIREBIRD_TEST_DATABASE_URL)
   --nodes <list>        cluster: node counts to measure, one run each (1,2,3)
@@ -180,6 +185,7 @@ export function parseOptions(argv: string[]): Options | undefined {
       repeat: { type: 'string' },
       window: { type: 'string' },
       binds: { type: 'string' },
+      'esme-nagle': { type: 'boolean' },
       'receipt-delay': { type: 'string' },
       'database-url': { type: 'string' },
       nodes: { type: 'string' },
@@ -223,6 +229,7 @@ export function parseOptions(argv: string[]): Options | undefined {
     repeat: Math.max(1, int(v.repeat, 'repeat', 1)),
     smppWindow: Math.max(1, int(v.window, 'window', 100)),
     smppBinds: Math.max(1, int(v.binds, 'binds', 1)),
+    esmeNagle: v['esme-nagle'] ?? false,
     receiptDelayMs: int(v['receipt-delay'], 'receipt-delay', 100),
     databaseUrl: v['database-url'] ?? process.env.WIREBIRD_TEST_DATABASE_URL,
     nodes: (v.nodes ?? '1,2,3').split(',').map((n) => Math.max(1, int(n.trim(), 'nodes', 1))),

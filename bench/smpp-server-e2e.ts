@@ -64,7 +64,8 @@ async function httpPath(o: Options, b: Bench, sim: Sim, phones: PhoneSequence): 
 async function esmePath(o: Options, b: Bench, port: number, phones: PhoneSequence) {
   const cpu = CpuWindow.start(b.gw.pid);
   const run = { port, systemId: 'bench', password: 'bench', n: o.messages, window: o.smppWindow };
-  const r = await runEsme(run, phones, o.drainLimitS * 1000);
+  const nagle = o.esmeNagle;
+  const r = await runEsme({ ...run, nagle }, phones, o.drainLimitS * 1000);
   const used = cpu.end();
   return {
     messages: r.submits,

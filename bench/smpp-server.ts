@@ -27,6 +27,7 @@ export interface EsmeRun {
 export interface SmppServerFigures {
   messages: number;
   window: number;
+  nagle: boolean;
   bare: EsmeRun;
   wirebird: EsmeRun & { cpuS: number; complete: boolean };
   ratio: number;
@@ -38,15 +39,22 @@ export function benchSmppServer(port: number) {
   return { smppServer: { listen: `127.0.0.1:${port}`, esmes: [esme] } };
 }
 
-/** A transceiver bind that answers every deliver_sm, telling `onDeliver` of each first. */
+/**
+ * A transceiver bind that answers every deliver_sm, telling `onDeliver` of each first. With
+ * Nagle's algorithm on (the smpp package's default, `nagle`), a submit_sm written just after a
+ * deliver_sm_resp waits for the gateway's kernel to acknowledge the resp, which it delays up to
+ * 40 ms since nothing answers a resp: the stall is the ESME's, so by default the bench's ESME
+ * sends at once, as a tuned one does.
+ */
 export async function bindEsme(
-  o: { port: number; systemId: string; password: string },
+  o: { port: number; systemId: string; password: string; nagle?: boolean },
   onDeliver: () => void = () => undefined,
 ): Promise<smpp.Session> {
   const session = await new Promise<smpp.Session>((resolve, reject) => {
     const s = smpp.connect({ host: '127.0.0.1', port: o.port }, () => resolve(s));
     s.once('error', reject);
   });
+  session.socket.setNoDelay(!o.nagle);
   session.on('deliver_sm', (pdu: smpp.PDU) => {
     onDeliver();
     session.send(pdu.response());
@@ -62,7 +70,14 @@ export async function bindEsme(
 
 /** One ESME: binds, submits `n` with `window` outstanding, answers and counts receipts. */
 export async function runEsme(
-  o: { port: number; systemId: string; password: string; n: number; window: number },
+  o: {
+    port: number;
+    systemId: string;
+    password: string;
+    n: number;
+    window: number;
+    nagle: boolean;
+  },
   phones: PhoneSequence,
   receiptsLimitMs: number,
 ): Promise<EsmeRun> {
@@ -114,7 +129,7 @@ async function bareRun(o: Options, phones: PhoneSequence): Promise<EsmeRun> {
       createInterface({ input: child.stdout }).once('line', resolve),
     );
     const run = { port: Number(line), systemId: 'bare', password: 'bare', n: o.messages };
-    return await runEsme({ ...run, window: o.smppWindow }, phones, 0);
+    return await runEsme({ ...run, window: o.smppWindow, nagle: o.esmeNagle }, phones, 0);
   } finally {
     child.kill('SIGKILL');
   }
@@ -134,7 +149,8 @@ export async function measureSmppServer(
     async (b) => {
       const cpu = CpuWindow.start(b.gw.pid);
       const run = { port, systemId: 'bench', password: 'bench', n: o.messages };
-      const r = await runEsme({ ...run, window: o.smppWindow }, phones, o.drainLimitS * 1000);
+      const esme = { ...run, window: o.smppWindow, nagle: o.esmeNagle };
+      const r = await runEsme(esme, phones, o.drainLimitS * 1000);
       return { ...r, cpuS: cpu.end().gatewayS, complete: r.receipts >= o.messages };
     },
     benchSmppServer(port),
@@ -142,6 +158,7 @@ export async function measureSmppServer(
   return {
     messages: o.messages,
     window: o.smppWindow,
+    nagle: o.esmeNagle,
     bare,
     wirebird: value,
     ratio: value.submitsPerS / bare.submitsPerS,
@@ -150,7 +167,10 @@ export async function measureSmppServer(
 
 export function smppServerTable(f: SmppServerFigures): string {
   return table([
-    ['ESME', `one transceiver bind, window ${f.window}, GSM-7 single part, registered_delivery 1`],
+    [
+      'ESME',
+      `one transceiver bind, window ${f.window}, GSM-7 single part, registered_delivery 1, ${f.nagle ? "Nagle's algorithm on" : 'TCP_NODELAY'}`,
+    ],
     ['bare `smpp` server (answers at once)', `${fmt.int(f.bare.submitsPerS)} submits/s`],
     [
       'Wirebird SMPP server (stored before each resp)',
