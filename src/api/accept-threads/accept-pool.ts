@@ -64,7 +64,8 @@ export interface AcceptPoolOptions {
 export const ACCEPT_THREADS_IDLE_MS = 60_000;
 
 /**
- * The acceptance threads and the requests in flight on each. A thread that dies fails the
+ * The acceptance threads and the requests in flight on each: started by the first batch, ended
+ * after ACCEPT_THREADS_IDLE_MS without one. A thread that dies fails the
  * requests it held (their transaction either committed or did not: an Idempotency-Key retry
  * tells which) and a new one takes its place.
  */
@@ -109,9 +110,15 @@ export class AcceptPool implements ActionOffload {
     // Before the threads start, and between a thread's death and its successor's start, the
     // main thread answers alone.
     if (!thread) {
-      this.ready().catch((err: unknown) =>
-        this.options.log.error({ err }, 'acceptance threads cannot start; the main thread answers'),
-      );
+      // Told once: a start that failed is not tried again, and every batch is answered here.
+      if (!this.starting) {
+        this.ready().catch((err: unknown) =>
+          this.options.log.error(
+            { err },
+            'acceptance threads cannot start; the main thread answers',
+          ),
+        );
+      }
       return undefined;
     }
     const id = this.nextId++;
