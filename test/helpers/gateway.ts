@@ -68,31 +68,39 @@ export async function startTestGateway(
 ): Promise<TestGateway> {
   const dataDir = mkdtempSync(join(tmpdir(), 'wirebird-test-'));
   const scratch = await scratchDatabase();
-  const config: Config = checkConfig({
-    ...(scratch && { database: { url: scratch.url, poolSize: 4 } }),
-    port: 0,
-    host: '127.0.0.1',
-    dataDir,
-    templateReview: 'manual',
-    sqliteSynchronous: 'NORMAL',
-    // No acceptance thread: each loads the gateway's modules (0.6 – 0.9 s of CPU) and only
-    // SendBatchUSMSMessage goes to one, through the same runEnvelope the main thread runs. The
-    // tests whose subject is that Action pass THREADED (below), so the thread's hand-over is
-    // covered for every kind of batch; accept-threads.test.ts runs two.
-    acceptThreads: 0,
-    logLevel: 'silent',
-    ...overrides,
-  });
-  const gw = await startGateway(config, logger, time);
+  // A gateway that fails to start leaves neither its folder nor its schema behind.
+  const discard = async (err: unknown, started?: Gateway): Promise<never> => {
+    await started?.stop();
+    await scratch?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+    throw err;
+  };
+  let config: Config;
+  try {
+    config = checkConfig({
+      ...(scratch && { database: { url: scratch.url, poolSize: 4 } }),
+      port: 0,
+      host: '127.0.0.1',
+      dataDir,
+      templateReview: 'manual',
+      sqliteSynchronous: 'NORMAL',
+      // No acceptance thread: each loads the gateway's modules (0.6 – 0.9 s of CPU) and only
+      // SendBatchUSMSMessage goes to one, through the same runEnvelope the main thread runs. The
+      // tests whose subject is that Action pass THREADED (below), so the thread's hand-over is
+      // covered for every kind of batch; accept-threads.test.ts runs two.
+      acceptThreads: 0,
+      logLevel: 'silent',
+      ...overrides,
+    });
+  } catch (err) {
+    return discard(err);
+  }
+  const gw = await startGateway(config, logger, time).catch(discard);
   // The threads start with the first batch in production (accept-threads.test.ts tests that);
   // a test that asks for them means its batches to go there from the first.
-  if (!o.lazyThreads) {
-    await gw.acceptPool?.ready().catch(async (err: unknown) => {
-      await gw.stop();
-      throw err;
-    });
-  }
-  if (!gw.devAccount) throw new Error('expected a development account on first start');
+  if (!o.lazyThreads) await gw.acceptPool?.ready().catch((err: unknown) => discard(err, gw));
+  if (!gw.devAccount)
+    return discard(new Error('expected a development account on first start'), gw);
   const key = gw.devAccount.key;
   // Every call of the tests goes through the typed client's transport (packages/client), raw:
   // the tests send bad requests too, and read every answer whatever its RetCode.
