@@ -51,6 +51,7 @@ export class WebhookSender {
     });
   }
 
+  /** undici's request and an agent for https: imported and made once, with the first use. */
   private httpsClient() {
     this.https ??= import('undici').then(({ Agent, request }) => {
       const { options } = this;
