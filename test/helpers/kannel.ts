@@ -100,6 +100,36 @@ async function portOpen(port: number, limitMs: number): Promise<void> {
   }
 }
 
+/** Whether bearerbox lists an smsbox among its box connections (its admin status page). */
+async function smsboxConnected(adminPort: number): Promise<boolean> {
+  const url = `http://127.0.0.1:${adminPort}/status.txt?password=interop`;
+  const text = await fetch(url).then(
+    (r) => r.text(),
+    () => '',
+  );
+  return /Box connections:[\s\S]*smsbox/.test(text);
+}
+
+/**
+ * Starts smsbox until bearerbox lists it as connected. Debian's smsbox (1.4.5) can panic at start
+ * on a loaded machine, its heartbeat writing to bearerbox before its connection is made
+ * ("PANIC: … conn_write_withlen … write_to_bearerbox" in smsbox.log): a box that exits first is
+ * started again (one still unconnected after 15 s is killed first), three times at most.
+ */
+async function startSmsbox(start: () => ChildProcess, adminPort: number): Promise<void> {
+  for (let tries = 1; tries <= 3; tries++) {
+    const box = start();
+    const end = Date.now() + 15_000;
+    while (box.exitCode === null && box.signalCode === null && Date.now() < end) {
+      if (await smsboxConnected(adminPort)) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    // One that hangs unconnected would hold the sendsms port from the next.
+    await kill(box, 'SIGKILL');
+  }
+  throw new Error('smsbox did not connect to bearerbox (three starts)');
+}
+
 /** Starts bearerbox then smsbox; answers the sendsms base URL. */
 export async function startKannel(o: KannelOptions): Promise<Kannel> {
   const ports = { admin: await freePort(), box: await freePort(), sendsms: await freePort() };
@@ -115,7 +145,7 @@ export async function startKannel(o: KannelOptions): Promise<Kannel> {
   // smsbox connects to bearerbox's box port once and gives up if it is not open yet: wait for it
   // (a fixed pause was too short on a loaded machine).
   await portOpen(ports.box, 15_000);
-  start('smsbox');
+  await startSmsbox(() => start('smsbox'), ports.admin);
   return {
     sendsms: `http://127.0.0.1:${ports.sendsms}/cgi-bin/sendsms`,
     logTails: () => ['bearerbox', 'smsbox'].map((b) => tail(join(o.dir, `${b}.log`))).join('\n'),
