@@ -4,7 +4,6 @@
  * verified; without it, each attempt fails on the certificate and nothing is lost.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,16 +11,10 @@ import { after, before, describe, it } from 'node:test';
 import { eventually, startTestGateway, type TestGateway } from './helpers/gateway.js';
 import { emitOptIns, optInEndpoint } from './helpers/opt-in-events.js';
 import { Receiver } from './helpers/receiver.js';
+import { selfSignedCertificate } from './helpers/test-certificate.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'wirebird-events-https-'));
-const [certFile, keyFile] = [join(dir, 'cert.pem'), join(dir, 'key.pem')];
-// A self-signed certificate for 127.0.0.1, made by the openssl CLI every Debian has.
-const made = spawnSync('openssl', [
-  ...['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1'],
-  ...['-keyout', keyFile, '-out', certFile, '-subj', '/CN=127.0.0.1'],
-  ...['-addext', 'subjectAltName=IP:127.0.0.1'],
-]);
-const skip = made.status === 0 ? false : 'openssl could not make a test certificate';
+const { certFile, keyFile, skip } = selfSignedCertificate(dir);
 const EVENTS = 50;
 const HOOKS = { allowPrivate: true, timeoutMs: 2000, pollMs: 10, retrySchedule: '1h' };
 

@@ -1,11 +1,13 @@
-import { connect, type LookupFunction, type Socket } from 'node:net';
+import { connect, isIP, type LookupFunction, type Socket } from 'node:net';
+import { connect as connectTls, rootCertificates } from 'node:tls';
 
 /**
- * A lean HTTP/1.1 client for webhook POSTs over plain http: keep-alive connections per origin,
- * one request at a time on each, an answer read for its status, Retry-After and the first bytes
- * of its body. undici costs about three times the CPU per request (bench/RESULTS.md, section
- * 00000-events), which at 10,000 events a second is the whole budget; https stays with undici.
- * Anything it does not understand closes the connection and fails the attempt, which is retried.
+ * A lean HTTP/1.1 client for webhook POSTs over http and https: keep-alive connections per
+ * origin, one request at a time on each, an answer read for its status, Retry-After and the first
+ * bytes of its body. undici costs about three times the CPU per request over http and half as
+ * much again over https (bench/RESULTS.md, sections 00000-events and 000000000000000000000), which
+ * at 10,000 events a second is the whole budget. Anything it does not understand closes the
+ * connection and fails the attempt, which is retried.
  */
 export interface LeanAnswer {
   statusCode: number;
@@ -19,6 +21,8 @@ export interface LeanOptions {
   timeoutMs: number;
   readLimit: number;
   lookup?: LookupFunction;
+  /** A PEM certificate authority trusted for https besides the system's. */
+  ca?: string;
 }
 
 const MAX_HEAD = 16 * 1024;
@@ -279,6 +283,9 @@ interface Waiter {
   reject: (e: Error) => void;
 }
 
+/** The key connections are kept under: scheme, host and port. */
+const originOf = (url: URL) => `${url.protocol}//${url.host}`;
+
 /** Connections per origin, reused while they stay open. */
 export class LeanHttpClient {
   private readonly idle = new Map<string, Connection[]>();
@@ -304,7 +311,7 @@ export class LeanHttpClient {
   }
 
   private take(url: URL): Promise<Connection> {
-    const origin = url.host;
+    const origin = originOf(url);
     const idle = this.idle.get(origin);
     while (idle && idle.length > 0) {
       // The loop runs while idle is not empty.
@@ -320,15 +327,10 @@ export class LeanHttpClient {
   }
 
   private dial(url: URL): Promise<Connection> {
-    const origin = url.host;
+    const origin = originOf(url);
     this.open.set(origin, (this.open.get(origin) ?? 0) + 1);
     return new Promise((resolve, reject) => {
-      const socket = connect({
-        host: url.hostname.replace(/^\[|\]$/g, ''),
-        port: Number(url.port || 80),
-        ...(this.o.lookup ? { lookup: this.o.lookup } : {}),
-        timeout: this.o.timeoutMs,
-      });
+      const { socket, ready } = this.socketTo(url);
       const refused = (e: NodeJS.ErrnoException) => {
         this.gone(origin);
         reject(new LeanError(e.code ?? 'ECONNECT', e.message));
@@ -337,13 +339,35 @@ export class LeanHttpClient {
       socket.once('timeout', () =>
         socket.destroy(new LeanError('ETIMEDOUT', `no connection within ${this.o.timeoutMs} ms`)),
       );
-      socket.once('connect', () => {
+      socket.once(ready, () => {
         socket.off('error', refused);
         socket.setTimeout(0);
         const gone = () => this.gone(origin);
         resolve(new Connection(socket, this.o, (c) => this.release(origin, c), gone));
       });
     });
+  }
+
+  /** A TCP or TLS connection to the URL's origin, and the event that says it can be written. */
+  private socketTo(url: URL): { socket: Socket; ready: 'connect' | 'secureConnect' } {
+    const host = url.hostname.replace(/^\[|\]$/g, '');
+    const common = {
+      host,
+      ...(this.o.lookup ? { lookup: this.o.lookup } : {}),
+      timeout: this.o.timeoutMs,
+    };
+    if (url.protocol !== 'https:') {
+      return { socket: connect({ ...common, port: Number(url.port || 80) }), ready: 'connect' };
+    }
+    const socket = connectTls({
+      ...common,
+      port: Number(url.port || 443),
+      // SNI names a host, never an address (RFC 6066).
+      ...(isIP(host) ? {} : { servername: host }),
+      // Given a CA, the system's roots must be named too: `ca` replaces them.
+      ...(this.o.ca === undefined ? {} : { ca: [...rootCertificates, this.o.ca] }),
+    });
+    return { socket, ready: 'secureConnect' };
   }
 
   private release(origin: string, c: Connection): void {

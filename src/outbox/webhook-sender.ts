@@ -1,6 +1,4 @@
 import { isIP } from 'node:net';
-import { rootCertificates } from 'node:tls';
-import type { Agent, request as undiciRequest } from 'undici';
 import { guardedLookup, isBlockedAddress, type Resolve } from './address-guard.js';
 import { LeanHttpClient } from './lean-http.js';
 import { errorCode, errorText } from '../util/unknown-values.js';
@@ -35,9 +33,7 @@ export interface SenderOptions {
  * against the SSRF guard on the address it resolved to.
  */
 export class WebhookSender {
-  /** undici, loaded and its agent made with the first https event (none over plain http). */
-  private https: Promise<{ agent: Agent; request: typeof undiciRequest }> | undefined;
-  /** Plain http goes through the lean client; https through undici. */
+  /** http and https alike (bench/RESULTS.md, session 26: against undici over https). */
   private readonly lean: LeanHttpClient;
   private readonly now: () => number;
 
@@ -48,27 +44,8 @@ export class WebhookSender {
       timeoutMs: options.timeoutMs,
       readLimit: ANSWER_READ_LIMIT,
       ...(options.allowPrivate ? {} : { lookup: guardedLookup(options.resolve) }),
+      ...(options.ca === undefined ? {} : { ca: options.ca }),
     });
-  }
-
-  /** undici's request and an agent for https: imported and made once, with the first use. */
-  private httpsClient() {
-    this.https ??= import('undici').then(({ Agent, request }) => {
-      const { options } = this;
-      const agent = new Agent({
-        connections: options.connections,
-        keepAliveTimeout: 30_000,
-        headersTimeout: options.timeoutMs,
-        bodyTimeout: options.timeoutMs,
-        connect: {
-          ...(options.allowPrivate ? {} : { lookup: guardedLookup(options.resolve) }),
-          // Given a CA, the system's roots must be named too: `ca` replaces them.
-          ...(options.ca === undefined ? {} : { ca: [...rootCertificates, options.ca] }),
-        },
-      });
-      return { agent, request };
-    });
-    return this.https;
   }
 
   async send(url: string, headers: Record<string, string>, body: string): Promise<SendAnswer> {
@@ -77,38 +54,7 @@ export class WebhookSender {
     const refused = this.refusedHost(url);
     if (refused)
       return { statusCode: undefined, error: refused, latencyMs: 0, retryAfter: undefined };
-    const parsed = new URL(url);
-    if (parsed.protocol === 'http:') return this.sendLean(parsed, headers, body, took);
-    try {
-      const { agent, request } = await this.httpsClient();
-      const res = await request(url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'Wirebird-Webhooks/1',
-          ...headers,
-        },
-        body,
-        // The agent's headers and body timeouts bound the wait (an AbortSignal per request costs).
-        dispatcher: agent,
-      });
-      const excerpt = await readSome(res.body, ANSWER_READ_LIMIT);
-      const ok = res.statusCode >= 200 && res.statusCode < 300;
-      const retryAfter = res.headers['retry-after'];
-      return {
-        statusCode: res.statusCode,
-        error: ok ? '' : excerpt.slice(0, 500),
-        latencyMs: took(),
-        retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter,
-      };
-    } catch (err) {
-      return {
-        statusCode: undefined,
-        error: describe(err, this.options.timeoutMs),
-        latencyMs: took(),
-        retryAfter: undefined,
-      };
-    }
+    return this.sendLean(new URL(url), headers, body, took);
   }
 
   private async sendLean(
@@ -153,44 +99,5 @@ export class WebhookSender {
 
   async close(): Promise<void> {
     this.lean.close();
-    if (this.https) await (await this.https).agent.close();
   }
-}
-
-/** Reads up to `limit` bytes of an answer and lets the rest go (the connection with it). */
-async function readSome(
-  body: AsyncIterable<Buffer> & { destroy(): void },
-  limit: number,
-): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    chunks.push(chunk);
-    size += chunk.length;
-    if (size >= limit) {
-      body.destroy();
-      break;
-    }
-  }
-  return Buffer.concat(chunks).subarray(0, limit).toString('utf8');
-}
-
-function describe(err: unknown, timeoutMs: number): string {
-  // What undici and the socket throw: any field may be missing, so each is checked.
-  const e = err as {
-    name?: string;
-    code?: string;
-    message?: string;
-    cause?: { code?: string; message?: string };
-  };
-  if (
-    e.name === 'TimeoutError' ||
-    e.code === 'UND_ERR_HEADERS_TIMEOUT' ||
-    e.code === 'UND_ERR_BODY_TIMEOUT'
-  ) {
-    return `no answer within ${timeoutMs} ms`;
-  }
-  const code = e.code ?? e.cause?.code;
-  const message = e.cause?.message ?? e.message ?? String(err);
-  return code ? `${code}: ${message}` : message;
 }

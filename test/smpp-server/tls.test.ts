@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,15 +7,10 @@ import { after, before, describe, it } from 'node:test';
 import { Esme } from '../helpers/esme.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { cn, finalReceipts } from '../helpers/sending.js';
+import { selfSignedCertificate } from '../helpers/test-certificate.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'wirebird-smpp-tls-'));
-const [cert, key] = [join(dir, 'cert.pem'), join(dir, 'key.pem')];
-// A self-signed certificate for the test, made by the openssl CLI every Debian has.
-const made = spawnSync('openssl', [
-  ...['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1'],
-  ...['-keyout', key, '-out', cert, '-subj', '/CN=127.0.0.1'],
-]);
-const skip = made.status === 0 ? false : 'openssl could not make a test certificate';
+const { certFile: cert, keyFile: key, skip } = selfSignedCertificate(dir);
 
 describe('SMPP server over TLS', { skip }, () => {
   let gw: TestGateway;
