@@ -123,7 +123,7 @@ export function batchBody(
 }
 
 /** The gateway's acceptance threads running now, from /metrics (0 without them, or on PostgreSQL). */
-async function acceptThreads(api: Api): Promise<number> {
+export async function acceptThreads(api: Api): Promise<number> {
   const res = await api.pool.request({
     path: '/metrics',
     method: 'GET',

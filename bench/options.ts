@@ -16,7 +16,8 @@ export type Scenario =
   | 'whatsapp'
   | 'scheduled'
   | 'policy'
-  | 'latency';
+  | 'latency'
+  | 'idle';
 const SCENARIOS: readonly Scenario[] = [
   'acceptance',
   'dispatch',
@@ -31,6 +32,7 @@ const SCENARIOS: readonly Scenario[] = [
   'scheduled',
   'policy',
   'latency',
+  'idle',
 ];
 
 export interface Options {
@@ -96,7 +98,7 @@ export interface Options {
 
 const HELP = `npm run bench -- [options]
   --scenario <list>     acceptance,dispatch,flat,prefill,smpp,cluster,ucloud,events,smpp-server,
-                        whatsapp,scheduled,policy,latency
+                        whatsapp,scheduled,policy,latency,idle
                         (default acceptance,dispatch)
   --clients <n>         concurrent clients / pool connections (8)
   --requests <n>        acceptance requests of --batch numbers each (300)

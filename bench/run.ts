@@ -25,6 +25,7 @@ import { measureWhatsApp, whatsappTable } from './whatsapp.js';
 import { measureScheduled, scheduledTable } from './scheduled.js';
 import { measurePolicy, policyTable } from './policy.js';
 import { latencyTable, measureLatency } from './latency.js';
+import { idleTable, measureIdle } from './idle.js';
 import { redacted } from '../src/store/open-store.js';
 
 type Section = { markdown: string; figures: unknown };
@@ -114,6 +115,10 @@ const RUNNERS: Record<Scenario, (o: Options, phones: PhoneSequence) => Promise<S
   latency: async (o, phones) => {
     const f = await measureLatency(o, phones);
     return { figures: f, markdown: latencyTable(f) };
+  },
+  idle: async (o, phones) => {
+    const f = await measureIdle(o, phones);
+    return { figures: f, markdown: idleTable(f) };
   },
   policy: async (o, phones) => {
     const f = await measurePolicy(o, phones);
