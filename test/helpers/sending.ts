@@ -4,6 +4,7 @@ import type { BatchInfo } from '../../src/domain/batches/batch.js';
 import type { ReceiptPerPhone } from '../../src/domain/receipts/receipt.js';
 import { eventually } from './eventually.js';
 import type { Answer, TestGateway } from './gateway.js';
+import { testOutcomeOf } from '../../src/channels/simulator/test-numbers.js';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const BUSINESS_PHONE = '+8613900000000';
@@ -15,7 +16,11 @@ export function cn(n: number): string {
 
 /** `count` distinct ordinary (non-test) numbers, starting at +8613800001000 + from. */
 export function numbers(count: number, from = 0): string[] {
-  return Array.from({ length: count }, (_, i) => cn(1000 + from + i));
+  const list = Array.from({ length: count }, (_, i) => cn(1000 + from + i));
+  // From +8613800010001 on, a range would take in the simulator's test numbers (…0001 – …0003).
+  const test = list.find((phone) => testOutcomeOf(phone) !== 'deliver');
+  if (test) throw new Error(`numbers(${count}, ${from}) reaches the test number ${test}`);
+  return list;
 }
 
 /** Who calls: account 1 with the dev key unless another account and its key are given. */
