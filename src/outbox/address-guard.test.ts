@@ -71,6 +71,10 @@ test('at send time the connected address is checked: a name rebound inward is re
     assert.match(viaName.error, /internal address/);
     const literal = await sender.send(`http://127.0.0.1:${port}/`, {}, '{}');
     assert.match(literal.error, /internal address/);
+    // https goes through the same client, and the same look-up, over TLS.
+    const viaTls = await sender.send(`https://rebind.test:${port}/`, {}, '{}');
+    assert.equal(viaTls.statusCode, undefined);
+    assert.match(viaTls.error, /internal address/);
     assert.equal(hits, 0, 'nothing reached the internal server');
   } finally {
     await sender.close();
