@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createServer as createTlsServer } from 'node:tls';
+import { createServer as createTlsServer, type TLSSocket } from 'node:tls';
 import { Agent, request } from 'undici';
 import { selfSignedCertificate } from '../../test/helpers/test-certificate.js';
 import { LeanHttpClient } from './lean-http.js';
@@ -28,6 +28,8 @@ function answer(req: IncomingMessage, res: ServerResponse): void {
     switch (req.url) {
       case '/length':
         return void res.writeHead(200, { 'content-length': '2' }).end('ok');
+      case '/once':
+        return void res.writeHead(200, { 'content-length': '2', connection: 'close' }).end('ok');
       case '/chunked':
         res.writeHead(500);
         res.write('bo');
@@ -193,6 +195,28 @@ for (const scheme of ['http', 'https'] as const) {
     },
   );
 }
+
+describe(
+  'the lean HTTP client over https, a receiver that closes',
+  { skip: certificate.skip },
+  () => {
+    it('resumes the TLS session on the next connection instead of a full handshake', async () => {
+      const { server, client } = schemeOf(true);
+      const resumed: boolean[] = [];
+      server.on('secureConnection', (s: TLSSocket) => resumed.push(s.isSessionReused()));
+      await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+      try {
+        const url = new URL(`https://127.0.0.1:${(server.address() as AddressInfo).port}/once`);
+        for (let i = 0; i < 3; i++)
+          assert.equal((await client.post(url, {}, '{}')).statusCode, 200);
+        assert.deepEqual(resumed, [false, true, true]);
+      } finally {
+        client.close();
+        server.close();
+      }
+    });
+  },
+);
 
 describe('the lean HTTP client over https, untrusted', { skip: certificate.skip }, () => {
   it('refuses a certificate no authority it trusts signed, and sends nothing', async () => {

@@ -283,6 +283,9 @@ interface Waiter {
   reject: (e: Error) => void;
 }
 
+/** TLS sessions kept for resumption, one per https origin (https.Agent keeps 100). */
+const MAX_SESSIONS = 1000;
+
 /** The key connections are kept under: scheme, host and port. */
 const originOf = (url: URL) => `${url.protocol}//${url.host}`;
 
@@ -291,6 +294,11 @@ export class LeanHttpClient {
   private readonly idle = new Map<string, Connection[]>();
   private readonly open = new Map<string, number>();
   private readonly waiting = new Map<string, Waiter[]>();
+  /**
+   * The last TLS session (or TLS 1.3 ticket) each https origin gave: a new connection resumes it
+   * instead of a full handshake, which matters for a receiver that closes after every answer.
+   */
+  private readonly sessions = new Map<string, Buffer>();
 
   constructor(private readonly o: LeanOptions) {}
 
@@ -359,13 +367,22 @@ export class LeanHttpClient {
     if (url.protocol !== 'https:') {
       return { socket: connect({ ...common, port: Number(url.port || 80) }), ready: 'connect' };
     }
+    const origin = originOf(url);
+    const session = this.sessions.get(origin);
     const socket = connectTls({
       ...common,
       port: Number(url.port || 443),
+      ...(session ? { session } : {}),
       // SNI names a host, never an address (RFC 6066).
       ...(isIP(host) ? {} : { servername: host }),
       // Given a CA, the system's roots must be named too: `ca` replaces them.
       ...(this.o.ca === undefined ? {} : { ca: [...rootCertificates, this.o.ca] }),
+    });
+    socket.on('session', (next: Buffer) => {
+      // Bounded as https.Agent bounds its own cache: the oldest origin's goes first.
+      if (!this.sessions.has(origin) && this.sessions.size >= MAX_SESSIONS)
+        this.sessions.delete(this.sessions.keys().next().value as string);
+      this.sessions.set(origin, next);
     });
     return { socket, ready: 'secureConnect' };
   }
