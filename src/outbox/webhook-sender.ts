@@ -54,10 +54,10 @@ export class WebhookSender {
     const refused = this.refusedHost(url);
     if (refused)
       return { statusCode: undefined, error: refused, latencyMs: 0, retryAfter: undefined };
-    return this.sendLean(new URL(url), headers, body, took);
+    return this.post(new URL(url), headers, body, took);
   }
 
-  private async sendLean(
+  private async post(
     url: URL,
     headers: Record<string, string>,
     body: string,
