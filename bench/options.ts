@@ -71,6 +71,8 @@ export interface Options {
   smppBinds: number;
   /** smpp-server, latency: leave Nagle's algorithm on the bench's ESME (the smpp package's default). */
   esmeNagle: boolean;
+  /** smpp-server: the bench's ESME asks for no receipts (registered_delivery 0). */
+  esmeNoReceipts: boolean;
   /** smpp scenario: the SMSC simulator's delay before a receipt (a network's is seconds). */
   receiptDelayMs: number;
   /** Cluster: the PostgreSQL every node shares (each run in a schema of its own). */
@@ -123,6 +125,7 @@ const HELP = `npm run bench -- [options]
   --esme-nagle          smpp-server, latency: the bench's ESME keeps Nagle's algorithm on, as the
                         smpp package leaves it (by default it sets TCP_NODELAY: bench/RESULTS.md,
                         session 26, for what Nagle's stalls cost)
+  --esme-no-receipts    smpp-server: the ESME's submits ask for no receipt (registered_delivery 0)
   --receipt-delay <ms>  smpp scenario: the SMSC simulator's delay before each receipt (100)
   --database-url <url>  cluster: the PostgreSQL the nodes share (WIREBIRD_TEST_DATABASE_URL)
   --nodes <list>        cluster: node counts to measure, one run each (1,2,3)
@@ -188,6 +191,7 @@ export function parseOptions(argv: string[]): Options | undefined {
       window: { type: 'string' },
       binds: { type: 'string' },
       'esme-nagle': { type: 'boolean' },
+      'esme-no-receipts': { type: 'boolean' },
       'receipt-delay': { type: 'string' },
       'database-url': { type: 'string' },
       nodes: { type: 'string' },
@@ -232,6 +236,7 @@ export function parseOptions(argv: string[]): Options | undefined {
     smppWindow: Math.max(1, int(v.window, 'window', 100)),
     smppBinds: Math.max(1, int(v.binds, 'binds', 1)),
     esmeNagle: v['esme-nagle'] ?? false,
+    esmeNoReceipts: v['esme-no-receipts'] ?? false,
     receiptDelayMs: int(v['receipt-delay'], 'receipt-delay', 100),
     databaseUrl: v['database-url'] ?? process.env.WIREBIRD_TEST_DATABASE_URL,
     nodes: (v.nodes ?? '1,2,3').split(',').map((n) => Math.max(1, int(n.trim(), 'nodes', 1))),

@@ -96,6 +96,8 @@ const RUNNERS: Record<Scenario, (o: Options, phones: PhoneSequence) => Promise<S
   },
   'smpp-server': async (o, phones) => {
     const f = await measureSmppServer(o, phones);
+    // Under --isolate dispatch crawls at 1/s: only the intake half means anything.
+    if (o.isolate) return { figures: f, markdown: smppServerTable(f) };
     const e2e = await measureSmppServerE2e(o, phones);
     const markdown = `${smppServerTable(f)}\n\n${smppServerE2eTable(e2e)}`;
     return { figures: { ...f, e2e }, markdown };

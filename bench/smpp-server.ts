@@ -5,6 +5,7 @@
  * answers every submit_sm at once, in the same run; and the receipts back to the ESME.
  */
 import { spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
@@ -12,7 +13,7 @@ import smpp from 'smpp';
 import { freePort, freshDataDir } from './gateway.js';
 import type { PhoneSequence } from './numbers.js';
 import type { Options } from './options.js';
-import { CpuWindow } from './proc.js';
+import { CpuWindow, type CpuSplit } from './proc.js';
 import { withBench } from './session.js';
 import { fmt, table } from './stats.js';
 
@@ -24,12 +25,28 @@ export interface EsmeRun {
   receiptsPerS: number | undefined;
 }
 
+/**
+ * A run against a server, with the CPU its process and the bench's (the ESME's) spent, and how
+ * busy the machine's cores were over the run (1 = every core, all the time).
+ */
+export type MeasuredRun = EsmeRun & { cpuS: number; esmeCpuS: number; machineBusy: number };
+
+/** The CPU split of a window of `wallMs`, as a MeasuredRun's CPU fields. */
+function measured(split: CpuSplit, wallMs: number) {
+  const busyS = split.gatewayS + split.benchS + split.othersS;
+  const machineBusy = busyS / ((wallMs / 1000) * availableParallelism());
+  return { cpuS: split.gatewayS, esmeCpuS: split.benchS, machineBusy };
+}
+
 export interface SmppServerFigures {
   messages: number;
   window: number;
   nagle: boolean;
-  bare: EsmeRun;
-  wirebird: EsmeRun & { cpuS: number; complete: boolean };
+  receipts: boolean;
+  bare: MeasuredRun;
+  /** The bare server sending each receipt at once: what the ESME's asking costs, storing nothing. */
+  bareReceipts: MeasuredRun | undefined;
+  wirebird: MeasuredRun & { complete: boolean };
   ratio: number;
 }
 
@@ -77,10 +94,13 @@ export async function runEsme(
     n: number;
     window: number;
     nagle: boolean;
+    /** registered_delivery 0 when false: no receipts asked, none awaited. */
+    receipts?: boolean;
   },
   phones: PhoneSequence,
   receiptsLimitMs: number,
 ): Promise<EsmeRun> {
+  const asked = o.receipts ?? true;
   let receipts = 0;
   let lastReceipt = 0;
   const session = await bindEsme(o, () => {
@@ -100,7 +120,7 @@ export async function runEsme(
         dest_addr_ton: 1,
         dest_addr_npi: 1,
         short_message: 'Your code is 123456',
-        registered_delivery: 1,
+        registered_delivery: asked ? 1 : 0,
       });
       session.send(pdu, () => {
         if (++answered === o.n) resolve();
@@ -110,7 +130,7 @@ export async function runEsme(
     for (let i = 0; i < o.window; i++) one();
   });
   const submitted = performance.now();
-  const end = performance.now() + receiptsLimitMs;
+  const end = performance.now() + (asked ? receiptsLimitMs : 0);
   while (receipts < o.n && performance.now() < end) await new Promise((r) => setTimeout(r, 20));
   session.destroy();
   return {
@@ -121,15 +141,21 @@ export async function runEsme(
   };
 }
 
-async function bareRun(o: Options, phones: PhoneSequence): Promise<EsmeRun> {
+async function bareRun(o: Options, phones: PhoneSequence, receipts: boolean): Promise<MeasuredRun> {
   const script = join(import.meta.dirname, 'bare-smsc.js');
-  const child = spawn(process.execPath, [script, '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const args = [script, '0', ...(receipts ? ['receipts'] : [])];
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     const line = await new Promise<string>((resolve) =>
       createInterface({ input: child.stdout }).once('line', resolve),
     );
     const run = { port: Number(line), systemId: 'bare', password: 'bare', n: o.messages };
-    return await runEsme({ ...run, window: o.smppWindow, nagle: o.esmeNagle }, phones, 0);
+    const cpu = CpuWindow.start(child.pid ?? 0);
+    const t0 = performance.now();
+    const limitMs = receipts ? o.drainLimitS * 1000 : 0;
+    const esme = { ...run, window: o.smppWindow, nagle: o.esmeNagle, receipts: !o.esmeNoReceipts };
+    const r = await runEsme(esme, phones, limitMs);
+    return { ...r, ...measured(cpu.end(), performance.now() - t0) };
   } finally {
     child.kill('SIGKILL');
   }
@@ -139,7 +165,8 @@ export async function measureSmppServer(
   o: Options,
   phones: PhoneSequence,
 ): Promise<SmppServerFigures> {
-  const bare = await bareRun(o, phones);
+  const bare = await bareRun(o, phones, false);
+  const bareReceipts = o.esmeNoReceipts ? undefined : await bareRun(o, phones, true);
   const port = await freePort();
   const dir = freshDataDir(o.workDir, 'smpp-server');
   const { value } = await withBench(
@@ -148,10 +175,17 @@ export async function measureSmppServer(
     'smpp-server',
     async (b) => {
       const cpu = CpuWindow.start(b.gw.pid);
+      const t0 = performance.now();
       const run = { port, systemId: 'bench', password: 'bench', n: o.messages };
-      const esme = { ...run, window: o.smppWindow, nagle: o.esmeNagle };
+      const esme = {
+        ...run,
+        window: o.smppWindow,
+        nagle: o.esmeNagle,
+        receipts: !o.esmeNoReceipts,
+      };
       const r = await runEsme(esme, phones, o.drainLimitS * 1000);
-      return { ...r, cpuS: cpu.end().gatewayS, complete: r.receipts >= o.messages };
+      const complete = o.esmeNoReceipts || r.receipts >= o.messages;
+      return { ...r, ...measured(cpu.end(), performance.now() - t0), complete };
     },
     benchSmppServer(port),
   );
@@ -159,7 +193,9 @@ export async function measureSmppServer(
     messages: o.messages,
     window: o.smppWindow,
     nagle: o.esmeNagle,
+    receipts: !o.esmeNoReceipts,
     bare,
+    bareReceipts,
     wirebird: value,
     ratio: value.submitsPerS / bare.submitsPerS,
   };
@@ -169,17 +205,36 @@ export function smppServerTable(f: SmppServerFigures): string {
   return table([
     [
       'ESME',
-      `one transceiver bind, window ${f.window}, GSM-7 single part, registered_delivery 1, ${f.nagle ? "Nagle's algorithm on" : 'TCP_NODELAY'}`,
+      `one transceiver bind, window ${f.window}, GSM-7 single part, registered_delivery ${f.receipts ? 1 : 0}, ${f.nagle ? "Nagle's algorithm on" : 'TCP_NODELAY'}`,
     ],
-    ['bare `smpp` server (answers at once)', `${fmt.int(f.bare.submitsPerS)} submits/s`],
-    [
-      'Wirebird SMPP server (stored before each resp)',
-      `${fmt.int(f.wirebird.submitsPerS)} submits/s, gateway CPU ${fmt.s(f.wirebird.cpuS)}`,
-    ],
+    ['bare `smpp` server (answers at once)', serverRun(f.bare)],
+    ...receiptsCeiling(f),
+    ['Wirebird SMPP server (stored before each resp)', serverRun(f.wirebird)],
     ['**Wirebird ÷ bare**', `**${Math.round(f.ratio * 100)} %** (target ≥ 80 %)`],
     [
       'receipts back to the ESME (first submit → last receipt)',
       `${fmt.int(f.wirebird.receipts)} of ${fmt.int(f.messages)} at ${fmt.int(f.wirebird.receiptsPerS ?? 0)}/s${f.wirebird.complete ? '' : ' (incomplete)'}`,
     ],
   ]);
+}
+
+/** A run's rate and the CPU per submit of the server's process and of the ESME (the bench). */
+function serverRun(r: MeasuredRun): string {
+  const us = (s: number) => fmt.int((s * 1e6) / Math.max(1, r.submits));
+  const busy = `cores busy ${Math.round(r.machineBusy * 100)} %`;
+  return `${fmt.int(r.submitsPerS)} submits/s; CPU per submit: server ${us(r.cpuS)} µs, ESME ${us(r.esmeCpuS)} µs; ${busy}`;
+}
+
+/** The rows of the bare server that sends receipts, and Wirebird against it. */
+function receiptsCeiling(f: SmppServerFigures): [string, string][] {
+  const c = f.bareReceipts;
+  if (!c) return [];
+  const pct = (a: number, b: number) => `${Math.round((a / b) * 100)} %`;
+  return [
+    [
+      'bare `smpp` server sending each receipt at once',
+      `${serverRun(c)}; ÷ bare ${pct(c.submitsPerS, f.bare.submitsPerS)}`,
+    ],
+    ['Wirebird ÷ the bare server sending receipts', pct(f.wirebird.submitsPerS, c.submitsPerS)],
+  ];
 }
