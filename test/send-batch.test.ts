@@ -4,6 +4,7 @@ import { RetCode } from '../src/domain/errors.js';
 import { startTestGateway, THREADED, type TestGateway } from './helpers/gateway.js';
 import {
   UUID,
+  UUID_V7,
   approvedTemplate,
   batchBody,
   cn,
@@ -61,7 +62,8 @@ describe('SendBatchUSMSMessage', () => {
       assert.equal(json.RetCode, 0, json.Message);
       assert.equal(json.Message, '');
       assert.equal(json.SuccessCount, 3);
-      assert.match(json.SessionNo as string, /^\S+$/);
+      // A UUID ordered by time (version 7): its rows are written at their indexes' end.
+      assert.match(json.SessionNo as string, UUID_V7);
       assert.match(json.ReqUuid as string, UUID);
       assert.deepEqual(json.FailContent, []);
       assert.equal(await storedMessages(gw), before + 3, 'three messages stored before the answer');

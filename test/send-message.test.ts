@@ -5,6 +5,7 @@ import { startTestGateway, type TestGateway } from './helpers/gateway.js';
 import {
   BUSINESS_PHONE,
   UUID,
+  UUID_V7,
   accountKey,
   cn,
   messageBody,
@@ -55,14 +56,14 @@ describe('SendMessage', () => {
   }
 
   describe('acceptance', () => {
-    it('answers Data.MessageId and a UUID RequestId and stores the message', async () => {
+    it('answers Data.MessageId (ordered by time) and a UUID RequestId and stores the message', async () => {
       const before = await storedMessages(gw);
       const json = await sendMessage(gw, { To: cn(10) });
       assert.equal(json.RetCode, 0, json.Message);
       assert.equal(json.Message, '');
       assert.match(json.RequestId as string, UUID);
       const id = (json.Data as { MessageId: string }).MessageId;
-      assert.match(id, /^\S+$/);
+      assert.match(id, UUID_V7);
       assert.equal(await storedMessages(gw), before + 1);
       const view = await messageView(gw, id);
       assert.equal(view.MessageId, id);

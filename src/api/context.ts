@@ -12,12 +12,19 @@ import type { KeyHolder } from '../core/auth.js';
 import type { AuditFact } from '../core/audit.js';
 import { validator } from '../http/validate.js';
 
-/** Functions, not methods: each is handed on alone (newSessionNo: ids.uuid). */
+/** Functions, not methods: each is handed on alone (newSessionNo: ids.orderedId). */
 export interface IdSource {
   templateId: () => string;
   /** A signature's id (UCloud's 工单ID form, like a template's). */
   sigId: () => string;
+  /** A random UUID (version 4): request ids, nonces. */
   uuid: () => string;
+  /**
+   * A UUID ordered by time (version 7, RFC 9562) for what rows are keyed by: session numbers
+   * and business message ids. A random key lands on a random page of its index, so a commit of
+   * many writes every page it touched; keys in time order land together at the index's end.
+   */
+  orderedId: () => string;
   /** A Wirebird media id: MEDIA_ID_PREFIX and random characters. */
   mediaId: () => string;
   /** An inbound message's public id: INBOUND_ID_PREFIX and random characters. */

@@ -11,7 +11,7 @@ export function smsIntakeOf(deps: ActionDeps): SmsIntake {
     gatewayRegion: deps.config.defaultRegion,
     maxSegments: deps.config.maxSegments,
     maxScheduleDays: deps.config.maxScheduleDays,
-    newSessionNo: deps.ids.uuid,
+    newSessionNo: deps.ids.orderedId,
     accepted: (routes, held) => {
       deps.metrics.messagesAccepted('sms', routes);
       if (!held) deps.nudges.dispatch();

@@ -46,7 +46,7 @@ function smsIntakeOf(
     gatewayRegion: rt.config.defaultRegion,
     maxSegments: rt.config.maxSegments,
     maxScheduleDays: rt.config.maxScheduleDays,
-    newSessionNo: randomIds.uuid,
+    newSessionNo: randomIds.orderedId,
     accepted: (routes, held) => {
       parts.metrics.messagesAccepted('sms', routes);
       if (!held) parts.pipeline.dispatcher.nudge();
@@ -63,7 +63,7 @@ export function fallbackSenderOf(
   return new FallbackSender({
     sms: smsIntakeOf(rt, parts),
     store: rt.store,
-    newSessionNo: randomIds.uuid,
+    newSessionNo: randomIds.orderedId,
     log: rt.logger.child({ worker: 'fallback' }),
     scheduler: rt.scheduler,
     mayRun: onOneNode(rt.store, 'business-fallback'),

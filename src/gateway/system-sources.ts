@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { v7 as uuidV7 } from 'uuid';
 import { INBOUND_ID_PREFIX } from '../domain/inbound/inbound.js';
 import { MEDIA_ID_PREFIX } from '../domain/media/media-file.js';
 import type { Clock, Scheduler } from '../domain/ports.js';
@@ -23,6 +24,7 @@ export const randomIds: IdSource = {
   templateId: () => workOrderId('UTA'),
   sigId: () => workOrderId('USA'),
   uuid: () => randomUUID(),
+  orderedId: () => uuidV7(),
   mediaId: () => MEDIA_ID_PREFIX + randomBytes(16).toString('base64url'),
   inboundId: () => INBOUND_ID_PREFIX + randomBytes(12).toString('base64url'),
   endpointId: () => ENDPOINT_ID_PREFIX + randomBytes(12).toString('base64url'),

@@ -7,6 +7,8 @@ import type { Answer, TestGateway } from './gateway.js';
 import { testOutcomeOf } from '../../src/channels/simulator/test-numbers.js';
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A UUID ordered by time (version 7): what rows are keyed by (SessionNo, MessageId). */
+export const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 export const BUSINESS_PHONE = '+8613900000000';
 
 /** A valid CN mobile in E.164 whose last digits are `n`: cn(1) is +8613800000001 (test number 0001). */

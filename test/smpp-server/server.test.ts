@@ -4,7 +4,7 @@ import { after, afterEach, before, describe, it } from 'node:test';
 import { consoleLogin } from '../helpers/console-client.js';
 import { Esme, status } from '../helpers/esme.js';
 import { eventually, startTestGateway, type TestGateway } from '../helpers/gateway.js';
-import { cn, finalReceipts, inbox, registerSenderId } from '../helpers/sending.js';
+import { UUID_V7, cn, finalReceipts, inbox, registerSenderId } from '../helpers/sending.js';
 
 /**
  * The SMPP server face, driven by the `smpp` npm client as an ESME: binds and their refusals,
@@ -77,7 +77,7 @@ describe('SMPP server: binds, states and submits', () => {
     });
     assert.equal(gsm.command_status, 0);
     const id = String(gsm.message_id);
-    assert.match(id, /^[0-9a-f-]{36}$/);
+    assert.match(id, UUID_V7, "a UUID ordered by time, written at its indexes' end");
     const [receipt] = await finalReceipts(gw, id, 1);
     assert.deepEqual([receipt?.Phone, receipt?.ReceiptResult], [cn(5101), 'Success']);
     const ucs2 = await e.submit({

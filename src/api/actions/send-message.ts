@@ -81,7 +81,7 @@ export const sendMessage = defineAction(
     await checkBusinessContact(intake, ctx.accountId, to);
     const sending = { type: content.type, e164: to, fallback, ...schedule };
     const failure = await windowFailure(intake, phone, sending);
-    const messageId = ids.uuid();
+    const messageId = ids.orderedId();
     const answer = { RequestId: ids.uuid(), Data: { MessageId: messageId } };
     const message = {
       messageId,
