@@ -20,9 +20,10 @@ export interface IdSource {
   /** A random UUID (version 4): request ids, nonces. */
   uuid: () => string;
   /**
-   * A UUID ordered by time (version 7, RFC 9562) for what rows are keyed by: session numbers
-   * and business message ids. A random key lands on a random page of its index, so a commit of
-   * many writes every page it touched; keys in time order land together at the index's end.
+   * A UUID ordered by time to the millisecond (version 7, RFC 9562) for what rows are keyed by:
+   * session numbers and business message ids. A random key lands on a random page of its index,
+   * so a commit of many writes every page it touched; keys in time order land together at the
+   * index's end.
    */
   orderedId: () => string;
   /** A Wirebird media id: MEDIA_ID_PREFIX and random characters. */
