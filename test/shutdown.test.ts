@@ -61,3 +61,37 @@ test('the start banner shows the console and a first call; SIGTERM is logged ste
     rmSync(dataDir, { recursive: true, force: true });
   }
 });
+
+test('a SIGTERM that comes while the gateway starts stops it gracefully once started', async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'wirebird-stop-'));
+  const child = spawn(process.execPath, [CLI, 'serve'], {
+    env: {
+      ...process.env,
+      PORT: String(await freePort()),
+      WIREBIRD_DATA_DIR: dataDir,
+      WIREBIRD_LOG_LEVEL: 'info',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => (err += d.toString('utf8')));
+  const exited = new Promise<[number | null, string | null]>((r) =>
+    child.once('exit', (code, signal) => r([code, signal])),
+  );
+  try {
+    // The HTTP port answers before the start is over: the signal comes in between.
+    await new Promise<void>((resolve) =>
+      child.stdout.on('data', (d: Buffer) => {
+        out += d.toString('utf8');
+        if (out.includes('Server listening at')) resolve();
+      }),
+    );
+    child.kill('SIGTERM');
+    assert.deepEqual(await exited, [0, null], `stderr: ${err}`);
+    assert.match(out, /"msg":"stopped"/);
+  } finally {
+    child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});

@@ -18,6 +18,7 @@ export function registerServe(program: Command): void {
     )
     .addHelpText('after', '\nExample:\n  PORT=9000 wirebird serve --data-dir /var/lib/wirebird')
     .action(async (opts: { config?: string; dataDir?: string }) => {
+      const signals = stopOnSignal();
       // Loaded here, not at the top: the other commands need none of the gateway.
       const { loadConfig } = await import('../config/config.js');
       // The flag is the environment's variable, said on the command line: it wins over both.
@@ -32,19 +33,44 @@ export function registerServe(program: Command): void {
       startIdleGc({ ...IDLE_GC, collect: fullCollection() });
       announceCredentials(gw, config);
       console.log(banner(gw.url, config, gw.smppAddress));
-      const stop = (signal: NodeJS.Signals) => {
-        gw.logger.info({ signal }, `${signal} received: stopping`);
-        gw.stop().then(
-          () => process.exit(0),
-          (err: unknown) => {
-            gw.logger.error({ err }, 'the stop failed; what was in hand comes back by its lease');
-            process.exit(1);
-          },
-        );
-      };
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
+      signals.started(gw);
     });
+}
+
+/**
+ * SIGINT and SIGTERM, caught before the gateway starts: one that comes while it starts (its HTTP
+ * port may already answer) stops it gracefully once started, where node's default would kill it
+ * mid-start and lose what it keeps in memory (keys' last use). A second signal kills at once.
+ */
+function stopOnSignal(): { started: (gw: Gateway) => void } {
+  let gateway: Gateway | undefined;
+  let asked: NodeJS.Signals | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (gateway) stopGateway(gateway, signal);
+    else {
+      asked = signal;
+      console.error(`${signal} received while starting: stopping once started (again to stop now)`);
+    }
+  };
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  return {
+    started(gw) {
+      gateway = gw;
+      if (asked) stopGateway(gw, asked);
+    },
+  };
+}
+
+function stopGateway(gw: Gateway, signal: NodeJS.Signals): void {
+  gw.logger.info({ signal }, `${signal} received: stopping`);
+  gw.stop().then(
+    () => process.exit(0),
+    (err: unknown) => {
+      gw.logger.error({ err }, 'the stop failed; what was in hand comes back by its lease');
+      process.exit(1);
+    },
+  );
 }
 
 /** What a first start made, shown once: the development account's key and SMPP credential. */
