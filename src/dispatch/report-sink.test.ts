@@ -1,9 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setImmediate as tick, setTimeout as sleep } from 'node:timers/promises';
+import { setImmediate as tick } from 'node:timers/promises';
 import { pino } from 'pino';
 import type { Report } from '../domain/messages/message.js';
 import { ReportSink } from './report-sink.js';
+import { until } from '../../test/helpers/eventually.js';
 
 const log = pino({ level: 'silent' });
 const clock = { now: () => 1_700_000_000_000 };
@@ -55,14 +56,6 @@ function track(p: Promise<unknown>) {
     },
   );
   return state;
-}
-
-async function until(cond: () => boolean, what: string, tries = 2000): Promise<void> {
-  for (let i = 0; i < tries; i++) {
-    if (cond()) return;
-    await sleep(1);
-  }
-  assert.fail(`timed out waiting for ${what}`);
 }
 
 test('pushes from several callers in the same tick are applied in one call', async () => {

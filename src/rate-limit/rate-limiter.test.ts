@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { setImmediate as tick } from 'node:timers/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { RateLimiter } from './rate-limiter.js';
+import { until } from '../../test/helpers/eventually.js';
 
 /** A clock that moves only when the test moves it. */
 class ManualClock {
@@ -24,14 +25,6 @@ function track(p: Promise<unknown>): { settled: () => boolean; promise: Promise<
 }
 
 /** Polls (bounded) until cond holds; real waits only give the limiter's timers a chance to run. */
-async function until(cond: () => boolean, what: string, tries = 2000): Promise<void> {
-  for (let i = 0; i < tries; i++) {
-    if (cond()) return;
-    await sleep(1);
-  }
-  assert.fail(`timed out waiting for ${what}`);
-}
-
 test('take(n) within the bucket resolves at once, without the clock moving', async () => {
   const clock = new ManualClock();
   const limiter = new RateLimiter(10, clock.now);

@@ -1,6 +1,5 @@
 // Fakes for the dispatcher's tests: an in-memory DispatchStorage, scripted channels, a manual clock.
-import assert from 'node:assert/strict';
-import { setImmediate as tick, setTimeout as sleep } from 'node:timers/promises';
+import { setImmediate as tick } from 'node:timers/promises';
 import { pino } from 'pino';
 import type { Channel, ChannelStatus, SubmitResult } from '../../src/channels/channel.js';
 import type { ClaimedMessage, SubmitOutcome } from '../../src/domain/messages/message.js';
@@ -9,6 +8,7 @@ import {
   type DispatchOptions,
   type DispatchStorage,
 } from '../../src/dispatch/dispatcher.js';
+import { until } from './eventually.js';
 import type { RecordGate } from '../../src/dispatch/record-gate.js';
 
 export const log = pino({ level: 'silent' });
@@ -99,13 +99,7 @@ export class FakeChannel implements Channel {
 export const LIMITS = { batchSize: 100, leaseMs: 30_000, maxAttempts: 5, window: 1000, loops: 1 };
 export const OPTIONS: DispatchOptions = { ...LIMITS, pollMs: 60_000, routeTps: 1_000_000 };
 
-export async function until(cond: () => boolean, what: string, tries = 2000): Promise<void> {
-  for (let i = 0; i < tries; i++) {
-    if (cond()) return;
-    await sleep(1);
-  }
-  assert.fail(`timed out waiting for ${what}`);
-}
+export { until };
 
 export function track(p: Promise<unknown>): () => boolean {
   let settled = false;

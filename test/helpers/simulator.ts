@@ -1,4 +1,3 @@
-import assert from 'node:assert/strict';
 import { setImmediate as tick, setTimeout as sleep } from 'node:timers/promises';
 import { pino } from 'pino';
 import type { ClaimedMessage, InboxEntry, Report } from '../../src/domain/messages/message.js';
@@ -60,13 +59,7 @@ export function business(id: number, e164: string): ClaimedMessage {
   };
 }
 
-export async function until(cond: () => boolean, what: string, tries = 2000): Promise<void> {
-  for (let i = 0; i < tries; i++) {
-    if (cond()) return;
-    await sleep(1);
-  }
-  assert.fail(`timed out waiting for ${what}`);
-}
+export { until } from './eventually.js';
 
 /** A few turns of the event loop, so that anything already due has had its chance to run. */
 export async function settle(): Promise<void> {

@@ -1,6 +1,5 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { checkConfig } from '../../src/config/config.js';
 import { WhatsAppChannel } from '../../src/channels/whatsapp/whatsapp-channel.js';
 import type { BusinessContent } from '../../src/domain/business-messages/content.js';
@@ -10,6 +9,7 @@ import { FakeGraph } from '../helpers/fake-graph.js';
 import { startTestGateway } from '../helpers/gateway.js';
 import { cn, messageWhen, sentMessageId } from '../helpers/sending.js';
 import { registerWhatsAppPhone, wamidOf } from '../helpers/whatsapp.js';
+import { until } from '../helpers/eventually.js';
 
 /** A clock that moves only when the test moves it: the rate limiter's tokens refill with it. */
 const clock = { t: 1_000_000, now: () => clock.t };
@@ -46,11 +46,6 @@ before(async () => {
 });
 after(() => graph.close());
 
-async function until(cond: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 5000 && !cond(); i++) await sleep(1);
-  assert.ok(cond(), `gave up waiting for ${what}`);
-}
-
 test('each phone number id has its own bucket of phoneTps messages a second', async () => {
   const config = checkConfig({ whatsapp: { apiUrl: graph.url, phoneTps: 2 } }).whatsapp;
   const store = { getBusinessPhone: async (_a: number, p: string) => PHONES[p] };
@@ -64,7 +59,7 @@ test('each phone number id has its own bucket of phoneTps messages a second', as
     text(3, '+15550000001'),
     text(4, '+15550000002'),
   ]);
-  await until(() => graph.messageRequests().length === 3, 'the first second of each bucket');
+  await until(() => graph.messageRequests().length === 3, 'the first second of each bucket', 5000);
   // The clock stands still, so the third message of phone number 111 cannot have gone: its
   // bucket holds two a second. Phone number 222 was not held up behind it.
   assert.deepEqual(pathsSent().sort(), ['/111/messages', '/111/messages', '/222/messages']);

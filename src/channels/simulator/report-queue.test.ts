@@ -2,18 +2,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { DueQueue } from './report-queue.js';
+import { until } from '../../../test/helpers/eventually.js';
 
 class ManualClock {
   constructor(public t = 1_000) {}
   readonly now = (): number => this.t;
-}
-
-async function until(cond: () => boolean, what: string, tries = 2000): Promise<void> {
-  for (let i = 0; i < tries; i++) {
-    if (cond()) return;
-    await sleep(1);
-  }
-  assert.fail(`timed out waiting for ${what}`);
 }
 
 function recorder<T>() {

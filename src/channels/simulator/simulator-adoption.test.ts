@@ -6,6 +6,7 @@ import type { InboxEntry, Report } from '../../domain/messages/message.js';
 import { ORDINARY, sms } from '../../../test/helpers/simulator.js';
 import { openMemoryStore } from '../../store/open-store.js';
 import { ADOPT_AFTER_MS, SIMULATOR, SimulatorChannel } from './simulator-channel.js';
+import { until } from '../../../test/helpers/eventually.js';
 
 const log = pino({ level: 'silent' });
 const NOW = 1_700_000_000_000;
@@ -31,11 +32,6 @@ function leftBehind(ref: number, dueAt: number): InboxEntry {
     submissions: 1,
     lastAttempt: 1,
   };
-}
-
-async function until(cond: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 2000 && !cond(); i++) await sleep(1);
-  assert.ok(cond(), `timed out waiting for ${what}`);
 }
 
 test('reports another node left pending are taken over once overdue, and only then', async () => {
