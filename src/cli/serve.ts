@@ -46,14 +46,20 @@ function stopOnSignal(): { started: (gw: Gateway) => void } {
   let gateway: Gateway | undefined;
   let asked: NodeJS.Signals | undefined;
   const onSignal = (signal: NodeJS.Signals) => {
-    if (gateway) stopGateway(gateway, signal);
-    else {
-      asked = signal;
-      console.error(`${signal} received while starting: stopping once started (again to stop now)`);
+    if (asked) {
+      // The second: node's default for it, at once.
+      process.removeListener('SIGINT', onSignal);
+      process.removeListener('SIGTERM', onSignal);
+      process.kill(process.pid, signal);
+      return;
     }
+    asked = signal;
+    if (gateway) stopGateway(gateway, signal);
+    else
+      console.error(`${signal} received while starting: stopping once started (again to stop now)`);
   };
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   return {
     started(gw) {
       gateway = gw;
