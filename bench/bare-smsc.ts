@@ -2,9 +2,9 @@
  * The ceiling for the SMPP server bench: a bare `smpp` package server that answers every bind
  * and submit_sm at once, storing nothing. Run as its own process (`node bare-smsc.js <port>
  * [receipts]`), so that it has a thread of its own as the gateway does. With `receipts`, it also
- * sends a delivery receipt (deliver_sm) for every submit that asks for one, at once, the writes
- * of each turn in one (a receipt costs the ESME less read in company): what receipts sent as
- * they come cost the ESME and the machine, storing nothing.
+ * sends a delivery receipt (deliver_sm) for every submit that asks for one, at once, with the
+ * writes of each turn corked together (the ESME then reads several PDUs at a time): what receipts
+ * sent as they come cost the ESME and the machine, storing nothing.
  */
 import smpp from 'smpp';
 
@@ -12,6 +12,7 @@ const port = Number(process.argv[2] ?? 0);
 const receipts = process.argv[3] === 'receipts';
 let next = 1;
 
+/** A receipt in the usual text form; its dates are fixed, as no ESME of the bench reads them. */
 function receipt(id: string, pdu: smpp.PDU): smpp.PDU {
   const stamp = '2612020000';
   return new smpp.PDU('deliver_sm', {
