@@ -6,12 +6,12 @@ import { PduSocket } from '../smpp-wire/pdu-socket.js';
 import { DueQueue } from '../channels/simulator/report-queue.js';
 import { testOutcomeOf } from '../channels/simulator/test-numbers.js';
 import { NO_FAULTS, type SmscFaults } from './faults.js';
-import { receiptPduFields } from '../domain/smpp/receipt-text.js';
 import { submitRecordOf, type SubmitRecord } from './submit-record.js';
-import { encodeGsm7, encodeUcs2, gsm7Length } from '../domain/segments/segments.js';
+import { autoReplyFields, receiptFields, type ReceiptStyle } from './handset.js';
 import { textOf } from '../util/unknown-values.js';
 
-export interface SmscSimOptions {
+/** How the simulator listens and answers; its receipts' style (ReceiptStyle) too. */
+export interface SmscSimOptions extends Partial<ReceiptStyle> {
   host?: string;
   /** 0 picks a free port. */
   port?: number;
@@ -20,12 +20,6 @@ export interface SmscSimOptions {
   password?: string;
   receipts?: boolean;
   receiptDelayMs?: number;
-  /** The base of the message ids submit_sm_resp gives. */
-  idBase?: 'hex' | 'dec';
-  /** Receipts quote ids as given, or in the other base with zero padding. */
-  receiptIdBase?: 'same' | 'other';
-  /** Send receipted_message_id and message_state TLVs along with the receipt text. */
-  receiptTlvs?: boolean;
   /** Keep every submit_sm (for tests; off for benchmarks). */
   record?: boolean;
   /**
@@ -309,16 +303,16 @@ export class SmscSim {
       outcome === 'fail' ||
       (this.faults.failEvery > 0 && this.stats.accepted % this.faults.failEvery === 0);
     if (this.opts.receipts && outcome !== 'silent') {
-      const receipt = this.receiptFor(
-        state.systemId,
-        record,
-        fails ? ['UNDELIV', '001'] : ['DELIVRD', '000'],
-      );
+      const stat: [string, string] = fails ? ['UNDELIV', '001'] : ['DELIVRD', '000'];
+      const receipt = { systemId: state.systemId, fields: receiptFields(record, stat, this.opts) };
       if (this.faults.receiptsBeforeAnswer) this.sendReceipt(receipt);
       else this.queue.add(Date.now() + this.opts.receiptDelayMs, receipt);
     }
-    const reply = this.autoReplyTo(record);
-    if (reply) this.queue.add(Date.now() + 2 * this.opts.receiptDelayMs + 1, reply);
+    const reply = this.opts.autoReply && autoReplyFields(record, this.opts.autoReply);
+    if (reply) {
+      const at = Date.now() + 2 * this.opts.receiptDelayMs + 1;
+      this.queue.add(at, { systemId: state.systemId, fields: reply });
+    }
     answer({ message_id: id });
   }
 
@@ -340,36 +334,6 @@ export class SmscSim {
   private newId(): string {
     const n = this.nextId++;
     return this.opts.idBase === 'hex' ? n.toString(16).toUpperCase() : String(n);
-  }
-
-  /** The handset's answer to a whole message (its last part), when autoReply is on. */
-  private autoReplyTo(r: SubmitRecord): Pending | undefined {
-    const text = this.opts.autoReply;
-    const lastPart = udhPart(r.udh) ?? r.sar;
-    if (!text || (lastPart && lastPart.seq !== lastPart.total)) return undefined;
-    const gsm = gsm7Length(text) !== undefined;
-    const fields = {
-      source_addr_ton: 1,
-      source_addr: r.destinationAddr,
-      dest_addr_ton: r.sourceTon,
-      destination_addr: r.sourceAddr,
-      data_coding: gsm ? 0 : 8,
-      short_message: Buffer.from(gsm ? encodeGsm7(text) : encodeUcs2(text)),
-    };
-    return { systemId: r.systemId, fields };
-  }
-
-  private receiptFor(systemId: string, r: SubmitRecord, [stat, err]: [string, string]): Pending {
-    const id =
-      this.opts.receiptIdBase === 'same' ? r.messageId : otherBase(r.messageId, this.opts.idBase);
-    const now = new Date();
-    const fields = receiptPduFields({
-      ...{ id, stat, err, submittedAt: now, doneAt: now, text: r.text },
-      handset: { ton: 1, npi: 1, addr: r.destinationAddr },
-      sender: r.sourceAddr,
-      tlvs: this.opts.receiptTlvs,
-    });
-    return { systemId, fields };
   }
 
   private sendReceipt(p: Pending): void {
@@ -407,19 +371,4 @@ export class SmscSim {
 /** Wall-clock ms with sub-ms precision, comparable across processes on one machine. */
 export function epochMs(): number {
   return performance.timeOrigin + performance.now();
-}
-
-/** The same number in the other base, zero-padded as some SMSCs write it. */
-function otherBase(id: string, base: 'hex' | 'dec'): string {
-  return base === 'hex'
-    ? BigInt(`0x${id}`).toString(10).padStart(10, '0')
-    : BigInt(id).toString(16).toUpperCase().padStart(8, '0');
-}
-
-/** The part number and total of a concatenation element (the record's first UDH element). */
-function udhPart(ie: number[] | undefined): { seq: number; total: number } | undefined {
-  const at = (i: number) => ie?.[i] ?? 0;
-  if (at(0) === 0x00 && at(1) === 3) return { total: at(3), seq: at(4) };
-  if (at(0) === 0x08 && at(1) === 4) return { total: at(4), seq: at(5) };
-  return undefined;
 }
