@@ -1,18 +1,16 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import type { SmscFaults } from '../smsc-sim/faults.js';
+import type { ReceiptStyle } from '../smsc-sim/handset.js';
 import { isOneOf } from '../util/unknown-values.js';
 
 /** The flags: the simulator's options, and its faults under their own names. */
-interface SimFlags extends SmscFaults {
+interface SimFlags extends SmscFaults, ReceiptStyle {
   host: string;
   port: number;
   systemId?: string;
   password?: string;
   receipts: boolean;
   receiptDelayMs: number;
-  idBase: 'hex' | 'dec';
-  receiptIdBase: 'same' | 'other';
-  receiptTlvs: boolean;
   statsFile?: string;
   submitLog?: string;
   autoReply?: string;
