@@ -1,6 +1,7 @@
 // A compact report for `npm test`: a dot per 100 passing tests, what tests print, every failure in full, skipped tests
 // with their reason, each file's duration (the ten slowest first), and one closing line
-// `<label>: N passed, N failed, N skipped`.
+// `<label>: N passed, N failed, N skipped`, after a recap of each failure's name and first line (a CI log
+// shown only by its tail still says what failed).
 // node's runner loads it with --test-reporter; WIREBIRD_TEST_REPORTER=tap (or spec) is the raw one.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { basename, relative } from 'node:path';
@@ -25,6 +26,14 @@ function failure(data) {
     lines.push(`actual:   ${inspect(cause.actual, { depth: 4 })}`);
   }
   return lines.join('\n').replace(/^/gm, '  ') + '\n\n';
+}
+
+/** One line per failure for the closing recap: where, and the error's first line. */
+function recapLine(data) {
+  const err = data.details?.error;
+  const cause = err?.cause ?? err;
+  const first = String(cause instanceof Error ? cause.message : inspect(cause)).split('\n')[0];
+  return `  ✖ ${where(data)}: ${first.slice(0, 200)}`;
 }
 
 /** The source file a compiled test file was built from: dist/test/a.test.js → test/a.test.ts. */
@@ -66,6 +75,7 @@ function saveDurations(durations) {
 export default async function* compact(source) {
   const counts = { passed: 0, failed: 0, skipped: 0 };
   const durations = new Map();
+  const recap = [];
   let dots = 0;
   for await (const event of source) {
     const { type, data } = event;
@@ -90,6 +100,7 @@ export default async function* compact(source) {
       }
     } else if (type === 'test:fail' && !isSuite) {
       counts.failed++;
+      recap.push(recapLine(data));
       yield `\n${failure(data)}`;
     } else if (
       type === 'test:fail' &&
@@ -98,6 +109,7 @@ export default async function* compact(source) {
     ) {
       // A suite that failed by itself (its before hook threw): its tests never ran.
       counts.failed++;
+      recap.push(recapLine(data));
       yield `\n${failure(data)}`;
     } else if (type === 'test:stderr' || type === 'test:stdout') {
       // What a test prints on purpose (a crash test's duplicate count, a skipped tool's reason).
@@ -106,5 +118,6 @@ export default async function* compact(source) {
   }
   if (durations.size > 0) yield `${durationLines(durations)}\n`;
   saveDurations(durations);
+  if (recap.length > 0) yield `\n${label}: what failed\n${recap.join('\n')}\n`;
   yield `\n${label}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`;
 }
