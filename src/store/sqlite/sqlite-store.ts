@@ -34,15 +34,18 @@ export function openSqliteStore(
   const opened = openDatabase(options);
   const db = options.writeLock ? lockWrites(opened, options.writeLock) : opened;
   if (!options.migrated) migrate(db);
-  return sqliteStoreOn(db);
+  return sqliteStoreOn(db, options.writeLock);
 }
 
-/** The store's operations on a connection to an already migrated database. */
-export function sqliteStoreOn(db: Db): Store {
+/**
+ * The store's operations on a connection to an already migrated database; `writeLock` when other
+ * threads of the process write to it (its writer then waits for them without blocking).
+ */
+export function sqliteStoreOn(db: Db, writeLock?: WriteLock): Store {
   const outbox = sqliteOutbox(db);
   // The hot path's writes (acceptance, claims, outcomes, reports, the inbox, inbound messages,
   // deliveries) commit together, once per turn of the event loop.
-  const writer = sqliteWriter(db);
+  const writer = sqliteWriter(db, undefined, writeLock);
   const optOuts = sqliteOptOuts(db, outbox);
   return {
     dialect: 'sqlite',

@@ -20,7 +20,8 @@ function heldElsewhere(): WriteLock {
 }
 
 // A thread that takes the lock through the cell itself (slot 0), says so (slot 1 = 1), then
-// writes slot 2 = 7 before it lets go, once the test has had time to start waiting.
+// writes slot 2 = 7 before it lets go: once the test has had time to start waiting (50 ms), or,
+// with holdMs, when the test sets slot 3.
 const HOLDER = `
 const { workerData } = require('node:worker_threads');
 const cell = new Int32Array(workerData.buffer);
@@ -29,16 +30,16 @@ const me = require('node:worker_threads').threadId + 1;
 while (Atomics.compareExchange(cell, 0, 0, me) !== 0) Atomics.wait(cell, 0, Atomics.load(cell, 0), 10);
 Atomics.store(flags, 1, 1);
 Atomics.notify(flags, 1);
-Atomics.wait(flags, 3, 0, 50);
+Atomics.wait(flags, 3, 0, workerData.holdMs ?? 50);
 Atomics.store(flags, 2, 7);
 if (!workerData.die) { Atomics.store(cell, 0, 0); Atomics.notify(cell, 0); }
 `;
 
-async function holderThread(lock: WriteLock, die: boolean) {
+async function holderThread(lock: WriteLock, die: boolean, holdMs?: number) {
   const flags = new Int32Array(new SharedArrayBuffer(16));
   const worker = new Worker(HOLDER, {
     eval: true,
-    workerData: { buffer: lock.buffer, flags: flags.buffer, die },
+    workerData: { buffer: lock.buffer, flags: flags.buffer, die, holdMs },
   });
   Atomics.wait(flags, 1, 0, 5000);
   return { worker, flags };
@@ -74,6 +75,26 @@ describe('the write lock', () => {
       1,
     );
     assert.equal(Atomics.load(cell, 0), 0);
+  });
+
+  it('waits for it without blocking the thread when asked to (holdAsync)', async () => {
+    const lock = new WriteLock();
+    const { worker, flags } = await holderThread(lock, false, 10_000);
+    const order: string[] = [];
+    const held = lock.holdAsync(() => {
+      order.push('held');
+      return Atomics.load(flags, 2);
+    });
+    // The thread goes on while the other holds the lock; the work waits for its release.
+    await new Promise((resolve) => setImmediate(resolve));
+    order.push('turn');
+    Atomics.store(flags, 3, 1);
+    Atomics.notify(flags, 3);
+    assert.equal(await held, 7);
+    assert.deepEqual(order, ['turn', 'held']);
+    assert.equal(Atomics.load(new Int32Array(lock.buffer), 0), 0, 'released after');
+    assert.equal(await lock.holdAsync(() => lock.hold(() => 'inner')), 'inner');
+    await once(worker, 'exit');
   });
 
   it('is re-entrant on the thread that holds it', () => {

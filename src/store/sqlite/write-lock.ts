@@ -37,7 +37,23 @@ export class WriteLock {
   /** Runs `fn` holding the lock (or, past the patience, without it); re-entrant. */
   hold<T>(fn: () => T): T {
     if (this.depth > 0) return fn();
-    const owned = this.acquire();
+    return this.holding(this.acquire(), fn);
+  }
+
+  /**
+   * Runs `fn` holding the lock, waiting for it without blocking the thread: while another thread
+   * commits, this one goes on reading its sockets and queueing commands (the writer's next
+   * transaction grows instead of the thread stalling). Past the patience it runs without it, as
+   * `hold` does.
+   */
+  async holdAsync<T>(fn: () => T): Promise<T> {
+    // Inside a hold already (a command of a transaction): this runs before the first await.
+    if (this.depth > 0) return fn();
+    return this.holding(await this.acquireAsync(), fn);
+  }
+
+  /** Runs `fn` as the holder; frees the lock after, when this thread took it. */
+  private holding<T>(owned: boolean, fn: () => T): T {
     this.depth = 1;
     try {
       return fn();
@@ -59,16 +75,33 @@ export class WriteLock {
     return true;
   }
 
+  /** acquire() without blocking: the wait is a promise the thread's event loop settles. */
+  private async acquireAsync(): Promise<boolean> {
+    const deadline = Date.now() + this.patienceMs;
+    for (;;) {
+      const look = this.look(deadline);
+      if (typeof look === 'boolean') return look;
+      const waited = Atomics.waitAsync(this.cell, 0, look.holder, look.left);
+      if (waited.async) await waited.value;
+    }
+  }
+
   /** True once this thread holds the lock; false when the patience ran out first. */
   private acquire(): boolean {
     const deadline = Date.now() + this.patienceMs;
     for (;;) {
-      const holder = Atomics.compareExchange(this.cell, 0, 0, this.me);
-      if (holder === 0) return true;
-      const left = deadline - Date.now();
-      if (left <= 0) return false;
-      Atomics.wait(this.cell, 0, holder, left);
+      const look = this.look(deadline);
+      if (typeof look === 'boolean') return look;
+      Atomics.wait(this.cell, 0, look.holder, look.left);
     }
+  }
+
+  /** One try: taken (true), patience spent (false), or whom to wait for and how long at most. */
+  private look(deadline: number): boolean | { holder: number; left: number } {
+    const holder = Atomics.compareExchange(this.cell, 0, 0, this.me);
+    if (holder === 0) return true;
+    const left = deadline - Date.now();
+    return left <= 0 ? false : { holder, left };
   }
 }
 

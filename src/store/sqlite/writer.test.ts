@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { openDatabase, type Db } from './database.js';
+import { lockWrites, WriteLock } from './write-lock.js';
 import { sqliteWriter } from './writer.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'wirebird-writer-'));
@@ -121,5 +122,36 @@ describe('the writer: one transaction per turn', () => {
       { rows, settled: await Promise.all([outer, inner, last]) },
       { rows: [1, 2, 3], settled: [1, 2, 3] },
     );
+  });
+
+  it('waits for another thread to commit without blocking, then commits what came meanwhile', async () => {
+    const lock = new WriteLock();
+    const cell = new Int32Array(lock.buffer);
+    // Another thread (pretend: id 999) holds the lock.
+    Atomics.store(cell, 0, 999);
+    const { db } = open();
+    const writer = sqliteWriter(lockWrites(db, lock), undefined, lock);
+    const order: string[] = [];
+    const command = (v: number) =>
+      writer
+        .run(() => {
+          order.push(`run ${v}`);
+          return insert(db, v)();
+        })
+        .then(() => order.push(`settled ${v}`));
+    const first = command(1);
+    // Turns pass while the lock is held elsewhere: this thread is not blocked, nothing commits.
+    await new Promise((resolve) => setImmediate(resolve));
+    await new Promise((resolve) => setImmediate(resolve));
+    const second = command(2);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(order, []);
+    Atomics.store(cell, 0, 0);
+    Atomics.notify(cell, 0);
+    await Promise.all([first, second]);
+    // One transaction: both ran before either settled.
+    assert.deepEqual(order, ['run 1', 'run 2', 'settled 1', 'settled 2']);
+    assert.deepEqual(stored(db), [1, 2]);
+    assert.equal(Atomics.load(cell, 0), 0);
   });
 });

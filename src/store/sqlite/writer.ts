@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { Db } from './database.js';
 import { relaxedCommit } from './relaxed.js';
+import type { WriteLock } from './write-lock.js';
 
 /**
  * How a command's commit may treat the disk: `durable` waits for the write-ahead log to reach it
@@ -41,7 +42,16 @@ interface Command {
 
 type Outcome = { ok: true; value: unknown } | { ok: false; err: unknown };
 
-export function sqliteWriter(db: Db, limits: WriterLimits = WRITER_LIMITS): SqliteWriter {
+/**
+ * `lock`, when other threads write to the same file: the writer waits for it without blocking, so
+ * the thread serves its sockets while another thread commits, and what they bring joins the
+ * transaction that follows.
+ */
+export function sqliteWriter(
+  db: Db,
+  limits: WriterLimits = WRITER_LIMITS,
+  lock?: WriteLock,
+): SqliteWriter {
   const commit = committer(db, limits);
   let queue: Command[] = [];
   let scheduled = false;
@@ -67,16 +77,18 @@ export function sqliteWriter(db: Db, limits: WriterLimits = WRITER_LIMITS): Sqli
       else c.reject(o.err);
     });
   };
-  const flush = () => {
+  const flush = async () => {
+    // Still scheduled while it waits for the lock: what comes meanwhile joins this transaction.
+    if (lock) await lock.holdAsync(flushOnce);
+    else flushOnce();
     scheduled = false;
-    flushOnce();
     // What the bounds left waits a turn, so that the sockets are read in between.
     if (queue.length > 0) schedule();
   };
   const schedule = () => {
     if (scheduled) return;
     scheduled = true;
-    setImmediate(flush);
+    setImmediate(() => void flush());
   };
 
   return {
