@@ -136,6 +136,8 @@ export interface EndToEnd {
   /** With webhooks: first request → last event received. */
   eventsDonePerS: number | undefined;
   events: number | undefined;
+  /** With webhooks: the events received by the time the last receipt was final. */
+  eventsAtLastReceipt: number | undefined;
   complete: boolean;
   cpuS: number;
   /** This process: the load generator and, with webhooks, the receiver (node:http). */
@@ -159,6 +161,8 @@ async function endToEnd(o: Options, phones: PhoneSequence, hooks: Hooks): Promis
       async (b) => {
         if (withHooks) await warmUp(b.api, rx, await subscribe(b.api, url));
         const { load, drain, cpu } = await sendAndDrain(o, b, phones, o.messages);
+        // Keeping up: how many events had arrived when the last receipt was final.
+        const eventsAtLastReceipt = rx.ids.size;
         const all = withHooks
           ? await waitFor(() => rx.ids.size >= load.accepted, o.drainLimitS)
           : true;
@@ -170,6 +174,7 @@ async function endToEnd(o: Options, phones: PhoneSequence, hooks: Hooks): Promis
           receiptsPerS: drain.finals / endS,
           eventsDonePerS: withHooks ? rx.ids.size / eventsS : undefined,
           events: withHooks ? rx.ids.size : undefined,
+          eventsAtLastReceipt: withHooks ? eventsAtLastReceipt : undefined,
           complete: drain.complete && all,
           cpuS: split.gatewayS,
           benchCpuS: split.benchS,
@@ -272,6 +277,10 @@ function withHooksRows(label: string, on: EndToEnd, off: EndToEnd): [string, str
     [
       `${label} events received (first request → last event)`,
       `${fmt.int(on.events ?? 0)} at ${fmt.int(on.eventsDonePerS ?? 0)}/s${on.complete ? '' : ' — INCOMPLETE'}`,
+    ],
+    [
+      `${label} events received when the last receipt was final (keeping up)`,
+      `${fmt.int(on.eventsAtLastReceipt ?? 0)} of ${fmt.int(on.accepted)} (${(((on.eventsAtLastReceipt ?? 0) / on.accepted) * 100).toFixed(0)} %)`,
     ],
   ];
 }

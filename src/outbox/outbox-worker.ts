@@ -9,6 +9,7 @@ import type {
 import { webhookId } from '../domain/events/event.js';
 import { deliveryResult } from '../domain/events/retry.js';
 import type { Clock, WebhookStore } from '../domain/ports.js';
+import { SendRate } from './fetch-ahead.js';
 import { webhookHeaders } from './signing.js';
 import type { SendAnswer } from './webhook-sender.js';
 
@@ -42,6 +43,8 @@ interface Lane {
   probeAt: number | undefined;
   /** The deliveries that failed since the lane last succeeded (at most MAX_HELD). */
   failed: DeliveryClaim[];
+  /** Its recent sends a second: how far it claims ahead. */
+  rate: SendRate;
 }
 
 /** Failures a lane remembers for an early retry when it reopens: the rest wait their step. */
@@ -57,7 +60,7 @@ function laneRoom(lane: Lane, o: { concurrency: number; now: number }): number {
   if (lane.probeAt === undefined) {
     // Fetched in batches of at least half the concurrency: a claim per attempt would cost more
     // than the attempts.
-    const room = 2 * o.concurrency - lane.inFlight - lane.queue.length;
+    const room = lane.rate.ahead(o.concurrency) - lane.inFlight - lane.queue.length;
     return room >= o.concurrency / 2 ? room : 0;
   }
   return lane.inFlight === 0 && lane.queue.length === 0 && o.now >= lane.probeAt ? 1 : 0;
@@ -217,6 +220,7 @@ export class OutboxWorker {
           queue: [],
           probeAt: undefined,
           failed: [],
+          rate: new SendRate(now),
         });
     }
     for (const [id, lane] of this.lanes)
@@ -247,11 +251,12 @@ export class OutboxWorker {
       this.o.log.error({ err, endpointId: d.endpointId, eventId: d.eventId }, 'webhook not sent');
     } finally {
       lane.inFlight--;
+      lane.rate.sent(this.o.clock.now());
     }
     if (this.results.length >= RECORD_BATCH) void this.record();
     this.pump(lane);
     // Running low: fetch more now rather than at the next poll.
-    if (lane.queue.length < this.o.concurrency / 2) this.nudge();
+    if (lane.queue.length < lane.rate.ahead(this.o.concurrency) / 4) this.nudge();
   }
 
   /** One signed POST; its result waits to be recorded with others. */
