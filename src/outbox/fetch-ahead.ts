@@ -10,7 +10,7 @@
 export const AHEAD_MS = 250;
 
 /** How often the rate is taken: the sends counted over at least this long. */
-const RATE_WINDOW_MS = 500;
+const RATE_WINDOW_MS = 100;
 
 export class SendRate {
   private windowStart: number;
