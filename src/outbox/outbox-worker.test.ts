@@ -85,13 +85,17 @@ class FakeStore {
   }
 }
 
-function worker(store: FakeStore, send: (eventId: number) => Promise<SendAnswer>) {
+function worker(
+  store: FakeStore,
+  send: (eventId: number) => Promise<SendAnswer>,
+  now: () => number = () => Date.now(),
+) {
   const secret = newWebhookSecret();
   return new OutboxWorker({
     store: store.asStore(),
     box: { seal: () => 'sealed', open: () => secret },
     send: (_url, _headers, body) => send((JSON.parse(body) as { n: number }).n),
-    clock: { now: () => Date.now() },
+    clock: { now },
     log: pino({ level: 'silent' }),
     scheduleMs: [5_000, 300_000],
     concurrency: 2,
@@ -175,6 +179,42 @@ describe('OutboxWorker: what it hands back', () => {
     assert.deepEqual(
       store.released.map((list) => list.map((c) => `${c.eventId}:${c.claim}`)),
       [['1:2']],
+    );
+  });
+
+  it('hands back, unsent, a delivery that waited in the lane past half its lease', async () => {
+    const store = new FakeStore(4);
+    let now = 1_000_000;
+    const held: (() => void)[] = [];
+    const sentIds: number[] = [];
+    let bothSent: () => void = () => undefined;
+    const sent = new Promise<void>((resolve) => (bothSent = resolve));
+    const w = worker(
+      store,
+      (eventId) => {
+        sentIds.push(eventId);
+        if (eventId > 2) return Promise.resolve(answer(200));
+        return new Promise((resolve) => {
+          held.push(() => resolve(answer(200)));
+          if (held.length === 2) bothSent();
+        });
+      },
+      () => now,
+    );
+    w.start();
+    await sent;
+    // The receiver took 16 s of a 30 s lease: 3 and 4 would start too late to end inside it.
+    now += 16_000;
+    for (const release of held) release();
+    // The worker goes on with 3 and 4: sent (not wanted) or handed back.
+    for (let turn = 0; turn < 200 && store.released.length === 0 && sentIds.length < 4; turn++) {
+      await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    await w.stop();
+    assert.deepEqual(sentIds, [1, 2]);
+    assert.deepEqual(
+      store.released.map((list) => list.map((c) => c.eventId)),
+      [[3, 4]],
     );
   });
 });

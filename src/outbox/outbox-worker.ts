@@ -104,6 +104,12 @@ export class OutboxWorker {
   private readonly opened = new Map<string, string>();
   /** Deliveries to make due now once the results before them are recorded. */
   private toRelease: DeliveryClaim[] = [];
+  /**
+   * When each queued delivery must have started: half its lease, so that its attempt (at most the
+   * send timeout, under half the lease) ends before the lease does. One queued longer (a receiver
+   * that slowed down with a lane full) is handed back, due at once, rather than sent twice.
+   */
+  private readonly sendBy = new WeakMap<ClaimedDelivery, number>();
   /** Deliveries given their early retry after an outage: each gets one (bounded, then reset). */
   private readonly retriedEarly = new Set<string>();
 
@@ -189,11 +195,12 @@ export class OutboxWorker {
         free,
         now + this.o.leaseMs,
       );
+      for (const d of claimed) this.sendBy.set(d, now + this.o.leaseMs / 2);
       lane.queue.push(...claimed);
       this.pump(lane);
       if (claimed.length === free && lane.probeAt === undefined) busy = true;
     }
-    if (this.results.length > 0) await this.record();
+    if (this.results.length > 0 || this.toRelease.length > 0) await this.record();
     return busy ? 0 : nextMs;
   }
 
@@ -238,7 +245,13 @@ export class OutboxWorker {
       maySend(lane, this.o.concurrency, this.o.clock.now())
     ) {
       // The condition above checked that the queue is not empty.
-      this.track(this.attempt(lane, lane.queue.shift() as ClaimedDelivery));
+      const d = lane.queue.shift() as ClaimedDelivery;
+      if (this.o.clock.now() > (this.sendBy.get(d) ?? Infinity)) {
+        this.toRelease.push(d);
+        if (this.toRelease.length >= RECORD_BATCH) void this.record();
+        continue;
+      }
+      this.track(this.attempt(lane, d));
     }
   }
 
