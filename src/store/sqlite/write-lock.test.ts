@@ -97,6 +97,20 @@ describe('the write lock', () => {
     await once(worker, 'exit');
   });
 
+  it('while waiting without blocking, is woken by the release of a holder that died', async () => {
+    // A patience far longer than the test: only the release can end the wait in time.
+    const lock = new WriteLock(undefined, 60_000);
+    const { worker } = await holderThread(lock, true);
+    const exitedId = worker.threadId;
+    const cell = new Int32Array(lock.buffer);
+    const held = lock.holdAsync(() => Atomics.load(cell, 0));
+    await once(worker, 'exit');
+    assert.equal(lock.releaseIfHeldBy(exitedId), true);
+    // Taken by this thread, not written past the patience without it.
+    assert.equal(await held, threadId + 1);
+    assert.equal(Atomics.load(cell, 0), 0);
+  });
+
   it('is re-entrant on the thread that holds it', () => {
     const lock = new WriteLock();
     assert.equal(

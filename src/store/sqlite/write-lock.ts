@@ -17,8 +17,9 @@ export const WRITE_LOCK_PATIENCE_MS = 2_000;
  *
  * It only schedules writers: SQLite's lock is what keeps them apart. So a thread that waited
  * WRITE_LOCK_PATIENCE_MS writes anyway. That matters when the holder died (a worker killed
- * mid-write): a waiting main thread cannot see the worker's exit until it stops waiting, and
- * the dead thread's connection, and SQLite's lock with it, is already gone.
+ * mid-write): a main thread blocked in `hold` cannot see the worker's exit until it stops
+ * waiting, and the dead thread's connection, and SQLite's lock with it, is already gone. (A
+ * writer waiting in `holdAsync` does see it: the exit handler's releaseIfHeldBy wakes it.)
  */
 export class WriteLock {
   readonly buffer: SharedArrayBuffer;
