@@ -1,7 +1,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { secretBox } from '../crypto/secret-box.js';
 import { createLogger } from '../logger.js';
-import { openStore } from '../store/open-store.js';
+import { openStore, THREAD_CACHE_KIB } from '../store/open-store.js';
 import type {
   AttemptSummary,
   FromOutboxThread,
@@ -27,6 +27,7 @@ const database = { ...config.database, poolSize: Math.min(OUTBOX_POOL, config.da
 // write lost can do is deliver an event again, which at-least-once allows: it commits without
 // waiting for the disk, and so holds the write lock the main thread waits for far less.
 const store = await openStore({ ...config, database, sqliteSynchronous: 'NORMAL' }, share, {
+  cacheKib: THREAD_CACHE_KIB,
   migrated: true,
 });
 let attempts: AttemptSummary[] = [];

@@ -27,6 +27,13 @@ export function releaseShareOf(share: StoreShare, deadThreadId: number): boolean
   return share.lockBuffer ? new WriteLock(share.lockBuffer).releaseIfHeldBy(deadThreadId) : false;
 }
 
+/**
+ * The page cache of a thread's connection (acceptance, the outbox): they append rows and read
+ * the newest ones, which touches only the right edges of the indexes; the main connection, which
+ * claims, records and reports across the table, keeps the default 16 MiB.
+ */
+export const THREAD_CACHE_KIB = 4096;
+
 /** How a thread's connection differs from the main one. */
 export interface ConnectionTuning {
   /** SQLite's page cache in KiB: a thread that only appends needs less than the main one. */

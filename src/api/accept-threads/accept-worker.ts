@@ -2,7 +2,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { smsRouting } from '../../channels/sms-routing.js';
 import { countRoutes } from '../../domain/messages/route-counts.js';
 import { createLogger } from '../../logger.js';
-import { openStore } from '../../store/open-store.js';
+import { openStore, THREAD_CACHE_KIB } from '../../store/open-store.js';
 import { KeyUsage } from '../../core/api-keys.js';
 import type { ActionDeps } from '../context.js';
 import { runEnvelope } from '../run-envelope.js';
@@ -25,13 +25,11 @@ import { fieldsOf } from '../../util/unknown-values.js';
  * thread's composition root: the one place under api/ that opens a store, and it does so through
  * the store's own entry (store/open-store.ts) with the share the main thread made.
  */
-// Appending rows touches only the right edges of the indexes; the main connection has the rest.
-const CACHE_KIB = 4096;
 const port = parentPort;
 if (!port) throw new Error('accept-worker runs as a worker thread');
 // The main thread starts this worker with exactly this data.
 const { config, share } = workerData as AcceptWorkerData;
-const store = await openStore(config, share, { cacheKib: CACHE_KIB, migrated: true });
+const store = await openStore(config, share, { cacheKib: THREAD_CACHE_KIB, migrated: true });
 const log = createLogger(config.logLevel).child({ worker: 'accept' });
 const shared: Omit<ActionDeps, 'metrics'> = {
   store,
