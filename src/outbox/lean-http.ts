@@ -1,5 +1,10 @@
 import { connect, isIP, type LookupFunction, type Socket } from 'node:net';
-import { connect as connectTls, rootCertificates } from 'node:tls';
+import {
+  connect as connectTls,
+  createSecureContext,
+  rootCertificates,
+  type SecureContext,
+} from 'node:tls';
 import { AnswerReader, LeanError, type LeanAnswer } from './answer-reader.js';
 
 /**
@@ -151,8 +156,17 @@ export class LeanHttpClient {
    * instead of a full handshake, which matters for a receiver that closes after every answer.
    */
   private readonly sessions = new Map<string, Buffer>();
+  /**
+   * Given a CA, the context that trusts it beside the system's roots (`ca` replaces them), made
+   * once: built per connection it parsed some 140 certificates each time, 20 ms of CPU a connect
+   * (bench/RESULTS.md, session 28). Without one, node's default context is shared already.
+   */
+  private readonly secureContext: SecureContext | undefined;
 
-  constructor(private readonly o: LeanOptions) {}
+  constructor(private readonly o: LeanOptions) {
+    this.secureContext =
+      o.ca === undefined ? undefined : createSecureContext({ ca: [...rootCertificates, o.ca] });
+  }
 
   async post(url: URL, headers: Record<string, string>, body: string): Promise<LeanAnswer> {
     const origin = url.host;
@@ -227,8 +241,7 @@ export class LeanHttpClient {
       ...(session ? { session } : {}),
       // SNI names a host, never an address (RFC 6066).
       ...(isIP(host) ? {} : { servername: host }),
-      // Given a CA, the system's roots must be named too: `ca` replaces them.
-      ...(this.o.ca === undefined ? {} : { ca: [...rootCertificates, this.o.ca] }),
+      ...(this.secureContext ? { secureContext: this.secureContext } : {}),
     });
     socket.on('session', (next: Buffer) => {
       // Bounded as https.Agent bounds its own cache: the oldest origin's goes first.
