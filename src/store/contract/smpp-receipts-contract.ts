@@ -27,6 +27,16 @@ async function claimedOne(store: Store, receiptTo?: string) {
   return { sessionNo: b.sessionNo, claimed };
 }
 
+/** A claimed message's submit outcome: the upstream took it under `upstreamId`. */
+const submitted = (c: Awaited<ReturnType<typeof claimedOne>>['claimed'], upstreamId: string) => ({
+  id: c.id,
+  attempt: c.attempts,
+  kind: 'submitted' as const,
+  route: c.route,
+  upstream: '',
+  upstreamId,
+});
+
 const forBind = async (store: Store) =>
   (await store.claimDeliveries(BIND, NOW + 100 * SECOND, 100, NOW + 200 * SECOND)).map(
     (d) => JSON.parse(d.body) as { type: string; data: Record<string, unknown> },
@@ -39,14 +49,6 @@ export function smppReceiptsContract(open: OpenStore): void {
     test("a message submitted for a bind's receipts makes its receipt an event for the bind", async (store) => {
       const { sessionNo, claimed } = await claimedOne(store, 'esme1');
       const { claimed: other } = await claimedOne(store);
-      const submitted = (c: typeof claimed, upstreamId: string) => ({
-        id: c.id,
-        attempt: c.attempts,
-        kind: 'submitted' as const,
-        route: c.route,
-        upstream: '',
-        upstreamId,
-      });
       await store.recordOutcomes([submitted(claimed, 'u1'), submitted(other, 'u2')], NOW);
       await store.applyReports(
         [report('u1', 'delivered', NOW), report('u2', 'delivered', NOW)],
@@ -61,6 +63,27 @@ export function smppReceiptsContract(open: OpenStore): void {
       assert.deepEqual(rest, [], 'only the message submitted for the bind');
       assert.equal(only1?.type, 'message.receipt');
       assert.deepEqual([only1.data.SessionNo, only1.data.ReceiptResult], [sessionNo, 'Success']);
+    });
+
+    test("with no subscriber, a plain message's receipt and then a bind's both finish; only the bind hears", async (store) => {
+      const plain = await claimedOne(store);
+      const forEsme = await claimedOne(store, 'esme1');
+      await store.recordOutcomes(
+        [submitted(plain.claimed, 'p1'), submitted(forEsme.claimed, 'e1')],
+        NOW,
+      );
+      // The plain one first: the store may finish it without reading the row back.
+      await store.applyReports([report('p1', 'delivered', NOW)], NOW);
+      await store.applyReports([report('e1', 'failed', NOW)], NOW);
+      const result = async (sessionNo: string) =>
+        (await store.sessionReceipts(ACCOUNT, sessionNo)).map((r) => r.ReceiptResult);
+      assert.deepEqual(await result(plain.sessionNo), ['Success']);
+      assert.deepEqual(await result(forEsme.sessionNo), ['Fail']);
+      const told = await forBind(store);
+      assert.deepEqual(
+        told.map((e) => [e.type, e.data.SessionNo, e.data.ReceiptResult]),
+        [['message.receipt', forEsme.sessionNo, 'Fail']],
+      );
     });
 
     test('cancelQueued ends only queued messages of the account, one number or all', async (store) => {
