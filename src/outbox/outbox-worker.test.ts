@@ -189,10 +189,12 @@ describe('OutboxWorker: what it hands back', () => {
     const sentIds: number[] = [];
     let bothSent: () => void = () => undefined;
     const sent = new Promise<void>((resolve) => (bothSent = resolve));
+    let allSent: () => void = () => undefined;
+    const fourSent = new Promise<void>((resolve) => (allSent = resolve));
     const w = worker(
       store,
       (eventId) => {
-        sentIds.push(eventId);
+        if (sentIds.push(eventId) === 4) allSent();
         if (eventId > 2) return Promise.resolve(answer(200));
         return new Promise((resolve) => {
           held.push(() => resolve(answer(200)));
@@ -205,11 +207,10 @@ describe('OutboxWorker: what it hands back', () => {
     await sent;
     // The receiver took 16 s of a 30 s lease: 3 and 4 would start too late to end inside it.
     now += 16_000;
+    const released = store.releasedOnce();
     for (const release of held) release();
-    // The worker goes on with 3 and 4: sent (not wanted) or handed back.
-    for (let turn = 0; turn < 200 && store.released.length === 0 && sentIds.length < 4; turn++) {
-      await new Promise((resolve) => setTimeout(resolve, 1));
-    }
+    // The worker goes on with 3 and 4: hands them back, or (wrongly) sends them.
+    await Promise.race([released, fourSent]);
     await w.stop();
     assert.deepEqual(sentIds, [1, 2]);
     assert.deepEqual(
