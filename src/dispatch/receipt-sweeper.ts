@@ -39,9 +39,12 @@ export class ReceiptSweeper {
   }
 
   start(): void {
-    this.timer = this.options.scheduler.every(this.intervalMs, () => {
-      this.sweeping ??= this.sweep().finally(() => (this.sweeping = undefined));
-    });
+    // The sweep is handed back so that a test's clock waits for it (a slow store would otherwise
+    // make the next due sweep find this one running and skip).
+    this.timer = this.options.scheduler.every(
+      this.intervalMs,
+      () => (this.sweeping ??= this.sweep().finally(() => (this.sweeping = undefined))),
+    );
   }
 
   async sweep(): Promise<number> {

@@ -57,10 +57,12 @@ export interface Clock {
 
 /**
  * Periodic background work (sweeps, review passes): taken as an argument, with the clock, so a
- * test drives time instead of sleeping and can say "nothing happened by time T".
+ * test drives time instead of sleeping and can say "nothing happened by time T". A run may return
+ * the promise of its work: the real scheduler ignores it, a test's clock awaits it before moving
+ * on, so a slow store (PostgreSQL) cannot make the next run find the last one still going.
  */
 export interface Scheduler {
-  every(ms: number, run: () => void): { cancel(): void };
+  every(ms: number, run: () => unknown): { cancel(): void };
 }
 
 /** Which route (channel) a message goes through, decided when it is accepted. */

@@ -199,11 +199,11 @@ async function serveParts(
 function flushPartsEvery(rt: Runtime, inbound: InboundSink): { cancel(): void } {
   const waitMs = rt.config.inboundPartsWaitS * 1000;
   const mine = onOneNode(rt.store, 'inbound-parts');
-  return rt.scheduler.every(Math.max(1000, waitMs / 10), () => {
-    void mine()
+  return rt.scheduler.every(Math.max(1000, waitMs / 10), () =>
+    mine()
       .then((yes) => (yes ? inbound.flush(rt.clock.now(), waitMs) : 0))
-      .catch((err: unknown) => rt.logger.error({ err }, 'reply parts not flushed'));
-  });
+      .catch((err: unknown) => rt.logger.error({ err }, 'reply parts not flushed')),
+  );
 }
 
 /** The parts that run in the background and stop with the gateway. */

@@ -3,13 +3,14 @@ import type { Clock, Scheduler } from '../../src/domain/ports.js';
 interface Periodic {
   every: number;
   next: number;
-  run: () => void;
+  run: () => unknown;
   cancelled: boolean;
 }
 
 /**
  * A clock and a scheduler a test moves by hand: advance(ms) runs every periodic task that falls
- * due on the way, in time order, and lets the work they start settle before the next one.
+ * due on the way, in time order, and awaits the work each hands back (then lets what it started
+ * settle) before the next one.
  */
 export class ManualTime implements Clock, Scheduler {
   private readonly tasks: Periodic[] = [];
@@ -20,7 +21,7 @@ export class ManualTime implements Clock, Scheduler {
     return this.t;
   }
 
-  every(ms: number, run: () => void): { cancel(): void } {
+  every(ms: number, run: () => unknown): { cancel(): void } {
     const task = { every: ms, next: this.t + ms, run, cancelled: false };
     this.tasks.push(task);
     return { cancel: () => (task.cancelled = true) };
@@ -40,7 +41,7 @@ export class ManualTime implements Clock, Scheduler {
     this.t += ms;
     for (const task of this.tasks.filter((t) => !t.cancelled && t.next <= this.t)) {
       task.next = this.t + task.every;
-      task.run();
+      await task.run();
       await settle();
     }
     await settle();
@@ -55,7 +56,7 @@ export class ManualTime implements Clock, Scheduler {
       if (!due) break;
       this.t = due.next;
       due.next += due.every;
-      due.run();
+      await due.run();
       await settle();
     }
     this.t = end;
