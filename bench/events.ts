@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -142,6 +143,10 @@ export interface EndToEnd {
   cpuS: number;
   /** This process: the load generator and, with webhooks, the receiver (node:http). */
   benchCpuS: number;
+  /** Every other process of the machine over the run: the SMSC simulator, mostly. */
+  othersCpuS: number;
+  /** How busy the machine's cores were over the run (1 = every core, all the time). */
+  coresBusy: number;
   peakRssMb: number;
 }
 
@@ -167,6 +172,7 @@ async function endToEnd(o: Options, phones: PhoneSequence, hooks: Hooks): Promis
           ? await waitFor(() => rx.ids.size >= load.accepted, o.drainLimitS)
           : true;
         const split = cpu.end();
+        const wallS = (performance.now() - load.startMs) / 1000;
         const endS = (drain.doneMs - load.startMs) / 1000;
         const eventsS = (rx.lastAt - load.startMs) / 1000;
         return {
@@ -178,6 +184,9 @@ async function endToEnd(o: Options, phones: PhoneSequence, hooks: Hooks): Promis
           complete: drain.complete && all,
           cpuS: split.gatewayS,
           benchCpuS: split.benchS,
+          othersCpuS: split.othersS,
+          coresBusy:
+            (split.gatewayS + split.benchS + split.othersS) / (wallS * availableParallelism()),
         };
       },
       config,
@@ -265,13 +274,21 @@ export async function measureEvents(o: Options, phones: PhoneSequence): Promise<
   return { off, on, onHttps, backlog: back };
 }
 
+/**
+ * The rest of the machine and how full its cores were: with the cores full in the run without
+ * webhooks, every microsecond an event costs (the receiver's included) comes off the receipts.
+ */
+function machineShare(r: EndToEnd): string {
+  return `the simulator and others ${fmt.s(r.othersCpuS)}, cores busy ${Math.round(r.coresBusy * 100)} %`;
+}
+
 /** The rows of one run with a receiver: its rate, the ratio to the run without, its events. */
 function withHooksRows(label: string, on: EndToEnd, off: EndToEnd): [string, string][] {
   const ratio = on.receiptsPerS / off.receiptsPerS;
   return [
     [
       `end to end, ${label} receiver on message.receipt`,
-      `${fmt.int(on.accepted)} messages: **${fmt.int(on.receiptsPerS)}/s** to the last final receipt, gateway CPU ${fmt.s(on.cpuS)}, bench CPU (load + receiver) ${fmt.s(on.benchCpuS)}, peak RSS ${fmt.mb(on.peakRssMb)}`,
+      `${fmt.int(on.accepted)} messages: **${fmt.int(on.receiptsPerS)}/s** to the last final receipt, gateway CPU ${fmt.s(on.cpuS)}, bench CPU (load + receiver) ${fmt.s(on.benchCpuS)}, ${machineShare(on)}, peak RSS ${fmt.mb(on.peakRssMb)}`,
     ],
     [`**with ${label} webhooks ÷ without**`, `**${(ratio * 100).toFixed(0)} %** (target ≥ 85 %)`],
     [
@@ -289,7 +306,7 @@ export function eventsTable(f: EventsFigures): string {
   const rows: [string, string][] = [
     [
       'end to end, no webhooks',
-      `${fmt.int(f.off.accepted)} messages: **${fmt.int(f.off.receiptsPerS)}/s** to the last final receipt, gateway CPU ${fmt.s(f.off.cpuS)}, bench CPU (load) ${fmt.s(f.off.benchCpuS)}, peak RSS ${fmt.mb(f.off.peakRssMb)}`,
+      `${fmt.int(f.off.accepted)} messages: **${fmt.int(f.off.receiptsPerS)}/s** to the last final receipt, gateway CPU ${fmt.s(f.off.cpuS)}, bench CPU (load) ${fmt.s(f.off.benchCpuS)}, ${machineShare(f.off)}, peak RSS ${fmt.mb(f.off.peakRssMb)}`,
     ],
     ...withHooksRows('http', f.on, f.off),
     ...withHooksRows('https', f.onHttps, f.off),
