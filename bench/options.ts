@@ -164,6 +164,23 @@ function sync(v: string | undefined): Options['synchronous'] {
   return u;
 }
 
+/**
+ * A bench's parsed options, or undefined after --help or a usage error: the error said in one
+ * line with exit code 2, not thrown as a stack trace.
+ */
+export function usageChecked<T>(parse: () => T | undefined): T | undefined {
+  try {
+    return parse();
+  } catch (err) {
+    console.error(`bench: ${err instanceof Error ? err.message : String(err)} (see --help)`);
+    process.exitCode = 2;
+    return undefined;
+  }
+}
+
+export const CLUSTER_NEEDS_URL =
+  'the cluster scenario needs --database-url (or WIREBIRD_TEST_DATABASE_URL)';
+
 export function parseOptions(argv: string[]): Options | undefined {
   const { values: v } = parseArgs({
     args: argv,
@@ -210,7 +227,7 @@ export function parseOptions(argv: string[]): Options | undefined {
     return undefined;
   }
   const benchDir = fileURLToPath(new URL('.', import.meta.url));
-  return {
+  const o: Options = {
     scenarios: scenarios(v.scenario),
     clients: Math.max(1, int(v.clients, 'clients', 8)),
     requests: int(v.requests, 'requests', 300),
@@ -248,6 +265,9 @@ export function parseOptions(argv: string[]): Options | undefined {
     stores: stores(v.stores, v['database-url'] ?? process.env.WIREBIRD_TEST_DATABASE_URL),
     numbers: numberOrder(v.numbers),
   };
+  // Found here, before anything runs, rather than after the scenarios before it.
+  if (o.scenarios.includes('cluster') && !o.databaseUrl) throw new Error(CLUSTER_NEEDS_URL);
+  return o;
 }
 
 function numberOrder(v: string | undefined): Options['numbers'] {

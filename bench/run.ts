@@ -15,7 +15,7 @@ import { flatTable, measureFlat, prefilledDataDir, prefillLine } from './flat.js
 import { freshDataDir } from './gateway.js';
 import { describeMachine } from './machine.js';
 import { PhoneSequence } from './numbers.js';
-import { parseOptions, type Options, type Scenario } from './options.js';
+import { parseOptions, usageChecked, type Options, type Scenario } from './options.js';
 import { profilesMarkdown, type ProfileSummary } from './profile.js';
 import { storedMessages } from './prefill.js';
 import { measureSmpp, smppTable } from './smpp.js';
@@ -147,7 +147,7 @@ function commandLine(): string {
 }
 
 async function main(): Promise<void> {
-  const o = parseOptions(process.argv.slice(2));
+  const o = usageChecked(() => parseOptions(process.argv.slice(2)));
   if (!o) return;
   const phones = new PhoneSequence('138', 0, o.numbers);
   // The database url may hold a password: the figures file keeps it out.

@@ -12,6 +12,7 @@ import { findKannel, type KannelBins } from './install.js';
 import { startKannel } from './kannel-side.js';
 import { runOnce, type RunFigures, type Starter } from './measure.js';
 import { MESSAGE_KINDS } from './messages.js';
+import { usageChecked } from '../options.js';
 import { parseKannelOptions, type ContenderName, type KannelBenchOptions } from './options.js';
 import { report, writeResults } from './report.js';
 import { startWirebird } from './wirebird-side.js';
@@ -73,7 +74,7 @@ function commandLine(): string {
 }
 
 async function main(): Promise<void> {
-  const o = parseKannelOptions(process.argv.slice(2));
+  const o = usageChecked(() => parseKannelOptions(process.argv.slice(2)));
   if (!o) return;
   stopAllOnExit();
   const wantsKannel = o.contenders.some((c) => c.startsWith('kannel'));
