@@ -86,6 +86,26 @@ export function smppReceiptsContract(open: OpenStore): void {
       );
     });
 
+    test('one report finishes one message, even when the upstream gave two the same id', async (store) => {
+      const first = await claimedOne(store, 'esme1');
+      const second = await claimedOne(store, 'esme1');
+      await store.recordOutcomes(
+        [submitted(first.claimed, 'dup'), submitted(second.claimed, 'dup')],
+        NOW,
+      );
+      await store.applyReports([report('dup', 'delivered', NOW)], NOW);
+      const results = async () =>
+        [first.sessionNo, second.sessionNo].map(async (s) =>
+          (await store.sessionReceipts(ACCOUNT, s)).map((r) => r.ReceiptResult),
+        );
+      const after = await Promise.all(await results());
+      assert.deepEqual(after.flat().sort(), ['Success'], 'one of the two is final');
+      const told = await forBind(store);
+      assert.equal(told.length, 1, 'and one receipt is told');
+      const finished = after[0]?.length === 1 ? first.sessionNo : second.sessionNo;
+      assert.equal(told[0]?.data.SessionNo, finished, 'about the message it finished');
+    });
+
     test('cancelQueued ends only queued messages of the account, one number or all', async (store) => {
       const b = batch(
         [
