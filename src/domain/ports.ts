@@ -58,8 +58,9 @@ export interface Clock {
 /**
  * Periodic background work (sweeps, review passes): taken as an argument, with the clock, so a
  * test drives time instead of sleeping and can say "nothing happened by time T". A run may return
- * the promise of its work: the real scheduler ignores it, a test's clock awaits it before moving
- * on, so a slow store (PostgreSQL) cannot make the next run find the last one still going.
+ * the promise of its work (never a rejected one: a run handles its own errors): the real
+ * scheduler ignores it, a test's clock awaits it before moving on, so a slow store (PostgreSQL)
+ * cannot make the next run find the last one still going.
  */
 export interface Scheduler {
   every(ms: number, run: () => unknown): { cancel(): void };

@@ -94,11 +94,11 @@ export function smppReceiptsContract(open: OpenStore): void {
         NOW,
       );
       await store.applyReports([report('dup', 'delivered', NOW)], NOW);
-      const results = async () =>
+      const after = await Promise.all(
         [first.sessionNo, second.sessionNo].map(async (s) =>
           (await store.sessionReceipts(ACCOUNT, s)).map((r) => r.ReceiptResult),
-        );
-      const after = await Promise.all(await results());
+        ),
+      );
       assert.deepEqual(after.flat().sort(), ['Success'], 'one of the two is final');
       const told = await forBind(store);
       assert.equal(told.length, 1, 'and one receipt is told');
