@@ -108,13 +108,14 @@ const FINAL_WHERE = `route = ? AND upstream = ? AND upstream_id = ? AND kind = '
  * counted in its event sequence. One UPDATE … RETURNING did both at 14 µs against 10 (measured
  * in bench/RESULTS.md, session 29): SQLite gathers a RETURNING statement's rows in a table of
  * their own. Answers the row as it now is, or undefined when no message awaits this receipt. One
- * report finishes one message, as on the general path (the first by id, should an upstream have
- * given two the same id; the UPDATE finished them all). (An ESME that asked for failures only
- * counts a delivered receipt it is not sent: a gap in Sequence, which only orders.)
+ * report finishes one message: of two an upstream gave the same id (one handed out again after
+ * wrapping around), the newest owns it, as everywhere (the UPDATE had finished them all). (An
+ * ESME that asked for failures only counts a delivered receipt it is not sent: a gap in Sequence,
+ * which only orders.)
  */
 function toldFinaliser(db: Db) {
   const find = db.prepare<unknown[], MessageEventRow>(
-    `SELECT ${MESSAGE_EVENT_COLUMNS} FROM messages WHERE ${FINAL_WHERE} ORDER BY id LIMIT 1`,
+    `SELECT ${MESSAGE_EVENT_COLUMNS} FROM messages WHERE ${FINAL_WHERE} ORDER BY id DESC LIMIT 1`,
   );
   const finish = db.prepare(`UPDATE messages SET ${FINAL_SET}, event_seq = ? WHERE id = ?`);
   return (values: FinalValues, where: unknown[], speaking: boolean) => {
@@ -132,15 +133,17 @@ function toldFinaliser(db: Db) {
 const QUIET_BACKOFF = 64;
 
 /**
- * The final receipt of a message nobody hears of (no subscriber, no receipt_to), without
- * RETURNING: SQLite builds a table for a RETURNING statement's rows, 3 of the 8 µs the UPDATE
- * costs (bench/RESULTS.md, session 28), and with no one to tell the row is not needed. A miss
- * (an ESME's message, or no such message yet) goes the full way; after one, the next
- * QUIET_BACKOFF reports go there at once, so a bind's receipts do not pay for two lookups.
+ * The final receipt of a message nobody hears of (no subscriber, no receipt_to), in one UPDATE
+ * that returns nothing: with no one to tell, the row is not needed. It finishes the message the
+ * told path would (the newest that awaits the receipt), and only when no bind asked for it.
+ * A miss (an ESME's message, or no such message yet) goes the told or the general way; after one,
+ * the next QUIET_BACKOFF reports go there at once, so a bind's receipts do not pay for two
+ * lookups.
  */
 function quietFinaliser(db: Db) {
   const finalise = db.prepare(
-    `UPDATE messages SET ${FINAL_SET} WHERE ${FINAL_WHERE} AND receipt_to IS NULL`,
+    `UPDATE messages SET ${FINAL_SET} WHERE id = (SELECT id FROM messages WHERE ${FINAL_WHERE}
+       ORDER BY id DESC LIMIT 1) AND receipt_to IS NULL`,
   );
   let skip = 0;
   return {
@@ -161,7 +164,7 @@ function quietFinaliser(db: Db) {
 function foundReportApplier(db: Db, outbox: SqliteOutbox) {
   const find = db.prepare<unknown[], Target>(
     `SELECT id, kind, account_id, state, status, parts, receipt_to FROM messages
-     WHERE route = ? AND upstream = ? AND upstream_id = ?`,
+     WHERE route = ? AND upstream = ? AND upstream_id = ? ORDER BY id DESC LIMIT 1`,
   );
   const event = db.prepare(
     'INSERT INTO message_events (message_ref, status, at, code, descr) VALUES (?,?,?,?,?)',
