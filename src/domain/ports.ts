@@ -4,6 +4,7 @@
  */
 import type { DueFallback, FallbackOutcome } from './business-messages/conversation.js';
 import type { HeldChange } from './messages/schedule.js';
+import type { ReplaceRefusal } from './accounts/replace-charge.js';
 import type { KeyRecord, KeyKind } from './keys/key-record.js';
 import type { AuditEntry, AuditFilter, NewAuditEntry } from './audit/audit.js';
 import type { ConsoleSessionRecord } from './access/console-session.js';
@@ -50,6 +51,9 @@ export type { WebhookStore } from './events/outbox-ports.js';
 export type { InboundMediaStore, InboundStore } from './inbound/inbound-ports.js';
 export type { OptOutStore } from './opt-out/opt-out-ports.js';
 export type { SmppCredentialStore } from './smpp-server/credential-ports.js';
+
+/** What a replace_sm did: changed `replaced` held messages, or was refused whole. */
+export type ReplaceOutcome = { replaced: number } | { refused: ReplaceRefusal };
 
 export interface Clock {
   now(): number;
@@ -269,9 +273,16 @@ export interface MessageStore {
   /**
    * Changes what the account's SMS of `sessionNo` still queued will be (replace_sm): the fields
    * `change` names, the rest kept. A part of a message an ESME split itself is never changed;
-   * with `senderId`, only messages from that sender are. Answers how many changed.
+   * with `senderId`, only messages from that sender are. A new text is charged like the submit
+   * it changes (domain/accounts/replace-charge.ts), or the whole replace is refused. Answers how
+   * many changed, or the refusal.
    */
-  replaceQueued(accountId: number, sessionNo: string, change: HeldChange): Promise<number>;
+  replaceQueued(
+    accountId: number,
+    sessionNo: string,
+    change: HeldChange,
+    now: number,
+  ): Promise<ReplaceOutcome>;
   /** Cancels the account's business message `messageId` if it is still queued, as above. */
   cancelQueuedBusiness(accountId: number, messageId: string, now: number): Promise<boolean>;
   /**

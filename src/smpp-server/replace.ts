@@ -7,6 +7,7 @@
  */
 import { costCount } from '../domain/segments/segments.js';
 import type { HeldChange } from '../domain/messages/schedule.js';
+import type { ReplaceRefusal } from '../domain/accounts/replace-charge.js';
 import { receiptTarget } from '../domain/smpp-server/receipt-endpoint.js';
 import { COMMAND_STATUS as STATUS } from '../domain/smpp/tables.js';
 import { textOf } from '../util/unknown-values.js';
@@ -15,6 +16,16 @@ import { timingOf, type Esme, type SubmitDeps } from './submit.js';
 import { submittedText } from './submitted-text.js';
 
 const fail = (status: number, reason: string): QueryAnswer => ({ status, reason });
+
+/**
+ * A new text the account cannot pay for or that passes its daily limit (docs/smpp-server.md):
+ * the daily limit frees up with the next UTC day, so ESME_RTHROTTLED, which ESMEs retry later;
+ * credit run out is ESME_RREPLACEFAIL, which they do not. The message stays as it was.
+ */
+const REPLACE_REFUSED: Record<ReplaceRefusal['rule'], number> = {
+  daily_limit: STATUS.ESME_RTHROTTLED,
+  prepaid: STATUS.ESME_RREPLACEFAIL,
+};
 
 /**
  * The new text, read as data_coding 0 (replace_sm carries none, and the original's is not kept);
@@ -63,8 +74,9 @@ export async function replaceSubmit(
   if (sessionNo === '') return fail(STATUS.ESME_RREPLACEFAIL, 'message_id is required');
   const change = changeOf(deps, esme, pdu);
   if ('status' in change) return change;
-  const n = await deps.store.replaceQueued(esme.accountId, sessionNo, change);
-  if (n === 0) {
+  const done = await deps.store.replaceQueued(esme.accountId, sessionNo, change, deps.clock.now());
+  if ('refused' in done) return fail(REPLACE_REFUSED[done.refused.rule], done.refused.reason);
+  if (done.replaced === 0) {
     const why = 'submitted upstream already, final, unknown, from another source_addr, or a part';
     return fail(STATUS.ESME_RREPLACEFAIL, `nothing held to replace: ${why}`);
   }

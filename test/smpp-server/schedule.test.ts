@@ -187,3 +187,62 @@ describe('SMPP server: scheduled and expiring submits', () => {
     );
   });
 });
+
+/** replace_sm is charged like the submit it changes (docs/accounts.md). */
+describe('SMPP server: replace_sm pays for a longer text', () => {
+  const time = new ManualTime(Date.now());
+  let gw: TestGateway;
+  let e: Esme;
+  before(async () => {
+    const smppServer = {
+      listen: '127.0.0.1:0',
+      esmes: [{ accountId: 7, systemId: 'esme7', password: 'pw' }],
+    };
+    gw = await startTestGateway({ simDelayMs: 0, acceptThreads: 0, smppServer }, undefined, {
+      clock: time,
+      scheduler: time,
+    });
+    e = await Esme.connect(gw.smppAddress as string);
+    assert.equal((await e.bind('esme7', 'pw')).command_status, 0);
+  });
+  after(async () => {
+    e.close();
+    await gw.close();
+  });
+  const balance = async () =>
+    (await gw.admin('GET', '/admin/accounts/7/policy')).json.Balance as number;
+
+  it('debits a new part, refunds what was paid on cancel, and refuses what credit cannot pay', async () => {
+    assert.equal(
+      (await gw.admin('PUT', '/admin/accounts/7/policy', { Prepaid: true })).status,
+      200,
+    );
+    const credit = { CostCount: 3, Reference: 'top-up' };
+    assert.equal((await gw.admin('POST', '/admin/accounts/7/credits', credit)).status, 201);
+    const long = 'x'.repeat(254);
+    const held = async () => {
+      const resp = await e.submit({
+        destination_addr: cn(5901).slice(1),
+        dest_addr_ton: 1,
+        short_message: 'held',
+        schedule_delivery_time: '000001000000000R',
+      });
+      return String(resp.message_id);
+    };
+    const replace = async (id: string) =>
+      (await e.request('replace_sm', { message_id: id, source_addr: '', short_message: long }))
+        .command_status;
+    const cancel = async (id: string) =>
+      (await e.request('cancel_sm', { message_id: id, source_addr: '' })).command_status;
+    for (let cycle = 0; cycle < 4; cycle++) {
+      const first = await held();
+      assert.equal(await balance(), 2);
+      assert.equal(await replace(first), 0);
+      assert.equal(await balance(), 1, 'the second part is paid for');
+      const second = await held();
+      assert.equal(await replace(second), status('ESME_RREPLACEFAIL'), 'no credit left for it');
+      assert.deepEqual([await cancel(first), await cancel(second)], [0, 0]);
+      assert.equal(await balance(), 3, `cycle ${cycle}: the refunds are what was paid`);
+    }
+  });
+});

@@ -220,4 +220,82 @@ export function policyContract(open: OpenStore): void {
       );
     });
   });
+
+  describe('replacing the text of a held message (replace_sm)', () => {
+    const longer = (n: number) => ({
+      receiptTo: null,
+      text: { body: 'x'.repeat(n), costCount: 2 },
+    });
+
+    test('a longer text is debited and counted; a cancel refunds what was paid', async (store) => {
+      await withPolicy(store, { prepaid: true, dailyLimit: 100 });
+      await store.addCredit(ACCOUNT, { costCount: 3, reference: 'top-up' }, NOW);
+      for (let cycle = 0; cycle < 4; cycle++) {
+        const held = batch([sms({ costCount: 1 })], { dueAt: NOW + HOUR });
+        await store.acceptBatch(held);
+        const done = await store.replaceQueued(ACCOUNT, held.sessionNo, longer(254), NOW);
+        assert.deepEqual(done, { replaced: 1 });
+        assert.equal((await store.accountPolicy(ACCOUNT, TODAY)).balance, 1, 'paid the part');
+        assert.equal(await store.cancelQueued(ACCOUNT, held.sessionNo, undefined, NOW), 1);
+        assert.equal((await store.accountPolicy(ACCOUNT, TODAY)).balance, 3, `cycle ${cycle}`);
+      }
+      assert.equal(await ledgerSum(store), 3, 'the balance is the sum of the ledger');
+      assert.equal((await store.accountPolicy(ACCOUNT, TODAY)).usedToday, 8, 'both parts, 4×');
+    });
+
+    test('refused whole when the balance cannot pay for it; the message is kept', async (store) => {
+      await withPolicy(store, { prepaid: true });
+      await store.addCredit(ACCOUNT, { costCount: 1, reference: 'top-up' }, NOW);
+      const held = batch([sms({ costCount: 1 })], { dueAt: NOW + HOUR });
+      await store.acceptBatch(held);
+      const done = await store.replaceQueued(ACCOUNT, held.sessionNo, longer(254), NOW);
+      assert.ok('refused' in done);
+      assert.equal(done.refused.rule, 'prepaid');
+      assert.match(done.refused.reason, /0 CostCount left; the new text needs 1 more/);
+      const [claimed] = await store.claimDue(NOW + HOUR, 10, LEASE);
+      assert.equal(claimed?.body, 'Your code is 1234');
+      assert.equal((await store.accountPolicy(ACCOUNT, TODAY)).balance, 0);
+    });
+
+    test('refused past DailyLimit, which keeps counting what was sent', async (store) => {
+      await withPolicy(store, { dailyLimit: 2 });
+      const held = batch([sms({ costCount: 1 }), sms({ costCount: 1 })], { dueAt: NOW + HOUR });
+      await store.acceptBatch(held);
+      const done = await store.replaceQueued(ACCOUNT, held.sessionNo, longer(254), NOW);
+      assert.ok('refused' in done);
+      assert.equal(done.refused.rule, 'daily_limit');
+      assert.equal((await store.accountPolicy(ACCOUNT, TODAY)).usedToday, 2);
+      const claimed = await store.claimDue(NOW + HOUR, 10, LEASE);
+      assert.deepEqual(
+        claimed.map((m) => m.body),
+        ['Your code is 1234', 'Your code is 1234'],
+      );
+    });
+
+    test('a shorter text gives back the difference; an unpaid session is not charged', async (store) => {
+      await withPolicy(store, { prepaid: true });
+      await store.addCredit(ACCOUNT, { costCount: 5, reference: 'top-up' }, NOW);
+      const held = batch([sms({ costCount: 3 })], { dueAt: NOW + HOUR });
+      await store.acceptBatch(held);
+      const shorter = { receiptTo: null, text: { body: 'short', costCount: 1 } };
+      assert.deepEqual(await store.replaceQueued(ACCOUNT, held.sessionNo, shorter, NOW), {
+        replaced: 1,
+      });
+      assert.equal((await store.accountPolicy(ACCOUNT, TODAY)).balance, 4);
+      await store.cancelQueued(ACCOUNT, held.sessionNo, undefined, NOW);
+      assert.equal((await store.accountPolicy(ACCOUNT, TODAY)).balance, 5);
+      await withPolicy(store, { prepaid: false }, OTHER_ACCOUNT);
+      const unpaid = batch([sms({ costCount: 1 })], {
+        dueAt: NOW + HOUR,
+        accountId: OTHER_ACCOUNT,
+      });
+      await store.acceptBatch(unpaid);
+      await withPolicy(store, { prepaid: true }, OTHER_ACCOUNT);
+      const grown = await store.replaceQueued(OTHER_ACCOUNT, unpaid.sessionNo, longer(254), NOW);
+      assert.deepEqual(grown, { replaced: 1 });
+      await store.cancelQueued(OTHER_ACCOUNT, unpaid.sessionNo, undefined, NOW);
+      assert.equal((await store.accountPolicy(OTHER_ACCOUNT, TODAY)).balance, 0, 'no refund');
+      assert.equal(await ledgerSum(store, OTHER_ACCOUNT), 0);
+    });
+  });
 }

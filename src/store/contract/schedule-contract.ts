@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';
 import { endpoint } from './outbox-contract.js';
-import { CANCELED_DESC } from '../../domain/messages/schedule.js';
+import { CANCELED_DESC, type HeldChange } from '../../domain/messages/schedule.js';
+import type { Store } from '../../domain/ports.js';
 import type { HeldFilter } from '../../domain/views/views.js';
 import {
   ACCOUNT,
@@ -20,6 +21,18 @@ import {
   storeTest,
   type OpenStore,
 } from './fixtures.js';
+
+/** How many held messages a replace changed; a refusal fails the test. */
+export async function replaced(
+  store: Store,
+  accountId: number,
+  sessionNo: string,
+  change: HeldChange,
+): Promise<number> {
+  const done = await store.replaceQueued(accountId, sessionNo, change, NOW);
+  assert.ok('replaced' in done, 'refused: ' + JSON.stringify(done));
+  return done.replaced;
+}
 
 export function scheduleContract(open: OpenStore): void {
   const test = storeTest(open);
@@ -107,11 +120,11 @@ export function scheduleContract(open: OpenStore): void {
       await store.acceptBatch(held);
       const text = { body: 'Your code is 9999', costCount: 2 };
       const change = { text, dueAt: NOW + MINUTE, receiptTo: null };
-      assert.equal(await store.replaceQueued(OTHER_ACCOUNT, held.sessionNo, change), 0);
+      assert.equal(await replaced(store, OTHER_ACCOUNT, held.sessionNo, change), 0);
       const from = { ...change, senderId: 'SOMEONE' };
-      assert.equal(await store.replaceQueued(ACCOUNT, held.sessionNo, from), 0, 'another sender');
+      assert.equal(await replaced(store, ACCOUNT, held.sessionNo, from), 0, 'another sender');
       const named = { ...change, senderId: 'WIREBIRD' };
-      assert.equal(await store.replaceQueued(ACCOUNT, held.sessionNo, named), 2);
+      assert.equal(await replaced(store, ACCOUNT, held.sessionNo, named), 2);
       const claimed = await store.claimDue(NOW + MINUTE, 10, LEASE);
       assert.deepEqual(
         claimed.map((m) => [m.body, m.expiresAt]),
@@ -121,13 +134,13 @@ export function scheduleContract(open: OpenStore): void {
         ],
       );
       const again = { receiptTo: null, expiresAt: NOW + HOUR };
-      assert.equal(await store.replaceQueued(ACCOUNT, held.sessionNo, again), 0, 'claimed');
+      assert.equal(await replaced(store, ACCOUNT, held.sessionNo, again), 0, 'claimed');
     });
 
     test("keeps what it is not told to change; never an ESME's own part", async (store) => {
       const held = batch([sms()], { dueAt: NOW + HOUR });
       await store.acceptBatch(held);
-      assert.equal(await store.replaceQueued(ACCOUNT, held.sessionNo, { receiptTo: null }), 1);
+      assert.equal(await replaced(store, ACCOUNT, held.sessionNo, { receiptTo: null }), 1);
       assert.deepEqual(await store.claimDue(NOW + HOUR - 1, 10, LEASE), [], 'still held');
       const claimed = await store.claimDue(NOW + HOUR, 10, LEASE);
       assert.equal(only(claimed).body, 'Your code is 1234');
@@ -136,7 +149,7 @@ export function scheduleContract(open: OpenStore): void {
         concat: { ref: 7, total: 2, seq: 1, wide: false },
       });
       await store.acceptBatch(part);
-      assert.equal(await store.replaceQueued(ACCOUNT, part.sessionNo, { receiptTo: null }), 0);
+      assert.equal(await replaced(store, ACCOUNT, part.sessionNo, { receiptTo: null }), 0);
     });
   });
 
