@@ -111,7 +111,10 @@ export function conversationsContract(open: OpenStore): void {
         [due.templateId, due.params, due.senderId, due.e164, due.status, due.dueAt],
         ['T1', ['1234'], '', after.e164, 'accepted', NOW + 60 * SECOND],
       );
-      const [claimed] = await store.claimDue(NOW, 10, LEASE);
+      // Both are due at NOW, and a claim's order among equals is the store's: fail the first one.
+      const claimed = (await store.claimDue(NOW, 10, LEASE)).find(
+        (m) => m.messageId === onFailure.messageId,
+      );
       assert.ok(claimed);
       await store.recordOutcomes(
         [{ id: claimed.id, attempt: claimed.attempts, kind: 'failed', code: '131026', desc: 'x' }],
