@@ -160,6 +160,62 @@ describe('account policy', () => {
     assert.equal(bad.json.RetCode, RetCode.InvalidParameter);
   });
 
+  it('a credit is never added twice: one Reference, one Idempotency-Key', async () => {
+    await account(gw, 26);
+    const credits = '/admin/accounts/26/credits';
+    const first = await gw.admin('POST', credits, { CostCount: 7, Reference: 'same-ref' });
+    assert.equal(first.status, 201, first.json.Message);
+    const again = await gw.admin('POST', credits, { CostCount: 7, Reference: 'same-ref' });
+    assert.equal(again.status, 409);
+    assert.equal(again.json.RetCode, RetCode.StateConflict);
+    assert.match(
+      again.json.Message,
+      new RegExp(
+        `"same-ref" was credited to account 26 already: ledger entry ${String(first.json.EntryId)}, 7 CostCount at .*"RepeatReference": true`,
+      ),
+    );
+    const repeat = { CostCount: 7, Reference: 'same-ref', RepeatReference: true };
+    const repeated = await gw.admin('POST', credits, repeat);
+    assert.equal(repeated.json.Balance, 14);
+    const keyed = (body: unknown, key: string) =>
+      fetch(`${gw.url}${credits}`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${gw.adminKey}`,
+          'content-type': 'application/json',
+          'idempotency-key': key,
+        },
+        body: JSON.stringify(body),
+      }).then(async (r) => ({
+        status: r.status,
+        json: (await r.json()) as Record<string, unknown>,
+      }));
+    const k1 = await keyed({ ...repeat, Reference: 'keyed' }, 'retry-1');
+    const k2 = await keyed({ ...repeat, Reference: 'keyed' }, 'retry-1');
+    assert.deepEqual([k1.status, k2.status], [201, 201]);
+    assert.deepEqual(k2.json, k1.json, 'the retry is answered the first answer');
+    assert.equal(k1.json.Balance, 21);
+    const other = await keyed({ ...repeat, CostCount: 8 }, 'retry-1');
+    assert.equal(other.status, 409, 'the key with another request');
+    const bad = await keyed(repeat, 'has space');
+    assert.match(String(bad.json.Message), /Idempotency-Key must be 1 to 255 visible ASCII/);
+    const ledger = await gw.admin('GET', credits);
+    assert.equal(ledger.json.Balance, 21);
+    assert.equal((ledger.json.Entries as unknown[]).length, 3);
+  });
+
+  it('a policy body that is not an object is refused, and changes nothing', async () => {
+    const a = await account(gw, 27);
+    await a.policy({ DailyLimit: 5 });
+    for (const body of [null, [], 3]) {
+      const r = await gw.admin('PUT', '/admin/accounts/27/policy', body);
+      assert.equal(r.status, 400, JSON.stringify(body));
+      assert.equal(r.json.RetCode, RetCode.InvalidParameter);
+      assert.match(r.json.Message, /must be an object/);
+    }
+    assert.equal((await a.policy()).json.DailyLimit, 5);
+  });
+
   it('holds on the UCloud form and on the SMPP server with its own statuses', async () => {
     const a = await account(gw, 31);
     await a.policy({ Countries: ['GB'], DailyLimit: 1 });
@@ -196,6 +252,9 @@ describe('account policy', () => {
     assert.match(badLimit.stderr, /DailyLimit must be a whole number/);
     const credit = await cli(['accounts', 'credit', '-a', '25', '-n', '7', '-r', 'cash']);
     assert.equal(credit.code, 0, credit.stderr);
+    const twice = await cli(['accounts', 'credit', '-a', '25', '-n', '7', '-r', 'cash']);
+    assert.notEqual(twice.code, 0);
+    assert.match(twice.stderr, /"cash" was credited to account 25 already/);
     const badCredit = await cli(['accounts', 'credit', '-a', '25', '-n', '1e3', '-r', 'x']);
     assert.notEqual(badCredit.code, 0);
     assert.match(badCredit.stderr, /CostCount must be a whole number from 1/);

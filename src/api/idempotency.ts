@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
-import { WirebirdError, invalid } from '../domain/errors.js';
-import { idempotencyWindowStart } from '../domain/messages/idempotency-window.js';
+import { invalid } from '../domain/errors.js';
+import {
+  idempotencyWindowStart,
+  replay as replayFirst,
+} from '../domain/messages/idempotency-window.js';
 import type { IdempotencyRecord } from '../domain/messages/message.js';
 import type { ActionContext } from './context.js';
 import type { PolicyRefusal } from '../domain/accounts/policy.js';
@@ -19,12 +22,31 @@ export interface Idempotency {
 export function idempotencyOf(ctx: ActionContext, input: unknown): Idempotency | undefined {
   const key = ctx.idempotencyKey;
   if (key === undefined) return undefined;
+  checkKey(key);
+  // AccountId is compared as the account it names: "1", 1 and accountId:1 are one request.
+  const request = { ...(input as object), AccountId: ctx.accountId, accountId: undefined };
+  return { key, requestHash: hashOf(request) };
+}
+
+function checkKey(key: string): void {
   if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
     throw invalid('Idempotency-Key', 'must be 1 to 255 visible ASCII characters');
   }
-  // AccountId is compared as the account it names: "1", 1 and accountId:1 are one request.
-  const request = { ...(input as object), AccountId: ctx.accountId, accountId: undefined };
-  return { key, requestHash: createHash('sha256').update(canonicalJson(request)).digest('hex') };
+}
+
+/** The header of a request that is not an Action (an admin route), checked; undefined if absent. */
+export function idempotencyKeyOf(headers: Record<string, unknown>): string | undefined {
+  const raw = headers[IDEMPOTENCY_HEADER.toLowerCase()];
+  if (raw === undefined) return undefined;
+  // Node gives a header once as a string; sent twice, its values joined (never an object).
+  const key = typeof raw === 'string' ? raw : Array.isArray(raw) ? raw.join(',') : '';
+  checkKey(key);
+  return key;
+}
+
+/** A request as compared with a retry: its fields in any order hash the same. */
+export function hashOf(request: unknown): string {
+  return createHash('sha256').update(canonicalJson(request)).digest('hex');
 }
 
 /** JSON with object keys sorted, so the same request with its fields reordered hashes the same. */
@@ -41,14 +63,7 @@ export function canonicalJson(value: unknown): string {
 
 /** The first answer to this key, or a conflict when the key came with another request. */
 export function replay(idem: Idempotency, seen: IdempotencyRecord): Record<string, unknown> {
-  if (seen.requestHash !== idem.requestHash) {
-    throw new WirebirdError(
-      'StateConflict',
-      'Idempotency-Key was already used within 24 hours for a different request',
-    );
-  }
-  // The stored answer is the JSON object this node wrote for the first request.
-  return JSON.parse(seen.response) as Record<string, unknown>;
+  return replayFirst(idem.requestHash, seen);
 }
 
 export async function findReplay(

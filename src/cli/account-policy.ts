@@ -98,17 +98,28 @@ function registerCreditCommands(accounts: Command): void {
     .requiredOption('-a, --account <AccountId>', 'the account')
     .requiredOption('-n, --cost-count <n>', 'how many CostCount units')
     .requiredOption('-r, --reference <text>', 'your reference: an invoice, a payment')
+    .option('--repeat-reference', 'add it even if this reference was credited before')
     .option('-c, --config <file>', 'a JSON config file')
     .addHelpText(
       'after',
       '\nExample:\n  wirebird accounts credit --account 1 --cost-count 1000 --reference inv-7',
     )
     .action(
-      async (opts: { account: string; costCount: string; reference: string; config?: string }) => {
+      async (opts: {
+        account: string;
+        costCount: string;
+        reference: string;
+        repeatReference?: boolean;
+        config?: string;
+      }) => {
         await withStore(opts.config, async (store) => {
           const { addCredit } = await import('../core/account-policy.js');
           const accountId = accountOption(opts.account);
-          const input = { CostCount: opts.costCount, Reference: opts.reference };
+          const input = {
+            CostCount: opts.costCount,
+            Reference: opts.reference,
+            RepeatReference: opts.repeatReference === true,
+          };
           const answer = await addCredit({ store, clock }, accountId, input);
           await cliAudit(store, {
             action: 'account.credited',

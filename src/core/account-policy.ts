@@ -13,6 +13,8 @@ import {
 import { WirebirdError, invalid } from '../domain/errors.js';
 import { isKnownRegion } from '../domain/phones/phones.js';
 import type { Clock, Store } from '../domain/ports.js';
+import type { CreditAdded } from '../domain/accounts/policy-ports.js';
+import { replay } from '../domain/messages/idempotency-window.js';
 
 type PolicyDeps = {
   store: Pick<
@@ -130,25 +132,64 @@ function countriesOf(codes: unknown): string[] {
 export const MAX_CREDIT = 1_000_000_000_000;
 export const MAX_REFERENCE = 200;
 
+/** A retried request's Idempotency-Key, and a hash of the request it came with. */
+export interface CreditKey {
+  key: string;
+  requestHash: string;
+}
+
 /**
  * Adds credit to the ledger; answers the new balance. Every face hands the values as it got
  * them (CostCount a number from JSON, or digits as typed in a form or a flag), so one place says
- * what a credit may be.
+ * what a credit may be. A retry is never credited twice (docs/accounts.md, "Prepaid credit"):
+ * with an Idempotency-Key it answers the first answer; a Reference credited before is refused,
+ * naming that entry, unless RepeatReference is true.
  */
 export async function addCredit(
   deps: PolicyDeps,
   accountId: number,
-  input: { CostCount: unknown; Reference: unknown },
+  input: { CostCount: unknown; Reference: unknown; RepeatReference?: unknown },
+  key?: CreditKey,
 ): Promise<Record<string, unknown>> {
   const credit = creditOf(input);
   await mustExist(deps, accountId);
-  const balance = await deps.store.addCredit(accountId, credit, deps.clock.now());
-  return { AccountId: accountId, CostCount: credit.costCount, Balance: balance };
+  const now = deps.clock.now();
+  const answer = ({ entry, balance }: CreditAdded) => ({
+    AccountId: accountId,
+    CostCount: entry.costCount,
+    Balance: balance,
+    EntryId: entry.id,
+  });
+  const idempotency = key && {
+    accountId,
+    // A client's key is visible ASCII: the space keeps credits apart from the account's sends.
+    key: `credit ${key.key}`,
+    requestHash: key.requestHash,
+    createdAt: now,
+    answer: (added: CreditAdded) => JSON.stringify(answer(added)),
+  };
+  const outcome = await deps.store.addCredit(
+    accountId,
+    { ...credit, ...(idempotency ? { idempotency } : {}) },
+    now,
+  );
+  if ('replayed' in outcome) return replay(key?.requestHash ?? '', outcome.replayed);
+  if ('earlier' in outcome) throw creditedBefore(accountId, outcome.earlier);
+  return answer(outcome.added);
 }
 
-function creditOf(input: { CostCount: unknown; Reference: unknown }): {
+function creditedBefore(accountId: number, e: LedgerEntry): WirebirdError {
+  const at = new Date(e.createdAt).toISOString();
+  return new WirebirdError(
+    'StateConflict',
+    `Reference ${JSON.stringify(e.reference)} was credited to account ${accountId} already: ledger entry ${e.id}, ${e.costCount} CostCount at ${at}; nothing was added. To add it again, send "RepeatReference": true`,
+  );
+}
+
+function creditOf(input: { CostCount: unknown; Reference: unknown; RepeatReference?: unknown }): {
   costCount: number;
   reference: string;
+  repeatReference: boolean;
 } {
   const typed = input.CostCount;
   const n = typeof typed === 'string' && /^\d+$/.test(typed) ? Number(typed) : typed;
@@ -162,7 +203,9 @@ function creditOf(input: { CostCount: unknown; Reference: unknown }): {
       `must be 1 to ${MAX_REFERENCE} characters: your invoice or payment reference`,
     );
   }
-  return { costCount: n, reference };
+  const repeat = input.RepeatReference ?? false;
+  if (typeof repeat !== 'boolean') throw invalid('RepeatReference', 'must be true or false');
+  return { costCount: n, reference, repeatReference: repeat };
 }
 
 /** A page of the ledger, newest first, as the API answers it. */

@@ -4,6 +4,7 @@ import { validator } from '../../http/validate.js';
 import { audit, type AuditFact } from '../../core/audit.js';
 import type { ApiDeps } from '../context.js';
 import { ok, sendAdminError } from './guard.js';
+import { idempotencyKeyOf } from '../idempotency.js';
 
 /**
  * One route of the admin API, as it is served and as docs/openapi.json publishes it: the same
@@ -22,6 +23,8 @@ export interface AdminRoute {
   answer: TSchema;
   /** 201 Created instead of 200. */
   creates?: boolean;
+  /** Takes an Idempotency-Key header: `run` finds it in its input, checked. */
+  idempotent?: boolean;
   /** What a success changed, for the audit log (actor `admin`); absent for reads. */
   audit?: (input: AdminInput, answer: Record<string, unknown>) => AuditFact | undefined;
 }
@@ -30,6 +33,8 @@ export interface AdminInput {
   params: Record<string, string>;
   query: Record<string, unknown>;
   body: Record<string, unknown>;
+  /** The Idempotency-Key header of an idempotent route, if the client sent one. */
+  idempotencyKey?: string;
 }
 
 /**
@@ -50,13 +55,18 @@ export function serveAdmin(
     handler: async (request, reply) => {
       let fields: Record<string, unknown>;
       try {
+        const key = route.idempotent ? idempotencyKeyOf(request.headers) : undefined;
         const input = {
           // Fastify types a request's parts unknown. The URL pattern makes the params strings;
           params: (request.params ?? {}) as Record<string, string>,
           // the query was validated by the route's query schema (or is empty);
           query: (readQuery ? readQuery(request.query ?? {}) : {}) as Record<string, unknown>,
-          // and the body by its body schema (or is empty).
-          body: (readBody ? readBody(request.body ?? {}) : {}) as Record<string, unknown>,
+          // and the body by its body schema (or is empty). A body sent as JSON null is checked
+          // as it is, and refused: it is not "no body".
+          body: (readBody
+            ? readBody(request.body === undefined ? {} : request.body)
+            : {}) as Record<string, unknown>,
+          ...(key === undefined ? {} : { idempotencyKey: key }),
         };
         fields = await run(input, request);
         const fact = route.audit?.(input, fields);

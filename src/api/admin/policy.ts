@@ -13,6 +13,7 @@ import type { ApiDeps } from '../context.js';
 import { Obj } from '../answer-schemas.js';
 import { serveAdmin, type AdminInput, type AdminRoute } from './admin-route.js';
 import { accountIdParam } from './guard.js';
+import { hashOf } from '../idempotency.js';
 
 const AccountParam = {
   accountId: { description: 'the account (a whole number from 1)', pattern: '^[0-9]{1,15}$' },
@@ -104,11 +105,24 @@ export const POLICY_ROUTES = {
     body: Type.Object(
       {
         CostCount: Type.Integer({ minimum: 1, maximum: MAX_CREDIT }),
-        Reference: Type.String({ minLength: 1, maxLength: MAX_REFERENCE }),
+        Reference: Type.String({
+          minLength: 1,
+          maxLength: MAX_REFERENCE,
+          description: 'yours: an invoice, a payment; a second credit with it is refused',
+        }),
+        RepeatReference: Type.Optional(
+          Type.Boolean({ description: 'true adds it even when the Reference was credited before' }),
+        ),
       },
       { additionalProperties: false },
     ),
-    answer: Obj({ AccountId: Type.Integer(), CostCount: Type.Integer(), Balance: Type.Integer() }),
+    idempotent: true,
+    answer: Obj({
+      AccountId: Type.Integer(),
+      CostCount: Type.Integer(),
+      Balance: Type.Integer(),
+      EntryId: Type.Integer({ description: "the credit's ledger entry" }),
+    }),
     creates: true,
   },
   listCredits: {
@@ -145,12 +159,18 @@ export function registerPolicyAdmin(app: FastifyInstance, deps: ApiDeps): void {
   serveAdmin(app, deps, R.setPolicy, async (input) =>
     updatePolicy(deps, accountOf(input), input.body),
   );
-  serveAdmin(app, deps, R.addCredit, async (input) =>
-    addCredit(deps, accountOf(input), {
+  serveAdmin(app, deps, R.addCredit, async (input) => {
+    const accountId = accountOf(input);
+    const body = {
       CostCount: input.body.CostCount,
       Reference: input.body.Reference,
-    }),
-  );
+      RepeatReference: input.body.RepeatReference,
+    };
+    const key = input.idempotencyKey;
+    // The hash names the account, so one key sent for two accounts is two requests.
+    const requestHash = key && hashOf({ ...body, AccountId: accountId });
+    return addCredit(deps, accountId, body, key && requestHash ? { key, requestHash } : undefined);
+  });
   serveAdmin(app, deps, R.listCredits, async (input) => {
     const limit = Math.min(Math.max(Number(input.query.limit ?? 100), 1), 1000);
     const before = input.query.before === undefined ? undefined : Number(input.query.before);

@@ -195,6 +195,16 @@ function adminPaths(refs: Set<string>): Json {
   return paths;
 }
 
+/** The header an admin route marked idempotent takes (docs/api.md, docs/accounts.md). */
+const IDEMPOTENCY_PARAMETER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'a retry with the same key and request within 24 hours answers the first answer and changes nothing again',
+  schema: { type: 'string', pattern: '^[\\x21-\\x7e]{1,255}$' },
+};
+
 function adminOperation(id: string, route: AdminRoute, refs: Set<string>): Json {
   const parameters = [
     ...Object.entries(route.params ?? {}).map(([name, p]) => ({
@@ -205,6 +215,7 @@ function adminOperation(id: string, route: AdminRoute, refs: Set<string>): Json 
       schema: { type: 'string', ...(p.pattern ? { pattern: p.pattern } : {}) },
     })),
     ...queryParameters(route.query, refs),
+    ...(route.idempotent ? [IDEMPOTENCY_PARAMETER] : []),
   ];
   const success = {
     allOf: [

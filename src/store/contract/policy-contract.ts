@@ -85,7 +85,9 @@ export function policyContract(open: OpenStore): void {
 
     test('Prepaid debits at acceptance and never lets the balance below zero', async (store) => {
       await withPolicy(store, { prepaid: true });
-      assert.equal(await store.addCredit(ACCOUNT, { costCount: 5, reference: 'inv-1' }, NOW), 5);
+      const added = await store.addCredit(ACCOUNT, { costCount: 5, reference: 'inv-1' }, NOW);
+      assert.ok('added' in added);
+      assert.equal(added.added.balance, 5);
       const b = batch([sms({ costCount: 3 }), sms({ costCount: 3 }), sms({ costCount: 2 })]);
       assert.deepEqual(await refusedOf(store, b), [[1, 'prepaid']]);
       const view = await store.accountPolicy(ACCOUNT, TODAY);
@@ -218,6 +220,49 @@ export function policyContract(open: OpenStore): void {
           ['account.limit_reached', 'DailyLimit', 1, '2027-01-16'],
         ],
       );
+    });
+  });
+
+  describe('credit, never twice', () => {
+    const credit = { costCount: 7, reference: 'same-ref' };
+
+    test('a Reference credited before is refused with its entry, unless repeated', async (store) => {
+      await store.ensureAccount(ACCOUNT, NOW);
+      const first = await store.addCredit(ACCOUNT, credit, NOW);
+      assert.ok('added' in first);
+      const again = await store.addCredit(ACCOUNT, credit, NOW + SECOND);
+      assert.deepEqual(again, { earlier: first.added.entry });
+      assert.equal((await store.accountPolicy(ACCOUNT, TODAY)).balance, 7);
+      const other = await store.addCredit(OTHER_ACCOUNT, credit, NOW);
+      assert.ok('added' in other, "another account's Reference is its own");
+      const repeated = await store.addCredit(ACCOUNT, { ...credit, repeatReference: true }, NOW);
+      assert.ok('added' in repeated);
+      assert.equal(repeated.added.balance, 14);
+      assert.equal(await ledgerSum(store), 14);
+    });
+
+    test('an idempotency key answers its first answer and adds nothing again', async (store) => {
+      await store.ensureAccount(ACCOUNT, NOW);
+      const idempotency = {
+        accountId: ACCOUNT,
+        key: 'credit k-1',
+        requestHash: 'h1',
+        createdAt: NOW,
+        answer: (a: { balance: number }) => JSON.stringify({ Balance: a.balance }),
+      };
+      const c = { ...credit, repeatReference: true, idempotency };
+      const first = await store.addCredit(ACCOUNT, c, NOW);
+      assert.ok('added' in first);
+      const retried = await store.addCredit(ACCOUNT, c, NOW + HOUR);
+      assert.ok('replayed' in retried);
+      assert.deepEqual(
+        [retried.replayed.response, retried.replayed.requestHash],
+        ['{"Balance":7}', 'h1'],
+      );
+      assert.equal((await store.accountPolicy(ACCOUNT, TODAY)).balance, 7);
+      const later = await store.addCredit(ACCOUNT, c, NOW + 25 * HOUR);
+      assert.ok('added' in later, 'a key past its 24 hours is a new request');
+      assert.equal(later.added.balance, 14);
     });
   });
 

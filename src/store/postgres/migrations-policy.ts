@@ -82,4 +82,12 @@ export const postgresMigrationsPolicy: readonly Migration[] = [
       CREATE INDEX messages_recipient ON messages (e164, account_id, kind, accepted_at, id);
     `,
   },
+  {
+    version: 26,
+    name: "an operator's credits found by their Reference",
+    sql: `
+      CREATE INDEX credit_ledger_credits ON credit_ledger (account_id, reference)
+        WHERE kind = 'credit';
+    `,
+  },
 ];

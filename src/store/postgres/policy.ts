@@ -1,6 +1,10 @@
 import { utcDay, type AccountPolicy } from '../../domain/accounts/policy.js';
 import type { AcceptedBatch } from '../../domain/messages/message.js';
-import type { AccountPolicyStore } from '../../domain/accounts/policy-ports.js';
+import type {
+  AccountPolicyStore,
+  CreditOutcome,
+  NewCredit,
+} from '../../domain/accounts/policy-ports.js';
 import {
   POLICY_COLUMNS,
   ledgerEntryOf,
@@ -15,6 +19,20 @@ import {
 } from '../rows/policy.js';
 import { inTransaction, type Pool, type Queryable } from './database.js';
 import { emitEvents } from './outbox.js';
+import {
+  creditAdded,
+  earlierCreditSql,
+  earlierEntry,
+  ensurePolicySql,
+  findKeySql,
+  insertCreditSql,
+  raiseBalanceSql,
+  takeKeySql,
+} from '../rows/credits.js';
+import { fromIdemRow, type IdemRow } from '../rows/messages.js';
+import { idempotencyWindowStart } from '../../domain/messages/idempotency-window.js';
+
+const P = (n: number) => `$${n}`;
 
 /**
  * What the account's policy makes of the batch, read under the policy row's lock: every
@@ -125,23 +143,7 @@ export function postgresPolicies(pool: Pool): AccountPolicyStore {
       );
     },
     async addCredit(accountId, credit, now) {
-      return inTransaction(pool, async (c) => {
-        await c.query(
-          `INSERT INTO account_policies (account_id, updated_at) VALUES ($1,$2)
-           ON CONFLICT (account_id) DO NOTHING`,
-          [accountId, now],
-        );
-        await c.query(
-          `INSERT INTO credit_ledger (account_id, cost_count, kind, reference, created_at)
-           VALUES ($1,$2,'credit',$3,$4)`,
-          [accountId, credit.costCount, credit.reference, now],
-        );
-        const r = await c.query<{ balance: string }>(
-          'UPDATE account_policies SET balance = balance + $1 WHERE account_id = $2 RETURNING balance',
-          [credit.costCount, accountId],
-        );
-        return Number(r.rows[0]?.balance ?? 0);
-      });
+      return inTransaction(pool, (c) => postgresCredit(c, accountId, credit, now));
     },
     async creditLedger(accountId, q) {
       const r = await pool.query<LedgerRow>(
@@ -160,4 +162,39 @@ async function usedOn(db: Queryable, accountId: number, day: number): Promise<nu
     [accountId, day],
   );
   return Number(r.rows[0]?.cost_count ?? 0);
+}
+
+/**
+ * An operator's credit (rows/credits.ts says the order), under the policy row's lock: two nodes
+ * crediting one Reference, or one key, at once take turns, and the second finds the first.
+ */
+async function postgresCredit(
+  c: Queryable,
+  accountId: number,
+  credit: NewCredit,
+  now: number,
+): Promise<CreditOutcome> {
+  await c.query(ensurePolicySql(P), [accountId, now]);
+  await c.query('SELECT 1 FROM account_policies WHERE account_id = $1 FOR UPDATE', [accountId]);
+  const idem = credit.idempotency;
+  if (idem) {
+    const window = idempotencyWindowStart(now);
+    const seen = (await c.query<IdemRow>(findKeySql(P), [accountId, idem.key, window])).rows[0];
+    if (seen) return { replayed: fromIdemRow(seen) };
+  }
+  if (!credit.repeatReference) {
+    const r = await c.query<LedgerRow>(earlierCreditSql(P), [accountId, credit.reference]);
+    const before = earlierEntry(r.rows[0]);
+    if (before) return { earlier: before };
+  }
+  const values = [accountId, credit.costCount, credit.reference, now];
+  const id = (await c.query<{ id: string }>(insertCreditSql(P), values)).rows[0]?.id ?? 0;
+  const raised = await c.query<{ balance: string }>(raiseBalanceSql(P), [
+    credit.costCount,
+    accountId,
+  ]);
+  const balance = raised.rows[0]?.balance ?? 0;
+  const { added, key } = creditAdded(accountId, credit, { id, balance, now });
+  if (key) await c.query(takeKeySql(P), key);
+  return { added };
 }

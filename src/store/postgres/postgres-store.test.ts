@@ -168,6 +168,16 @@ function nodesOnOneDatabase(url: string): void {
     assert.equal(stored, accepted, 'each accepted number stored, no refused one');
   };
 
+  it('one Reference credited from two nodes at once is added once', async () => {
+    const [a, b] = [await node(), await node()];
+    await a.ensureAccount(12, NOW);
+    const credit = { costCount: 7, reference: 'retried' };
+    const outcomes = await Promise.all([a, b, a, b, a, b].map((n) => n.addCredit(12, credit, NOW)));
+    assert.equal(outcomes.filter((o) => 'added' in o).length, 1);
+    assert.equal(outcomes.filter((o) => 'earlier' in o).length, 5);
+    assert.equal((await b.accountPolicy(12, utcDay(NOW))).balance, 7);
+  });
+
   it('many batches at once from two nodes never pass one daily limit', async () => {
     await race({ accountId: 8, credit: 500, dailyLimit: 400, binds: 'daily_limit' });
   });

@@ -75,4 +75,12 @@ export const sqliteMigrationsPolicy: readonly Migration[] = [
       CREATE INDEX messages_recipient ON messages (e164, account_id, kind, accepted_at);
     `,
   },
+  {
+    version: 28,
+    name: "an operator's credits found by their Reference",
+    sql: `
+      CREATE INDEX credit_ledger_credits ON credit_ledger (account_id, reference)
+        WHERE kind = 'credit';
+    `,
+  },
 ];

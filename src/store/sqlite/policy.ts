@@ -1,6 +1,10 @@
 import { utcDay, type AccountPolicy } from '../../domain/accounts/policy.js';
 import type { AcceptedBatch } from '../../domain/messages/message.js';
-import type { AccountPolicyStore } from '../../domain/accounts/policy-ports.js';
+import type {
+  AccountPolicyStore,
+  CreditOutcome,
+  NewCredit,
+} from '../../domain/accounts/policy-ports.js';
 import {
   POLICY_COLUMNS,
   ledgerEntryOf,
@@ -13,6 +17,20 @@ import {
   type PolicyWrites,
 } from '../rows/policy.js';
 import type { Db } from './database.js';
+import {
+  creditAdded,
+  earlierCreditSql,
+  earlierEntry,
+  ensurePolicySql,
+  findKeySql,
+  insertCreditSql,
+  raiseBalanceSql,
+  takeKeySql,
+} from '../rows/credits.js';
+import { fromIdemRow, type IdemRow } from '../rows/messages.js';
+import { idempotencyWindowStart } from '../../domain/messages/idempotency-window.js';
+
+const Q = () => '?';
 import type { SqliteOutbox } from './outbox.js';
 
 /**
@@ -116,28 +134,11 @@ export function sqlitePolicies(db: Db): AccountPolicyStore {
        recipient_hourly_limit = excluded.recipient_hourly_limit, prepaid = excluded.prepaid,
        updated_at = excluded.updated_at`,
   );
-  const ensure = db.prepare(
-    `INSERT INTO account_policies (account_id, updated_at) VALUES (?,?)
-     ON CONFLICT (account_id) DO NOTHING`,
-  );
-  const credit = db
-    .prepare<unknown[], number>(
-      'UPDATE account_policies SET balance = balance + ? WHERE account_id = ? RETURNING balance',
-    )
-    .pluck();
-  const ledger = db.prepare(
-    `INSERT INTO credit_ledger (account_id, cost_count, kind, reference, created_at)
-     VALUES (?,?,'credit',?,?)`,
-  );
   const page = db.prepare<unknown[], LedgerRow>(
     `SELECT id, cost_count, kind, reference, created_at FROM credit_ledger
      WHERE account_id = ? AND id < ? ORDER BY id DESC LIMIT ?`,
   );
-  const addCredit = db.transaction((accountId: number, n: number, ref: string, now: number) => {
-    ensure.run(accountId, now);
-    ledger.run(accountId, n, ref, now);
-    return credit.get(n, accountId) ?? 0;
-  });
+  const addCredit = sqliteCredit(db);
   return {
     async accountPolicy(accountId, day) {
       const row = selectPolicy.get(accountId);
@@ -149,10 +150,35 @@ export function sqlitePolicies(db: Db): AccountPolicyStore {
       upsert.run(accountId, ...policyValues(p), p.prepaid ? 1 : 0, now);
     },
     async addCredit(accountId, c, now) {
-      return addCredit(accountId, c.costCount, c.reference, now);
+      return addCredit(accountId, c, now);
     },
     async creditLedger(accountId, q) {
       return page.all(accountId, q.beforeId ?? Number.MAX_SAFE_INTEGER, q.limit).map(ledgerEntryOf);
     },
   };
+}
+
+/** An operator's credit in one transaction (rows/credits.ts says the order). */
+function sqliteCredit(db: Db) {
+  const ensure = db.prepare(ensurePolicySql(Q));
+  const findKey = db.prepare<unknown[], IdemRow>(findKeySql(Q));
+  const earlier = db.prepare<unknown[], LedgerRow>(earlierCreditSql(Q));
+  const insert = db.prepare<unknown[], { id: number }>(insertCreditSql(Q));
+  const raise = db.prepare<unknown[], { balance: number }>(raiseBalanceSql(Q));
+  const takeKey = db.prepare(takeKeySql(Q));
+  return db.transaction((accountId: number, c: NewCredit, now: number): CreditOutcome => {
+    ensure.run(accountId, now);
+    const idem = c.idempotency;
+    const seen = idem && findKey.get(accountId, idem.key, idempotencyWindowStart(now));
+    if (seen) return { replayed: fromIdemRow(seen) };
+    const before = c.repeatReference
+      ? undefined
+      : earlierEntry(earlier.get(accountId, c.reference));
+    if (before) return { earlier: before };
+    const id = insert.get(accountId, c.costCount, c.reference, now)?.id ?? 0;
+    const balance = raise.get(c.costCount, accountId)?.balance ?? 0;
+    const { added, key } = creditAdded(accountId, c, { id, balance, now });
+    if (key) takeKey.run(...key);
+    return { added };
+  });
 }

@@ -2943,7 +2943,10 @@ export interface operations {
     accountAddCredit: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description a retry with the same key and request within 24 hours answers the first answer and changes nothing again */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description the account (a whole number from 1) */
                 accountId: string;
@@ -2954,7 +2957,10 @@ export interface operations {
             content: {
                 "application/json": {
                     CostCount: number;
+                    /** @description yours: an invoice, a payment; a second credit with it is refused */
                     Reference: string;
+                    /** @description true adds it even when the Reference was credited before */
+                    RepeatReference?: boolean;
                 };
             };
         };
@@ -2973,6 +2979,8 @@ export interface operations {
                         AccountId: number;
                         CostCount: number;
                         Balance: number;
+                        /** @description the credit's ledger entry */
+                        EntryId: number;
                     } & {
                         [key: string]: unknown;
                     });
