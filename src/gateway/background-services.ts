@@ -91,6 +91,7 @@ export function smppServerOf(
         parts.metrics.smppRequests.inc({ command, status: commandStatusName(status) }),
       binds: (open) => parts.metrics.smppBinds.set(open),
       lockout: () => parts.metrics.auth.lockout('smpp'),
+      bindRefused: (reason) => parts.metrics.smppBindRefusals.inc({ reason }),
     },
   });
 }

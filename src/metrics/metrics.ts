@@ -29,6 +29,13 @@ export class Metrics implements DispatchObserver, ReportObserver {
   readonly inboundMedia: Counter<'outcome'>;
   readonly smppRequests: Counter<'command' | 'status'>;
   readonly smppBinds: Gauge;
+  /** Binds refused for want of room to check them, by reason (docs/smpp-server.md). */
+  readonly smppBindRefusals = new Counter<'reason'>({
+    name: 'wirebird_smpp_server_bind_refusals_total',
+    help: 'SMPP binds refused without a password check: busy (the queue was full), address_busy, or timeout',
+    labelNames: ['reason'],
+    registers: [this.registry],
+  });
   /** Acceptance threads running (SQLite; they start with the first SendBatchUSMSMessage). */
   readonly acceptThreads = new Gauge({
     name: 'wirebird_accept_threads',

@@ -27,6 +27,11 @@ export class FailedAttempts {
     return Math.max(1, oldest + this.o.windowMs - this.o.now());
   }
 
+  /** Failures of the address within the window. */
+  failuresOf(address: string): number {
+    return this.recent(address).length;
+  }
+
   /** Counts a failure; true when this one made the address refused (a lockout begins). */
   failed(address: string): boolean {
     const recent = this.recent(address);

@@ -67,7 +67,8 @@ export function bodyFault(pdu: Pdu): { status: number; reason: string } | undefi
 export class EsmeConnection {
   credential: SmppCredential | undefined;
   mode: BindMode | undefined;
-  private binding = false;
+  /** The bind whose password is being checked, answered on its verdict or at the bind timeout. */
+  private binding: Pdu | undefined;
   private ending = false;
   /** close() was called: the connection is on its way out and takes nothing more. */
   private closing = false;
@@ -86,7 +87,7 @@ export class EsmeConnection {
     readonly link: PduSocket,
     private readonly ctx: ConnectionContext,
   ) {
-    this.timers.bind = setTimeout(() => this.close('no bind in time'), ctx.config.bindTimeoutMs);
+    this.timers.bind = setTimeout(() => this.bindTimedOut(), ctx.config.bindTimeoutMs);
     this.idle();
     this.enquire();
     link.on('request', (pdu: Pdu) => this.received(pdu));
@@ -203,12 +204,26 @@ export class EsmeConnection {
     this.link.respond(pdu, STATUS.ESME_RINVCMDID);
   }
 
+  /**
+   * No bind in time. One still waiting for its password check is answered ESME_RBINDFAIL first:
+   * under a flood of binds an ESME learns it was refused, and retries, rather than meeting a
+   * closed connection.
+   */
+  private bindTimedOut(): void {
+    const asked = this.binding;
+    if (asked && this.live) {
+      this.binding = undefined;
+      this.answer(asked, this.ctx.auth.timedOut());
+    }
+    this.close('no bind in time');
+  }
+
   private async bind(pdu: Pdu, mode: BindMode): Promise<void> {
     if (this.mode || this.binding) {
       this.answer(pdu, STATUS.ESME_RALYBND);
       return;
     }
-    this.binding = true;
+    this.binding = pdu;
     const systemId = textOf(pdu.system_id);
     const verdict = await this.ctx.auth.check({
       systemId,
@@ -217,7 +232,7 @@ export class EsmeConnection {
       mode,
       wanted: () => this.live,
     });
-    this.binding = false;
+    this.binding = undefined;
     if (!this.live) {
       // Closed (by the peer, or by the bind timeout) while the password was checked.
       this.ctx.log.info({ systemId, address: this.address }, 'bind dropped: connection closed');

@@ -22,7 +22,7 @@ import { cancelSubmit } from './cancel.js';
 import { replaceSubmit } from './replace.js';
 import { ReceiptDeliverer } from './receipt-deliverer.js';
 import { smppAccountEndpointId, smppEndpointId } from '../domain/smpp-server/receipt-endpoint.js';
-import { BindAuth } from './bind-auth.js';
+import { BindAuth, type BindRefusal } from './bind-auth.js';
 import { EsmeConnection } from './esme-connection.js';
 import { acceptSubmit, type SubmitDeps } from './submit.js';
 import { errorText } from '../util/unknown-values.js';
@@ -44,6 +44,8 @@ export interface SmppServerOptions {
     binds(open: number): void;
     /** An address refused for a while after too many failed binds. */
     lockout(): void;
+    /** A bind refused without its password check, for want of room (bind-auth.ts). */
+    bindRefused?(why: BindRefusal): void;
   };
 }
 
@@ -70,6 +72,7 @@ export class SmppServer {
       store: o.store,
       now: () => o.submit.clock.now(),
       bindsOf: (systemId) => this.binds.get(systemId)?.size ?? 0,
+      onRefused: (why) => o.observe?.bindRefused?.(why),
       onLockout: (address) => {
         o.observe?.lockout();
         o.log.warn(

@@ -70,9 +70,10 @@ export class RawEsme {
     this.closed = new Promise((resolve) => socket.on('close', () => resolve()));
   }
 
-  static async connect(address: string): Promise<RawEsme> {
+  /** `from`: the loopback address to connect from (127.0.0.0/8), as if from another host. */
+  static async connect(address: string, from?: string): Promise<RawEsme> {
     const port = Number(address.split(':').pop());
-    const socket = connect(port, '127.0.0.1');
+    const socket = connect({ port, host: '127.0.0.1', ...(from ? { localAddress: from } : {}) });
     await once(socket, 'connect');
     return new RawEsme(socket);
   }
