@@ -52,6 +52,44 @@ describe('GetMessage', () => {
     assert.equal(none.json.Message, 'MessageId no-such-id not found in this account');
   });
 
+  it("reads another account's id with the same store calls as an unknown one", async () => {
+    const id = await sentMessageId(gw, { To: cn(44) });
+    await messageWhen(gw, id, 'delivered');
+    const otherKey = await accountKey(gw, 2);
+    // The dispatcher's and sweepers' own calls may fall between: they are not the request's.
+    const background = /^(claim|apply|mark|record|expire|due|prune|sweep|settle)/;
+    const store = gw.store as unknown as Record<string, unknown>;
+    const calls: string[] = [];
+    const spied = new Map<string, unknown>();
+    for (const name of Object.keys(store)) {
+      const f = store[name];
+      if (typeof f !== 'function') continue;
+      spied.set(name, f);
+      store[name] = (...args: unknown[]) => {
+        if (!background.test(name)) {
+          calls.push(`${name}(${args.map((a) => (a === id ? 'ID' : JSON.stringify(a))).join()})`);
+        }
+        return (f as (...a: unknown[]) => unknown).apply(gw.store, args);
+      };
+    }
+    try {
+      const callsOf = async (messageId: string) => {
+        calls.length = 0;
+        await getMessage({ AccountId: 2, MessageId: messageId }, otherKey);
+        return [...calls];
+      };
+      const theirs = await callsOf(id);
+      const unknown = await callsOf('no-such-id');
+      assert.deepEqual(
+        theirs,
+        unknown.map((c) => c.replace('"no-such-id"', 'ID')),
+      );
+      assert.ok(theirs.includes('getBusinessMessage(ID,2)'), 'the owner is part of the read');
+    } finally {
+      for (const [name, f] of spied) store[name] = f;
+    }
+  });
+
   it('is a read: a key with the read scope runs it, one with only send does not', async () => {
     const id = await sentMessageId(gw, { To: cn(43) });
     const keyWith = async (scope: string) => {

@@ -38,8 +38,8 @@ async function lookup(
   }
   const session = await ctx.store.sessionView(id, accountId, SESSION_MESSAGES_SHOWN);
   if (session) return { kind: 'session', session };
-  const message = await ctx.store.getBusinessMessage(id);
-  if (message && (accountId === undefined || message.accountId === accountId))
-    return { kind: 'business', message };
+  // accountId undefined: the operator's console, which sees every account's messages.
+  const message = await ctx.store.getBusinessMessage(id, accountId ?? 'any');
+  if (message) return { kind: 'business', message };
   return { kind: 'missing', id };
 }

@@ -297,7 +297,14 @@ export interface MessageStore {
    * state, oldest first; read one session at a time so that a large answer is never held whole.
    */
   sessionReceipts(accountId: number, sessionNo: string): Promise<ReceiptPerPhone[]>;
-  getBusinessMessage(messageId: string): Promise<BusinessMessageView | undefined>;
+  /**
+   * A business message with its history; `owner` an account reads only its own (another's is
+   * not read at all, as one that does not exist), `'any'` is the operator's view.
+   */
+  getBusinessMessage(
+    messageId: string,
+    owner: number | 'any',
+  ): Promise<BusinessMessageView | undefined>;
   countByState(): Promise<Record<string, number>>;
 }
 

@@ -63,8 +63,7 @@ export const cancelScheduledMessages = defineAction(
     }
     const Messages = [];
     for (const id of [...new Set(input.MessageIds === undefined ? [] : toList(input.MessageIds))]) {
-      const m = await ctx.deps.store.getBusinessMessage(id);
-      if (m?.accountId !== ctx.accountId) continue;
+      if (!(await ctx.deps.store.getBusinessMessage(id, ctx.accountId))) continue;
       const canceled = await ctx.deps.store.cancelQueuedBusiness(ctx.accountId, id, now);
       Messages.push({ MessageId: id, Canceled: canceled });
     }

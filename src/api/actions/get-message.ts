@@ -20,8 +20,9 @@ export const getMessage = defineAction(
     answer: Obj({ Data: BusinessMessageData }),
   },
   async ({ accountId, deps }, input) => {
-    const m = await deps.store.getBusinessMessage(input.MessageId);
-    if (m?.accountId !== accountId) {
+    // The account is part of the read: another's message costs what an unknown one does.
+    const m = await deps.store.getBusinessMessage(input.MessageId, accountId);
+    if (!m) {
       throw new WirebirdError('NotFound', `MessageId ${input.MessageId} not found in this account`);
     }
     return { Data: businessMessageData(m) };

@@ -51,7 +51,7 @@ export const MESSAGE_ROUTES = {
 export function registerMessageAdmin(app: FastifyInstance, deps: ApiDeps): void {
   serveAdmin(app, deps, MESSAGE_ROUTES.businessMessage, async ({ params }) => {
     const id = params.messageId ?? '';
-    const m = await deps.store.getBusinessMessage(id);
+    const m = await deps.store.getBusinessMessage(id, 'any');
     if (!m) throw new WirebirdError('NotFound', `MessageId ${id} not found`);
     return { Data: businessMessageData(m) };
   });

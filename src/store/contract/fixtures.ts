@@ -284,7 +284,7 @@ export async function submittedOne(
 /** The statuses in a business message's history that upstream reports gave. */
 const REPORTED = new Set<string>(['sent', 'delivered', 'read', 'failed', 'unknown']);
 export async function reportedHistory(store: Store, messageId: string): Promise<string[]> {
-  const view = await store.getBusinessMessage(messageId);
+  const view = await store.getBusinessMessage(messageId, 'any');
   assert.ok(view, `business message ${messageId} should exist`);
   return view.history.map((e) => e.status).filter((s) => REPORTED.has(s));
 }

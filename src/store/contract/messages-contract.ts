@@ -129,10 +129,19 @@ export function messagesContract(open: OpenStore): void {
   });
 
   describe('acceptBusinessMessage', () => {
+    test("an account reads its own message; another's is answered as unknown", async (store) => {
+      const m = business();
+      await store.acceptBusinessMessage(m);
+      assert.equal((await store.getBusinessMessage(m.messageId, ACCOUNT))?.messageId, m.messageId);
+      assert.equal(await store.getBusinessMessage(m.messageId, OTHER_ACCOUNT), undefined);
+      assert.equal(await store.getBusinessMessage('wbm-none', OTHER_ACCOUNT), undefined);
+      assert.equal((await store.getBusinessMessage(m.messageId, 'any'))?.accountId, ACCOUNT);
+    });
+
     test('stores it as accepted, with an accepted event in its history', async (store) => {
       const m = business();
       assert.equal(await store.acceptBusinessMessage(m), undefined);
-      const view = await store.getBusinessMessage(m.messageId);
+      const view = await store.getBusinessMessage(m.messageId, 'any');
       assert.ok(view);
       assert.deepEqual(
         { ...view, history: view.history.map((e) => ({ status: e.status, at: e.at })) },
@@ -154,7 +163,7 @@ export function messagesContract(open: OpenStore): void {
     });
 
     test('getBusinessMessage of an unknown id answers nothing', async (store) => {
-      assert.equal(await store.getBusinessMessage('wbm-missing'), undefined);
+      assert.equal(await store.getBusinessMessage('wbm-missing', 'any'), undefined);
     });
 
     test('a second message with a key taken within 24 hours stores nothing and answers the first record', async (store) => {
@@ -165,8 +174,8 @@ export function messagesContract(open: OpenStore): void {
       const twin = business({ acceptedAt: later });
       const twinIdem = idempotency({ response: 'second', createdAt: later });
       assert.deepEqual(await store.acceptBusinessMessage(twin, twinIdem), idem);
-      assert.equal(await store.getBusinessMessage(twin.messageId), undefined);
-      assert.ok(await store.getBusinessMessage(first.messageId));
+      assert.equal(await store.getBusinessMessage(twin.messageId, 'any'), undefined);
+      assert.ok(await store.getBusinessMessage(first.messageId, 'any'));
       assert.deepEqual(await states(store), { queued: 1, submitting: 0, submitted: 0, final: 0 });
     });
 
@@ -179,8 +188,8 @@ export function messagesContract(open: OpenStore): void {
       const theirs = business({ accountId: OTHER_ACCOUNT, acceptedAt: later });
       const theirIdem = idempotency({ accountId: OTHER_ACCOUNT, createdAt: later });
       assert.equal(await store.acceptBusinessMessage(theirs, theirIdem), undefined);
-      assert.ok(await store.getBusinessMessage(again.messageId));
-      assert.ok(await store.getBusinessMessage(theirs.messageId));
+      assert.ok(await store.getBusinessMessage(again.messageId, 'any'));
+      assert.ok(await store.getBusinessMessage(theirs.messageId, 'any'));
       assert.deepEqual(await store.findIdempotency(ACCOUNT, 'key-1', later - DAY), againIdem);
     });
 
@@ -197,7 +206,7 @@ export function messagesContract(open: OpenStore): void {
       assert.equal(c.e164, m.e164);
       assert.equal(c.route, m.route);
       assert.equal(c.attempts, 1);
-      assert.equal((await store.getBusinessMessage(m.messageId))?.attempts, 1);
+      assert.equal((await store.getBusinessMessage(m.messageId, 'any'))?.attempts, 1);
     });
   });
 }

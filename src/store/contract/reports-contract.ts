@@ -196,7 +196,7 @@ export function reportsContract(open: OpenStore): void {
         ],
         NOW + 4 * SECOND,
       );
-      assert.equal((await store.getBusinessMessage(m.messageId))?.status, 'delivered');
+      assert.equal((await store.getBusinessMessage(m.messageId, 'any'))?.status, 'delivered');
       assert.deepEqual(await reportedHistory(store, m.messageId), ['sent', 'delivered']);
     });
 
@@ -227,10 +227,10 @@ export function reportsContract(open: OpenStore): void {
     test('moves forward with reports, each of which is kept in the history', async (store) => {
       const { messageId, upstreamId } = await submittedBusiness(store);
       await store.applyReports([report(upstreamId, 'sent', NOW + SECOND)], NOW + SECOND);
-      assert.equal((await store.getBusinessMessage(messageId))?.status, 'sent');
+      assert.equal((await store.getBusinessMessage(messageId, 'any'))?.status, 'sent');
       const read = report(upstreamId, 'read', NOW + 3 * SECOND, { code: 'R', desc: 'seen' });
       await store.applyReports([read], NOW + 3 * SECOND);
-      const view = await store.getBusinessMessage(messageId);
+      const view = await store.getBusinessMessage(messageId, 'any');
       assert.equal(view?.status, 'read');
       const last = view.history.at(-1);
       assert.deepEqual(last, { status: 'read', at: NOW + 3 * SECOND, code: 'R', desc: 'seen' });
@@ -245,7 +245,7 @@ export function reportsContract(open: OpenStore): void {
         report(upstreamId, 'sent', NOW + SECOND),
       ];
       for (const r of reports) await store.applyReports([r], NOW + 4 * SECOND);
-      assert.equal((await store.getBusinessMessage(messageId))?.status, 'read');
+      assert.equal((await store.getBusinessMessage(messageId, 'any'))?.status, 'read');
       // Every report is kept, duplicates too (in whichever order the adapter lists them).
       assert.deepEqual((await reportedHistory(store, messageId)).sort(), [
         'delivered',
@@ -259,15 +259,15 @@ export function reportsContract(open: OpenStore): void {
       const one = await submittedBusiness(store);
       await store.applyReports([report(one.upstreamId, 'failed', NOW + SECOND)], NOW);
       await store.applyReports([report(one.upstreamId, 'delivered', NOW + 2 * SECOND)], NOW);
-      assert.equal((await store.getBusinessMessage(one.messageId))?.status, 'failed');
+      assert.equal((await store.getBusinessMessage(one.messageId, 'any'))?.status, 'failed');
       await store.applyReports([report(one.upstreamId, 'read', NOW + 3 * SECOND)], NOW);
-      assert.equal((await store.getBusinessMessage(one.messageId))?.status, 'read');
+      assert.equal((await store.getBusinessMessage(one.messageId, 'any'))?.status, 'read');
     });
 
     test('the final report makes it final, after which it is never claimed', async (store) => {
       const { messageId, upstreamId } = await submittedBusiness(store);
       await store.applyReports([report(upstreamId, 'delivered', NOW + SECOND)], NOW + SECOND);
-      assert.equal((await store.getBusinessMessage(messageId))?.status, 'delivered');
+      assert.equal((await store.getBusinessMessage(messageId, 'any'))?.status, 'delivered');
       assert.deepEqual(await states(store), { queued: 0, submitting: 0, submitted: 0, final: 1 });
       assert.deepEqual(await store.claimDue(NOW + 100 * LEASE, 10, LEASE), []);
     });

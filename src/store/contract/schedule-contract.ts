@@ -173,7 +173,7 @@ export function scheduleContract(open: OpenStore): void {
       assert.equal(await store.cancelQueuedBusiness(OTHER_ACCOUNT, m.messageId, NOW), false);
       assert.equal(await store.cancelQueuedBusiness(ACCOUNT, m.messageId, NOW), true);
       assert.equal(await store.cancelQueuedBusiness(ACCOUNT, m.messageId, NOW), false);
-      const view = await store.getBusinessMessage(m.messageId);
+      const view = await store.getBusinessMessage(m.messageId, 'any');
       assert.equal(view?.status, 'failed');
       assert.deepEqual(
         view.history.map((h) => [h.status, h.code]),

@@ -29,8 +29,14 @@ export function postgresReceipts(pool: Pool) {
       );
       return rows.rows.map(toReceipt);
     },
-    async getBusinessMessage(messageId: string): Promise<BusinessMessageView | undefined> {
-      const r = await pool.query<BusinessRow>(businessViewQuery('$1'), [messageId]);
+    async getBusinessMessage(
+      messageId: string,
+      owner: number | 'any',
+    ): Promise<BusinessMessageView | undefined> {
+      const r =
+        owner === 'any'
+          ? await pool.query<BusinessRow>(businessViewQuery('$1'), [messageId])
+          : await pool.query<BusinessRow>(businessViewQuery('$1', '$2'), [messageId, owner]);
       const m = r.rows[0];
       if (!m) return undefined;
       const events = await pool.query<EventRow>(

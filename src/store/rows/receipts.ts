@@ -73,12 +73,17 @@ export interface BusinessRow {
 }
 
 /** A business message with its fallback, by MessageId (`$1` or `?`, as the dialect writes it). */
-export function businessViewQuery(param: string): string {
+/**
+ * A business message by its id; with `ownerParam`, only the account's own. The owner is part of
+ * the statement, so another account's message is read like one that does not exist: no row, and
+ * no history read after it (its timing tells nothing).
+ */
+export function businessViewQuery(param: string, ownerParam?: string): string {
   return `SELECT m.id, m.message_id, m.account_id, m.business_phone, m.phone, m.type, m.body, m.route,
       m.status, m.attempts, m.accepted_at, m.upstream_id, f.state AS fallback_state,
       f.session_no AS fallback_session_no, f.phone AS fallback_phone, f.reason AS fallback_reason
     FROM messages m LEFT JOIN business_fallbacks f ON f.message_id = m.message_id
-    WHERE m.message_id = ${param}`;
+    WHERE m.message_id = ${param}${ownerParam ? ` AND m.account_id = ${ownerParam}` : ''}`;
 }
 
 function fallbackOf(m: BusinessRow): FallbackView | undefined {

@@ -12,6 +12,7 @@ import type { Db } from './database.js';
 
 export function sqliteReceipts(db: Db) {
   const byMessageId = db.prepare<unknown[], BusinessRow>(businessViewQuery('?'));
+  const ownMessage = db.prepare<unknown[], BusinessRow>(businessViewQuery('?', '?'));
   const events = db.prepare<unknown[], EventRow>(
     'SELECT status, at, code, descr FROM message_events WHERE message_ref = ? ORDER BY rowid',
   );
@@ -35,8 +36,11 @@ export function sqliteReceipts(db: Db) {
       const rows = receiptsOf.iterate(sessionNo, accountId);
       return Array.from(rows, receiptOfValues);
     },
-    async getBusinessMessage(messageId: string): Promise<BusinessMessageView | undefined> {
-      const m = byMessageId.get(messageId);
+    async getBusinessMessage(
+      messageId: string,
+      owner: number | 'any',
+    ): Promise<BusinessMessageView | undefined> {
+      const m = owner === 'any' ? byMessageId.get(messageId) : ownMessage.get(messageId, owner);
       if (!m) return undefined;
       return toBusinessView(m, events.all(m.id));
     },
