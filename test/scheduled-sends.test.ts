@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { RetCode } from '../src/domain/errors.js';
-import { startTestGateway, type TestGateway } from './helpers/gateway.js';
+import { eventually, startTestGateway, type TestGateway } from './helpers/gateway.js';
 import { ManualTime } from './helpers/manual-time.js';
 import { parseExposition, valueOf } from './helpers/prometheus.js';
 import {
@@ -66,6 +66,61 @@ describe('SendAt, ValidityPeriod and CancelScheduledMessages (the clock moved)',
     await time.jump(10_000);
     const [receipt] = await finalReceipts(gw, session, 1);
     assert.equal(receipt?.ReceiptResult, 'Success');
+  });
+
+  it('holds a SendAt exactly maxScheduleDays (35) ahead; one second more is refused', async () => {
+    const limit = nowS() + 35 * 24 * HOUR_S;
+    const task = [{ TemplateId: tpl, Target: [{ Phone: cn(810), TemplateParams: ['1'] }] }];
+    const held = await sendBatch(gw, task, { SendAt: limit });
+    assert.equal(held.RetCode, 0, held.Message);
+    const over = await sendBatch(gw, task, { SendAt: limit + 1 });
+    assert.equal(over.RetCode, RetCode.InvalidParameter);
+    assert.match(over.Message, /^SendAt must be at most 35 days ahead/);
+    assert.doesNotMatch(over.Message, /milliseconds/);
+    const ms = await sendBatch(gw, task, { SendAt: time.now() + 60_000 });
+    assert.match(ms.Message, /it looks like milliseconds: send seconds/);
+    const cancel = {
+      Action: 'CancelScheduledMessages',
+      AccountId: 1,
+      SessionNoSet: [held.SessionNo],
+    };
+    assert.equal((await gw.api(cancel)).json.RetCode, 0);
+  });
+
+  it('refunds a prepaid message that expires, once: the ledger and the balance agree', async () => {
+    const key = await accountKey(gw, 3);
+    const own = await approvedTemplate(gw, 'Your code is {1}', { accountId: 3, key });
+    const policy = await gw.admin('PUT', '/admin/accounts/3/policy', { Prepaid: true });
+    assert.equal(policy.status, 200, policy.json.Message);
+    await gw.admin('POST', '/admin/accounts/3/credits', { CostCount: 5, Reference: 'inv' });
+    const task = [{ TemplateId: own, Target: [{ Phone: cn(811), TemplateParams: ['1'] }] }];
+    const body = { Action: 'SendBatchUSMSMessage', AccountId: 3, TaskContent: task };
+    const sent = await gw.api({ ...body, SendAt: nowS() + 60, ValidityPeriod: 30 }, { key });
+    assert.equal(sent.json.RetCode, 0, sent.json.Message);
+    const session = sent.json.SessionNo as string;
+    const balance = async () => (await gw.admin('GET', '/admin/accounts/3/credits')).json;
+    assert.equal((await balance()).Balance, 4);
+    await time.jump(91_000);
+    const refunded = async () => {
+      const l = await balance();
+      return (l.Entries as { Kind: string }[]).some((e) => e.Kind === 'refund') ? l : undefined;
+    };
+    const ledger = await eventually(refunded, 'the refund of the expired message');
+    await time.jump(60_000);
+    assert.deepEqual((await balance()).Entries, ledger.Entries, 'refunded once');
+    const entries = ledger.Entries as { Kind: string; CostCount: number; Reference: string }[];
+    assert.deepEqual(
+      entries.filter((e) => e.Reference === session).map((e) => [e.Kind, e.CostCount]),
+      [
+        ['refund', 1],
+        ['debit', -1],
+      ],
+    );
+    assert.equal(ledger.Balance, 5);
+    assert.equal(
+      entries.reduce((n, e) => n + e.CostCount, 0),
+      ledger.Balance,
+    );
   });
 
   it('sends at once when SendAt has passed or is a few seconds away', async () => {

@@ -1,14 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { invalid } from '../domain/errors.js';
-import {
-  VALIDITY_MAX_S,
-  VALIDITY_MIN_S,
-  scheduleOf,
-  type Schedule,
-} from '../domain/messages/schedule.js';
+import { VALIDITY_RULE, scheduleOf, type Schedule } from '../domain/messages/schedule.js';
 import type { ActionContext } from './context.js';
-
-const VALIDITY_RULE = `a whole number of seconds from ${VALIDITY_MIN_S} to ${VALIDITY_MAX_S}`;
 
 /** SendAt and ValidityPeriod, top-level fields of the Actions that send (docs/api.md). */
 export const ScheduleParams = {
@@ -46,10 +39,8 @@ export function scheduleIn(ctx: ActionContext, input: Given): Schedule {
     fields.SendAt = at;
   }
   if (input.ValidityPeriod !== undefined && input.ValidityPeriod !== null) {
-    const s = wholeOf(ctx, 'ValidityPeriod', input.ValidityPeriod, VALIDITY_RULE);
-    if (s < VALIDITY_MIN_S || s > VALIDITY_MAX_S)
-      throw invalid('ValidityPeriod', `must be ${VALIDITY_RULE}`);
-    fields.ValidityPeriod = s;
+    // The range is the domain's rule (scheduleOf), the same for the SMPP face.
+    fields.ValidityPeriod = wholeOf(ctx, 'ValidityPeriod', input.ValidityPeriod, VALIDITY_RULE);
   }
   return scheduleOf(fields, ctx.deps.clock.now(), ctx.deps.config.maxScheduleDays);
 }

@@ -15,7 +15,12 @@ import { COMMAND_STATUS as STATUS } from '../domain/smpp/tables.js';
 import { submittedText } from './submitted-text.js';
 import { errorText, textOf } from '../util/unknown-values.js';
 import { readSmppTime } from '../domain/smpp/time-format.js';
-import { VALIDITY_MAX_S, scheduleOf, type Schedule } from '../domain/messages/schedule.js';
+import {
+  VALIDITY_MAX_S,
+  scheduleOf,
+  validityRefusal,
+  type Schedule,
+} from '../domain/messages/schedule.js';
 import {
   readRecipients,
   registeredSenders,
@@ -90,6 +95,12 @@ export function timingOf(deps: SubmitDeps, pdu: Record<string, unknown>): Schedu
   }
   const validityS =
     until.kind === 'at' ? Math.min(VALIDITY_MAX_S, Math.ceil((until.ms - from) / 1000)) : undefined;
+  // The API's rule for ValidityPeriod (domain/messages/schedule.ts); a longer one is shortened.
+  const short = validityS === undefined ? undefined : validityRefusal(validityS);
+  if (short) {
+    const left = `validity_period leaves ${validityS} s from when the message is due`;
+    return refused(STATUS.ESME_RINVEXPIRY, `${left}: it ${short}`);
+  }
   try {
     return scheduleOf(
       {

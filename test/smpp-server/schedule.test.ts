@@ -81,6 +81,34 @@ describe('SMPP server: scheduled and expiring submits', () => {
     assert.equal((await finalReceipts(gw, id, 1))[0]?.ReceiptResult, 'Success');
   });
 
+  it('holds a schedule_delivery_time 35 days ahead; a second more is ESME_RINVSCHED', async () => {
+    const at = (relative: string) =>
+      e.submit({
+        destination_addr: cn(5810).slice(1),
+        short_message: 'far',
+        schedule_delivery_time: relative,
+      });
+    const limit = await at('000035000000000R');
+    assert.equal(limit.command_status, 0);
+    const over = await at('000035000001000R');
+    assert.equal(over.command_status, status('ESME_RINVSCHED'));
+    const cancel = { message_id: String(limit.message_id), source_addr: '' };
+    assert.equal((await e.request('cancel_sm', cancel)).command_status, 0);
+  });
+
+  it("takes the API's shortest validity: 30 s from when it is due, not 10", async () => {
+    const valid = async (relative: string) =>
+      (
+        await e.submit({
+          destination_addr: cn(5811).slice(1),
+          short_message: 'soon',
+          validity_period: relative,
+        })
+      ).command_status;
+    assert.equal(await valid('000000000010000R'), status('ESME_RINVEXPIRY'));
+    assert.equal(await valid('000000000030000R'), 0);
+  });
+
   it('expires one whose validity_period passes while held: EXPIRED, and a stat:EXPIRED receipt', async () => {
     const id = await submit(5803, {
       schedule_delivery_time: '000000000100000R',

@@ -9,6 +9,15 @@ import { invalid } from '../errors.js';
 export const SEND_NOW_WITHIN_MS = 5_000;
 export const VALIDITY_MIN_S = 30;
 export const VALIDITY_MAX_S = 259_200;
+export const VALIDITY_RULE = `a whole number of seconds from ${VALIDITY_MIN_S} to ${VALIDITY_MAX_S}`;
+
+/**
+ * Why a validity of `s` seconds (from when the message is due) is refused, one rule for every
+ * face: HTTP's ValidityPeriod and SMPP's validity_period alike; undefined when it is taken.
+ */
+export function validityRefusal(s: number): string | undefined {
+  return s < VALIDITY_MIN_S || s > VALIDITY_MAX_S ? `must be ${VALIDITY_RULE}` : undefined;
+}
 
 export const EXPIRED_CODE = 'EXPIRED';
 export const EXPIRED_DESC = 'not handed upstream within its ValidityPeriod';
@@ -46,11 +55,17 @@ export function scheduleOf(f: ScheduleFields, now: number, maxDays: number): Sch
     const at = f.SendAt * 1000;
     if (at > now + maxDays * DAY_MS) {
       const latest = Math.floor((now + maxDays * DAY_MS) / 1000);
-      throw invalid('SendAt', `must be at most ${maxDays} days ahead (at most ${latest})`);
+      // Unix milliseconds of a time within the limit read as seconds lie thousands of years on;
+      // seconds are below 10^11 until the year 5138.
+      const asMs = f.SendAt >= 1e11 && f.SendAt <= now + maxDays * DAY_MS;
+      const ms = asMs ? '; it looks like milliseconds: send seconds' : '';
+      throw invalid('SendAt', `must be at most ${maxDays} days ahead (at most ${latest})${ms}`);
     }
     if (at > now + SEND_NOW_WITHIN_MS) dueAt = at;
   }
   if (f.ValidityPeriod === undefined) return dueAt === undefined ? {} : { dueAt };
+  const refused = validityRefusal(f.ValidityPeriod);
+  if (refused) throw invalid('ValidityPeriod', refused);
   const expiresAt = (dueAt ?? now) + f.ValidityPeriod * 1000;
   return { ...(dueAt === undefined ? {} : { dueAt }), expiresAt };
 }

@@ -126,6 +126,29 @@ export function policyContract(open: OpenStore): void {
       assert.deepEqual(refunds.map((r) => r.costCount).sort(), [1, 2, 3]);
     });
 
+    test('a paid message that expires is refunded once; the ledger and balance agree', async (store) => {
+      await withPolicy(store, { prepaid: true });
+      await store.addCredit(ACCOUNT, { costCount: 10, reference: 'top-up' }, NOW);
+      const expiring = batch([sms({ costCount: 2 }), sms({ costCount: 1 })], {
+        dueAt: NOW + HOUR,
+        expiresAt: NOW + HOUR + 30 * SECOND,
+      });
+      await store.acceptBatch(expiring);
+      assert.equal((await store.accountPolicy(ACCOUNT, TODAY)).balance, 7);
+      assert.equal(await store.expireQueued(NOW + HOUR, 10), 0, 'not yet');
+      assert.equal(await store.expireQueued(NOW + 2 * HOUR, 10), 2);
+      assert.equal(await store.expireQueued(NOW + 3 * HOUR, 10), 0, 'once');
+      assert.equal((await store.accountPolicy(ACCOUNT, TODAY)).balance, 10);
+      assert.equal(await ledgerSum(store), 10);
+      const refunds = (await store.creditLedger(ACCOUNT, { limit: 10 })).filter(
+        (r) => r.kind === 'refund',
+      );
+      assert.deepEqual(refunds.map((r) => [r.costCount, r.reference]).sort(), [
+        [1, expiring.sessionNo],
+        [2, expiring.sessionNo],
+      ]);
+    });
+
     test('RecipientHourlyLimit counts messages to one number in any 60 minutes', async (store) => {
       await withPolicy(store, { recipientHourlyLimit: 2 });
       assert.deepEqual(await refusedOf(store, batch([GB, GB, GB, US])), [
