@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
+import type { Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { eventMismatch } from './openapi.js';
@@ -42,6 +43,47 @@ export class Receiver {
   ) {
     const handler = (req: IncomingMessage, res: ServerResponse) => void this.handle(req, res);
     this.server = tls ? createTlsServer(tls, handler) : createServer(handler);
+    this.server.on('connection', (socket: Socket) => {
+      this.sockets.add(socket);
+      socket.on('close', () => {
+        this.sockets.delete(socket);
+        this.look();
+      });
+    });
+  }
+
+  /** Connections open now: a killed sender's close only once the receiver has read them. */
+  private readonly sockets = new Set<Socket>();
+  private readonly watchers = new Set<() => void>();
+
+  /**
+   * Resolves once `done()` holds, looked at as each request arrives and each connection closes:
+   * a wait that follows the event, with no budget a busy machine could exceed.
+   */
+  until(done: () => boolean): Promise<void> {
+    if (done()) return Promise.resolve();
+    return new Promise((resolve) => {
+      const watch = () => {
+        if (!done()) return;
+        this.watchers.delete(watch);
+        resolve();
+      };
+      this.watchers.add(watch);
+    });
+  }
+
+  /**
+   * Resolves once every connection is closed and what came on them was read: after a sender is
+   * killed, `got` then holds every request that left it.
+   */
+  async quiet(): Promise<void> {
+    await this.until(() => this.sockets.size === 0);
+    // A request read whole before its connection closed is recorded a turn later.
+    await new Promise((r) => setImmediate(r));
+  }
+
+  private look(): void {
+    for (const watch of [...this.watchers]) watch();
   }
 
   private readonly server: ReturnType<typeof createServer>;
@@ -86,6 +128,7 @@ export class Receiver {
       verified,
     };
     this.got.push(r);
+    this.look();
     await this.respond(r, res);
   }
 
