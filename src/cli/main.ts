@@ -12,10 +12,12 @@ import { registerGraphSim } from './graph-sim.js';
 import { registerOptOuts } from './opt-outs.js';
 import { registerWebhooks } from './webhooks.js';
 import { failOnError } from './open-store.js';
+import { VERSION } from '../util/version.js';
 
 const program = new Command()
   .name('wirebird')
   .description('Wirebird, a self-hosted SMS and business-messaging gateway.')
+  .version(VERSION, '-V, --version', 'print the version')
   .showHelpAfterError();
 registerServe(program);
 registerMigrate(program);
