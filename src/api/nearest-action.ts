@@ -1,4 +1,5 @@
 import { actions } from './actions/index.js';
+import { DOCS_PATH } from '../http/paths.js';
 
 /** Edits (insert, delete, replace) between two names, compared without case. */
 function distance(a: string, b: string): number {
@@ -45,7 +46,10 @@ function nearest(name: string, known: readonly string[]): string[] {
 const oneOf = (names: readonly string[]): string =>
   names.length < 2 ? names.join('') : `${names.slice(0, -1).join(', ')} or ${names.at(-1) ?? ''}`;
 
-/** The refusal of an Action name Wirebird does not know: the nearest ones it does, and the list. */
+/**
+ * The refusal of an Action name Wirebird does not know: the nearest ones it does, and where all
+ * of them are described. A list of every Action would bury the one name that matters.
+ */
 export function unknownActionMessage(name: string): string {
   const known = [...actions.keys()];
   const shown = JSON.stringify(name.slice(0, 80));
@@ -53,6 +57,6 @@ export function unknownActionMessage(name: string): string {
   return (
     `Action ${shown} is not supported` +
     (near.length > 0 ? `; did you mean ${oneOf(near)}?` : '.') +
-    ` Supported: ${known.join(', ')}.`
+    ` All ${known.length} Actions: docs/api.md, or ${DOCS_PATH} on this gateway.`
   );
 }
