@@ -196,16 +196,22 @@ describe('console pages', () => {
     const page = await admin.get('/console/health');
     assert.equal(page.status, 200);
     assert.equal((page.text.match(/<svg viewBox/g) ?? []).length, 2);
-    assert.match(page.text, /<polyline class="accepted" points="[\d., ]+"/);
+    // One sample interval so far: each series is a dot until a second one makes it a line.
+    assert.match(
+      page.text,
+      /<(polyline class="accepted" points="[\d., ]+"|circle class="accepted")/,
+    );
+    assert.match(page.text, /<(polyline|circle) class="delivered"/, 'the delivery rate is drawn');
     assert.match(
       page.text,
       /data-channel="simulator"><td>simulator<\/td><td><span class="state up">up<\/span>/,
     );
     assert.match(page.text, /Queue depth <b id="queue-depth">0<\/b>/);
+    assert.match(page.text, /Oldest due <b id="oldest-due">—<\/b>/, 'nothing due: no age');
     // No WhatsApp phone nor webhook secret is configured here: not shown as bound to Meta.
     assert.match(
       page.text,
-      /data-channel="whatsapp"><td>whatsapp<\/td><td><span class="state up">up<\/span><\/td><td colspan="4">not configured/,
+      /data-channel="whatsapp"><td>whatsapp<\/td><td><span class="state off">off<\/span><\/td><td colspan="4">not configured/,
     );
     // The y axis labels end left of the axis with room for "100%" (x ≥ its width, 4 characters).
     const labels = [

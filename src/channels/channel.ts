@@ -69,8 +69,11 @@ export interface BindStatus {
 
 export interface ChannelStatus {
   name: string;
-  /** up: every bind bound; degraded: some; down: none (a channel without binds is up). */
-  state: 'up' | 'degraded' | 'down';
+  /**
+   * up: every bind bound; degraded: some; down: none (a channel without binds is up); off:
+   * nothing is configured for it, so it carries nothing (its note says where to start).
+   */
+  state: 'up' | 'degraded' | 'down' | 'off';
   binds: readonly BindStatus[];
   /** Said instead of the binds when there are none (a channel nothing is configured for). */
   note?: string;

@@ -70,7 +70,9 @@ function row(ctx: PageContext, m: HeldMessage): Html {
     <td>${utc(m.dueAt)}</td>
     <td><a href="/console/sessions?id=${encodeURIComponent(which)}">${which}</a></td>
     <td>${m.phone}</td>
-    <td>${m.expiresAt === undefined ? '' : utc(m.expiresAt)}</td>
+    <td>
+      ${m.expiresAt === undefined ? html`<span class="muted">never (no ValidityPeriod)</span>` : utc(m.expiresAt)}
+    </td>
     <td>${preview}</td>
     <td>
       <form method="post" action="/console/held/cancel">

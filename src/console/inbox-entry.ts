@@ -26,7 +26,10 @@ function encodingName(encoding: string): string {
 }
 
 function receiptLine(e: InboxView): Html {
-  const delivered = html`delivered ${since(e.acceptedAt, e.deliveredAt)} after acceptance`;
+  // A failed receipt means the phone never had it: the simulator took it, the network refused.
+  const failed = e.receiptResult !== undefined && e.receiptResult !== 'Success';
+  const verb = failed ? 'handed to the network' : 'delivered';
+  const delivered = html`${verb} ${since(e.acceptedAt, e.deliveredAt)} after acceptance`;
   if (e.receiptResult && e.receiptTime !== undefined) {
     const cls = e.receiptResult === 'Success' ? 'ok' : 'bad';
     return html`<span class="result ${cls}">${e.receiptResult}</span> · ${delivered} · receipt

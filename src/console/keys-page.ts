@@ -35,10 +35,13 @@ export function registerKeysPage(app: FastifyInstance, ctx: ConsoleContext): voi
     const now = ctx.clock.now();
     const admin = view.viewer.role === 'admin';
     const apiKeys = await ctx.store.listApiKeys(accountId);
-    const section = html`${apiKeysSection(view.csrf, { accountId, keys: apiKeys, now, admin, created: created?.api })}
-    ${smppSection(view.csrf, { accountId, list: smpp, created: created?.smpp })}
-    ${admin ? consoleSessionsSection(view.csrf, await ctx.store.liveConsoleSessions(now)) : ''}`;
-    return keysPage(view, { accountId, keys, created: created?.pair, section });
+    // API keys first, the credentials most accounts use; UCloud key pairs after SMPP's.
+    const first = html`${apiKeysSection(view.csrf, { accountId, keys: apiKeys, now, admin, created: created?.api })}
+    ${smppSection(view.csrf, { accountId, list: smpp, created: created?.smpp })}`;
+    const last = admin
+      ? consoleSessionsSection(view.csrf, await ctx.store.liveConsoleSessions(now))
+      : html``;
+    return keysPage(view, { accountId, keys, created: created?.pair, first, last });
   };
   registerSmppCredentialRoutes(app, ctx, (request, accountId, smpp) =>
     show(request, accountId, { smpp }),
@@ -86,19 +89,26 @@ type Created = { publicKey: string; privateKey: string };
 
 function keysPage(
   ctx: PageContext,
-  view: { accountId: number; keys: readonly UcloudKey[]; created?: Created; section: Html },
+  view: {
+    accountId: number;
+    keys: readonly UcloudKey[];
+    created?: Created;
+    first: Html;
+    last: Html;
+  },
 ): Html {
-  const { accountId, keys, created, section } = view;
+  const { accountId, keys, created, first, last } = view;
   return page(
     ctx,
     'keys',
     'Keys',
-    html`<h1>UCloud SDK key pairs</h1>
+    html`${accountPicker(ctx, 'keys', accountId)} ${first}
+      <h2>UCloud SDK key pairs</h2>
       <p>
         The official UCloud SDKs sign their requests with a key pair; set the SDK's
         <code>base_url</code> to this gateway's <code>/api</code> (docs/ucloud-sdk.md).
       </p>
-      ${accountPicker(ctx, 'keys', accountId)} ${created ? createdNotice(created) : ''}
+      ${created ? createdNotice(created) : ''}
       <table class="keys">
         <thead>
           <tr>
@@ -117,7 +127,7 @@ function keysPage(
         ${termsFields()}
         <button type="submit">Create a key pair for account ${accountId}</button>
       </form>
-      ${section}`,
+      ${last}`,
   );
 }
 

@@ -41,9 +41,15 @@ export function lineChart(
       if (p.value === undefined) runs.push([]);
       else runs[runs.length - 1]?.push(`${x(p.at).toFixed(1)},${y(p.value).toFixed(1)}`);
     }
+    // A run of one point (receipts in one interval between quiet ones) has no length as a line:
+    // it is drawn as a dot, or the chart would look empty while the figures come in.
     return runs
       .filter((r) => r.length > 0)
-      .map((r) => html`<polyline class="${s.cls}" points="${r.join(' ')}" />`);
+      .map((r) => {
+        if (r.length > 1) return html`<polyline class="${s.cls}" points="${r.join(' ')}" />`;
+        const [cx, cy] = (r[0] ?? '0,0').split(',');
+        return html`<circle class="${s.cls}" cx="${cx}" cy="${cy}" r="3" />`;
+      });
   });
   const legend = series.map((s) => html`<span class="legend ${s.cls}">${s.label}</span>`);
   return html`<figure class="chart">

@@ -8,7 +8,10 @@ import type { Clock, OperatorStore, WebhookStore } from '../domain/ports.js';
 import { receiptResultOf } from '../domain/receipts/receipt.js';
 import type { Report } from '../domain/messages/message.js';
 
-const STATES = { channel: ['up', 'degraded', 'down'], bind: ['connecting', 'bound', 'down'] };
+const STATES = {
+  channel: ['up', 'degraded', 'down', 'off'],
+  bind: ['connecting', 'bound', 'down'],
+};
 
 /**
  * The gateway's Prometheus metrics (docs/metrics.md). One registry per gateway, not prom-client's

@@ -95,7 +95,7 @@ export class WhatsAppChannel implements Channel {
     const { phones, appSecret, verifyToken } = this.config;
     if (!this.used && phones.length === 0 && !appSecret && !verifyToken) {
       // Nothing configured and nothing sent: "bound" to the Graph API would be a claim.
-      return { name: WHATSAPP, state: 'up', binds: [], note: 'not configured (docs/whatsapp.md)' };
+      return { name: WHATSAPP, state: 'off', binds: [], note: 'not configured (docs/whatsapp.md)' };
     }
     // No connection is held between calls: the channel is up; failures show in the outcomes.
     return {
