@@ -21,28 +21,12 @@ export function healthPage(ctx: PageContext, d: HealthData): Html {
   const at = (pick: (r: RatePoint) => number | undefined) =>
     d.rates.map((r) => ({ at: r.at, value: pick(r) }));
   const perSecond = (v: number) => `${v < 10 ? v.toFixed(1) : Math.round(v)}/s`;
-  const last = d.rates[d.rates.length - 1];
-  // Messages held for a later SendAt are not a backlog: they are shown apart, and the oldest
-  // due is only of those due by now.
-  const oldest =
-    d.queue.oldestDueAt === undefined
-      ? '—'
-      : `${((d.now - d.queue.oldestDueAt) / 1000).toFixed(1)} s`;
   return page(
     ctx,
     'health',
     'Health',
     html`<h1>Health</h1>
-      <p class="figures">
-        <span
-          >Queue depth <b id="queue-depth">${Math.max(0, d.queue.depth - d.queue.held)}</b></span
-        >
-        <span>Oldest due <b id="oldest-due">${oldest}</b></span>
-        <span>Held for later <b id="held">${d.queue.held}</b></span>
-        <span>Accepted <b>${perSecond(last?.acceptedPerS ?? 0)}</b></span>
-        <span>Receipts <b>${perSecond(last?.receiptsPerS ?? 0)}</b></span>
-        <small>at ${utc(d.now)} UTC; refreshes every 10 s</small>
-      </p>
+      ${figures(d, perSecond)}
       ${lineChart(
         'Throughput, last hour',
         [
@@ -79,6 +63,25 @@ export function healthPage(ctx: PageContext, d: HealthData): Html {
         (<code>/metrics</code>) keeps longer history.
       </p>`,
   );
+}
+
+/** The figures above the graphs: the queue now, and the last interval's rates. */
+function figures(d: HealthData, perSecond: (v: number) => string): Html {
+  const last = d.rates[d.rates.length - 1];
+  // Messages held for a later SendAt are not a backlog: they are shown apart, and the oldest
+  // due is only of those due by now.
+  const oldest =
+    d.queue.oldestDueAt === undefined
+      ? '—'
+      : `${((d.now - d.queue.oldestDueAt) / 1000).toFixed(1)} s`;
+  return html`<p class="figures">
+    <span>Queue depth <b id="queue-depth">${Math.max(0, d.queue.depth - d.queue.held)}</b></span>
+    <span>Oldest due <b id="oldest-due">${oldest}</b></span>
+    <span>Held for later <b id="held">${d.queue.held}</b></span>
+    <span>Accepted <b>${perSecond(last?.acceptedPerS ?? 0)}</b></span>
+    <span>Receipts <b>${perSecond(last?.receiptsPerS ?? 0)}</b></span>
+    <small>at ${utc(d.now)} UTC; refreshes every 10 s</small>
+  </p>`;
 }
 
 /** Who is bound to the SMPP server on this node (docs/smpp-server.md). */

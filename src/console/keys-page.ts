@@ -22,27 +22,34 @@ import { formReader, text } from './forms.js';
 
 const KeyPairForm = formReader({ publicKey: text(128) });
 
+type JustCreated = { pair?: Created; smpp?: CreatedSmpp; api?: CreatedApiKey };
+
+/** The Keys page of an account, with what was just created shown once. */
+async function keysView(
+  ctx: ConsoleContext,
+  request: PageRequest,
+  accountId: number,
+  created?: JustCreated,
+): Promise<Html> {
+  const keys = await ctx.store.listUcloudKeys(accountId);
+  const smpp = await ctx.store.listSmppCredentials(accountId);
+  const view = pageContext(ctx, request);
+  const now = ctx.clock.now();
+  const admin = view.viewer.role === 'admin';
+  const apiKeys = await ctx.store.listApiKeys(accountId);
+  // API keys first, the credentials most accounts use; UCloud key pairs after SMPP's.
+  const first = html`${apiKeysSection(view.csrf, { accountId, keys: apiKeys, now, admin, created: created?.api })}
+  ${smppSection(view.csrf, { accountId, list: smpp, created: created?.smpp })}`;
+  const last = admin
+    ? consoleSessionsSection(view.csrf, await ctx.store.liveConsoleSessions(now))
+    : html``;
+  return keysPage(view, { accountId, keys, created: created?.pair, first, last });
+}
+
 /** UCloud SDK key pairs (docs/ucloud-sdk.md): listed, created (private key shown once), deleted. */
 export function registerKeysPage(app: FastifyInstance, ctx: ConsoleContext): void {
-  const show = async (
-    request: PageRequest,
-    accountId: number,
-    created?: { pair?: Created; smpp?: CreatedSmpp; api?: CreatedApiKey },
-  ) => {
-    const keys = await ctx.store.listUcloudKeys(accountId);
-    const smpp = await ctx.store.listSmppCredentials(accountId);
-    const view = pageContext(ctx, request);
-    const now = ctx.clock.now();
-    const admin = view.viewer.role === 'admin';
-    const apiKeys = await ctx.store.listApiKeys(accountId);
-    // API keys first, the credentials most accounts use; UCloud key pairs after SMPP's.
-    const first = html`${apiKeysSection(view.csrf, { accountId, keys: apiKeys, now, admin, created: created?.api })}
-    ${smppSection(view.csrf, { accountId, list: smpp, created: created?.smpp })}`;
-    const last = admin
-      ? consoleSessionsSection(view.csrf, await ctx.store.liveConsoleSessions(now))
-      : html``;
-    return keysPage(view, { accountId, keys, created: created?.pair, first, last });
-  };
+  const show = (request: PageRequest, accountId: number, created?: JustCreated) =>
+    keysView(ctx, request, accountId, created);
   registerSmppCredentialRoutes(app, ctx, (request, accountId, smpp) =>
     show(request, accountId, { smpp }),
   );
