@@ -13,7 +13,10 @@ export function adminGuard(adminKey: string | undefined) {
         .send(
           errorAnswer(
             undefined,
-            new WirebirdError('Unauthenticated', 'Authorization: Bearer <admin key> is required'),
+            new WirebirdError(
+              'Unauthenticated',
+              'Authorization: Bearer <admin key> is required: the admin key is WIREBIRD_ADMIN_KEY if set, else the one in data/admin.key (the data folder of the gateway)',
+            ),
           ),
         );
     }
