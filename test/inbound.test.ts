@@ -145,7 +145,7 @@ describe('inbound messages (simulator replies, ListInboundMessages)', () => {
     assert.match(noText.json.Message, /Text/);
     const limit = await gw.api({ Action: 'ListInboundMessages', AccountId: 1, Limit: 0 });
     assert.equal(limit.json.RetCode, RetCode.InvalidParameter);
-    assert.match(limit.json.Message, /^Limit must be 1 to 1000/);
+    assert.match(limit.json.Message, /^Limit must be a whole number from 1 to 1000/);
     const unauth = await gw.admin('POST', '/admin/simulator/inbound', {}, gw.key);
     assert.equal(unauth.status, 401, 'an account key is not the admin key');
   });

@@ -123,6 +123,51 @@ describe('SendAt, ValidityPeriod and CancelScheduledMessages (the clock moved)',
     );
   });
 
+  it('shows held messages: HeldSet in GetUSMSSendReceipt, ListScheduledMessages by page', async () => {
+    const at = nowS() + 2 * HOUR_S;
+    const task = [
+      {
+        TemplateId: tpl,
+        Target: [cn(812), cn(813), cn(814)].map((Phone) => ({ Phone, TemplateParams: ['1'] })),
+      },
+    ];
+    const session = (await sendBatch(gw, task, { SendAt: at, ValidityPeriod: 600 })).SessionNo;
+    const { json } = await gw.api({
+      Action: 'GetUSMSSendReceipt',
+      AccountId: 1,
+      SessionNoSet: [session],
+    });
+    type Session = { ReceiptSet: unknown[]; HeldSet?: Record<string, unknown>[] };
+    const [data] = json.Data as Session[];
+    assert.ok(data);
+    assert.deepEqual(data.ReceiptSet, [], 'no receipt yet');
+    assert.deepEqual(
+      (data.HeldSet ?? []).map((h) => [h.Phone, h.SendAt, h.ExpireTime]),
+      [cn(812), cn(813), cn(814)].map((p) => [p, at, at + 600]),
+    );
+    const list = (fields: Record<string, unknown>, key?: string) =>
+      gw.api(
+        { Action: 'ListScheduledMessages', AccountId: 1, SessionNo: session, ...fields },
+        key ? { key } : {},
+      );
+    const first = await list({ Limit: 2 });
+    assert.equal(first.json.RetCode, 0, first.json.Message);
+    assert.equal((first.json.Data as unknown[]).length, 2);
+    const rest = await list({ Limit: 2, Cursor: first.json.NextCursor });
+    assert.deepEqual(
+      (rest.json.Data as { Phone: string }[]).map((h) => h.Phone),
+      [cn(814)],
+    );
+    assert.equal(rest.json.NextCursor, '');
+    const theirs = await list({ AccountId: 2 }, await accountKey(gw, 2));
+    assert.deepEqual(theirs.json.Data, [], 'another account sees none of them');
+    const bad = await list({ Limit: 0 });
+    assert.equal(bad.json.RetCode, RetCode.InvalidParameter);
+    assert.match(bad.json.Message, /^Limit must be a whole number from 1 to 1000/);
+    const cancel = { Action: 'CancelScheduledMessages', AccountId: 1, SessionNoSet: [session] };
+    assert.equal((await gw.api(cancel)).json.RetCode, 0);
+  });
+
   it('sends at once when SendAt has passed or is a few seconds away', async () => {
     for (const at of [0, nowS() - 60, nowS() + 3]) {
       const [receipt] = await finalReceipts(gw, await send(cn(802), { SendAt: at }), 1);

@@ -68,8 +68,30 @@ export const ReceiptPerPhone = Obj(
   { title: 'ReceiptPerPhone' },
 );
 
+/** A message held for a later SendAt (ListScheduledMessages, GetUSMSSendReceipt's HeldSet). */
+export const ScheduledMessage = Obj(
+  {
+    SessionNo: Type.String({ description: 'the SMS session; "" for a business message' }),
+    MessageId: Type.String({ description: 'the business message; "" for an SMS' }),
+    Phone: Type.String(),
+    SendAt: Type.Integer({ description: 'Unix seconds: when it is due' }),
+    ExpireTime: Type.Integer({ description: 'Unix seconds its ValidityPeriod ends; 0: never' }),
+    CreateTime: Type.Integer({ description: 'Unix seconds: when it was accepted' }),
+  },
+  { title: 'ScheduledMessage' },
+);
+
 export const ReceiptPerSession = Obj(
-  { SessionNo: Type.String(), ReceiptSet: Type.Array(ReceiptPerPhone) },
+  {
+    SessionNo: Type.String(),
+    ReceiptSet: Type.Array(ReceiptPerPhone),
+    HeldSet: Type.Optional(
+      Type.Array(ScheduledMessage, {
+        description:
+          "Wirebird's own: the session's messages held for a later SendAt (no receipt yet); absent when none",
+      }),
+    ),
+  },
   { title: 'ReceiptPerSession' },
 );
 

@@ -3,12 +3,17 @@ import { defineAction } from '../context.js';
 import { StreamedArray } from '../streamed.js';
 import { StringList, toList } from './schema-types.js';
 import { Obj, ReceiptPerSession } from '../answer-schemas.js';
+import { scheduledView } from './list-scheduled-messages.js';
+
+/** Held messages shown per session at most; ListScheduledMessages pages through any number. */
+const MAX_HELD_SHOWN = 1000;
 
 const Input = Type.Object({ SessionNoSet: StringList({ minItems: 1, maxItems: 100 }) });
 
 /**
  * One ReceiptPerSession per session of the account, in the order asked; a session of another
- * account, or one that does not exist, is left out. ReceiptSet lists messages in a final state.
+ * account, or one that does not exist, is left out. ReceiptSet lists messages in a final state;
+ * HeldSet, only when there are any, those held for a later SendAt.
  * Data is written one session at a time (docs/api.md, "Large receipt answers").
  */
 export const getUsmsSendReceipt = defineAction(
@@ -22,9 +27,19 @@ export const getUsmsSendReceipt = defineAction(
   async ({ accountId, deps }, input) => {
     const { store } = deps;
     const sessions = await store.accountSessions(accountId, toList(input.SessionNoSet));
+    const now = deps.clock.now();
     async function* perSession() {
       for (const s of sessions) {
-        yield { SessionNo: s, ReceiptSet: await store.sessionReceipts(accountId, s) };
+        const ReceiptSet = await store.sessionReceipts(accountId, s);
+        // Held for a later SendAt: no receipt yet, shown apart so that the session does not
+        // read as unknown (Wirebird's own field; the spec's ReceiptSet keeps its four results).
+        const filter = { now, accountId, sessionNo: s, limit: MAX_HELD_SHOWN };
+        const held = await store.heldMessages(filter);
+        yield {
+          SessionNo: s,
+          ReceiptSet,
+          ...(held.length > 0 ? { HeldSet: held.map(scheduledView) } : {}),
+        };
       }
     }
     return { Data: new StreamedArray(perSession) };

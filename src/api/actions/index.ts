@@ -5,6 +5,7 @@ import { getSessionSummary } from './get-session-summary.js';
 import { getAccountPolicy } from './get-account-policy.js';
 import { getMessage } from './get-message.js';
 import { cancelScheduledMessages } from './cancel-scheduled-messages.js';
+import { listScheduledMessages } from './list-scheduled-messages.js';
 import { listInboundMessages } from './list-inbound-messages.js';
 import { sendBatchUsmsMessage } from './send-batch-usms-message.js';
 import { sendMessage } from './send-message.js';
@@ -60,6 +61,7 @@ export const actions: ReadonlyMap<string, ActionDef> = new Map<string, ActionDef
   ['GetSessionSummary', getSessionSummary],
   ['GetMessage', getMessage],
   ['CancelScheduledMessages', cancelScheduledMessages],
+  ['ListScheduledMessages', listScheduledMessages],
   ['GetAccountPolicy', getAccountPolicy],
   ['ListInboundMessages', listInboundMessages],
   ['CreateWebhookEndpoint', createWebhookEndpoint],

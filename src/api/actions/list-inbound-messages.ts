@@ -5,7 +5,7 @@ import { smsNumberOf } from '../../domain/inbound/sms-number.js';
 import { e164Of } from '../../domain/phones/phones.js';
 import { defineAction } from '../context.js';
 import { inboundView } from '../../domain/inbound/inbound-view.js';
-import { IntegerLike } from './schema-types.js';
+import { IntegerLike, pageLimit } from './schema-types.js';
 import { InboundMessage, Obj } from '../answer-schemas.js';
 
 const DEFAULT_LIMIT = 100;
@@ -42,7 +42,7 @@ export const listInboundMessages = defineAction(
       ...(input.Channel ? { channel: input.Channel } : {}),
       ...timeRange(input),
       ...(input.Cursor ? { before: Number(input.Cursor) } : {}),
-      limit: limitOf(input.Limit),
+      limit: pageLimit(input.Limit, MAX_LIMIT, DEFAULT_LIMIT),
     };
     const page = await ctx.deps.store.listInbound(filter);
     return {
@@ -74,11 +74,4 @@ function timeRange(input: Static<typeof Input>): Partial<InboundFilter> {
     ...(start === undefined ? {} : { since: start * 1000 }),
     ...(end === undefined ? {} : { until: end * 1000 }),
   };
-}
-
-function limitOf(raw: number | string | undefined): number {
-  if (raw === undefined) return DEFAULT_LIMIT;
-  const n = Number(raw);
-  if (n < 1 || n > MAX_LIMIT) throw invalid('Limit', `must be 1 to ${MAX_LIMIT}`);
-  return n;
 }

@@ -1,3 +1,4 @@
+import { invalid } from '../../domain/errors.js';
 import { Type } from '@sinclair/typebox';
 
 /** Integers that clients also send as numeric strings (the spec's own examples do). */
@@ -32,3 +33,17 @@ export const TemplateParams = Type.Array(
   Type.Union([Type.String(), Type.Number()], { description: 'a string' }),
   { maxItems: 100 },
 );
+
+/** A page's Limit as the request gave it (a number, or digits), from 1 to `max`. */
+export function pageLimit(
+  raw: number | string | undefined,
+  max: number,
+  byDefault: number,
+): number {
+  if (raw === undefined) return byDefault;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > max) {
+    throw invalid('Limit', `must be a whole number from 1 to ${max}`);
+  }
+  return n;
+}

@@ -1288,6 +1288,48 @@ export interface components {
             })[];
         };
         /**
+         * ListScheduledMessagesRequest
+         * @description The account's messages held for a later SendAt, soonest first; NextCursor pages on.
+         */
+        ListScheduledMessagesRequest: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            Action: "ListScheduledMessages";
+            AccountId: components["schemas"]["AccountId"];
+            SessionNo?: string;
+            /** @description NextCursor of a page */
+            Cursor?: string;
+            /** @description an integer */
+            Limit?: number | string;
+        };
+        /** ListScheduledMessagesResponse */
+        ListScheduledMessagesResponse: {
+            /** @constant */
+            Action: "ListScheduledMessagesResponse";
+            /** @constant */
+            RetCode: 0;
+            /** @description "" on success (or a note, such as how many numbers failed) */
+            Message: string;
+            Data: ({
+                /** @description the SMS session; "" for a business message */
+                SessionNo: string;
+                /** @description the business message; "" for an SMS */
+                MessageId: string;
+                Phone: string;
+                /** @description Unix seconds: when it is due */
+                SendAt: number;
+                /** @description Unix seconds its ValidityPeriod ends; 0: never */
+                ExpireTime: number;
+                /** @description Unix seconds: when it was accepted */
+                CreateTime: number;
+            } & {
+                [key: string]: unknown;
+            })[];
+            NextCursor: string;
+        };
+        /**
          * GetAccountPolicyRequest
          * @description The account's sending policy, its balance and today's CostCount.
          */
@@ -1851,8 +1893,8 @@ export interface components {
          * @description The account: the API key's own. A whole number from 1, or the same as a numeric string; also read when spelt accountId.
          */
         AccountId: number | string;
-        ApiRequest: components["schemas"]["SendMessageRequest"] | components["schemas"]["SendBatchUSMSMessageRequest"] | components["schemas"]["GetUSMSSendReceiptRequest"] | components["schemas"]["CreateUSMSTemplateRequest"] | components["schemas"]["QueryUSMSTemplateRequest"] | components["schemas"]["UpdateUSMSTemplateRequest"] | components["schemas"]["SendUSMSMessageRequest"] | components["schemas"]["DeleteUSMSTemplateRequest"] | components["schemas"]["CreateUSMSSignatureRequest"] | components["schemas"]["QueryUSMSSignatureRequest"] | components["schemas"]["UpdateUSMSSignatureRequest"] | components["schemas"]["DeleteUSMSSignatureRequest"] | components["schemas"]["GetUSMSSendStatisticsRequest"] | components["schemas"]["UploadUSMSFileRequest"] | components["schemas"]["GetSessionSummaryRequest"] | components["schemas"]["GetMessageRequest"] | components["schemas"]["CancelScheduledMessagesRequest"] | components["schemas"]["GetAccountPolicyRequest"] | components["schemas"]["ListInboundMessagesRequest"] | components["schemas"]["CreateWebhookEndpointRequest"] | components["schemas"]["ListWebhookEndpointsRequest"] | components["schemas"]["UpdateWebhookEndpointRequest"] | components["schemas"]["DeleteWebhookEndpointRequest"] | components["schemas"]["RotateWebhookSecretRequest"] | components["schemas"]["SendWebhookTestEventRequest"] | components["schemas"]["ListWebhookDeliveriesRequest"] | components["schemas"]["ReplayWebhookEventsRequest"] | components["schemas"]["CreateOptOutRequest"] | components["schemas"]["DeleteOptOutRequest"] | components["schemas"]["QueryOptOutRequest"] | components["schemas"]["GetOptOutSettingsRequest"] | components["schemas"]["UpdateOptOutSettingsRequest"] | components["schemas"]["ListApiKeysRequest"] | components["schemas"]["RevokeApiKeyRequest"] | components["schemas"]["AddBackfillRequest"] | components["schemas"]["AddUSMSSignatureQualificationRequest"] | components["schemas"]["DeleteUSMSSignatureQualificationRequest"] | components["schemas"]["GetUSMSSignatureQualificationRequest"] | components["schemas"]["QueryUSMSSignatureQualificationRequest"] | components["schemas"]["UpdateUSMSSignatureQualificationRequest"];
-        ApiResponse: components["schemas"]["SendMessageResponse"] | components["schemas"]["SendBatchUSMSMessageResponse"] | components["schemas"]["GetUSMSSendReceiptResponse"] | components["schemas"]["CreateUSMSTemplateResponse"] | components["schemas"]["QueryUSMSTemplateResponse"] | components["schemas"]["UpdateUSMSTemplateResponse"] | components["schemas"]["SendUSMSMessageResponse"] | components["schemas"]["DeleteUSMSTemplateResponse"] | components["schemas"]["CreateUSMSSignatureResponse"] | components["schemas"]["QueryUSMSSignatureResponse"] | components["schemas"]["UpdateUSMSSignatureResponse"] | components["schemas"]["DeleteUSMSSignatureResponse"] | components["schemas"]["GetUSMSSendStatisticsResponse"] | components["schemas"]["UploadUSMSFileResponse"] | components["schemas"]["GetSessionSummaryResponse"] | components["schemas"]["GetMessageResponse"] | components["schemas"]["CancelScheduledMessagesResponse"] | components["schemas"]["GetAccountPolicyResponse"] | components["schemas"]["ListInboundMessagesResponse"] | components["schemas"]["CreateWebhookEndpointResponse"] | components["schemas"]["ListWebhookEndpointsResponse"] | components["schemas"]["UpdateWebhookEndpointResponse"] | components["schemas"]["DeleteWebhookEndpointResponse"] | components["schemas"]["RotateWebhookSecretResponse"] | components["schemas"]["SendWebhookTestEventResponse"] | components["schemas"]["ListWebhookDeliveriesResponse"] | components["schemas"]["ReplayWebhookEventsResponse"] | components["schemas"]["CreateOptOutResponse"] | components["schemas"]["DeleteOptOutResponse"] | components["schemas"]["QueryOptOutResponse"] | components["schemas"]["GetOptOutSettingsResponse"] | components["schemas"]["UpdateOptOutSettingsResponse"] | components["schemas"]["ListApiKeysResponse"] | components["schemas"]["RevokeApiKeyResponse"] | components["schemas"]["AddBackfillResponse"] | components["schemas"]["AddUSMSSignatureQualificationResponse"] | components["schemas"]["DeleteUSMSSignatureQualificationResponse"] | components["schemas"]["GetUSMSSignatureQualificationResponse"] | components["schemas"]["QueryUSMSSignatureQualificationResponse"] | components["schemas"]["UpdateUSMSSignatureQualificationResponse"] | components["schemas"]["ErrorResponse"];
+        ApiRequest: components["schemas"]["SendMessageRequest"] | components["schemas"]["SendBatchUSMSMessageRequest"] | components["schemas"]["GetUSMSSendReceiptRequest"] | components["schemas"]["CreateUSMSTemplateRequest"] | components["schemas"]["QueryUSMSTemplateRequest"] | components["schemas"]["UpdateUSMSTemplateRequest"] | components["schemas"]["SendUSMSMessageRequest"] | components["schemas"]["DeleteUSMSTemplateRequest"] | components["schemas"]["CreateUSMSSignatureRequest"] | components["schemas"]["QueryUSMSSignatureRequest"] | components["schemas"]["UpdateUSMSSignatureRequest"] | components["schemas"]["DeleteUSMSSignatureRequest"] | components["schemas"]["GetUSMSSendStatisticsRequest"] | components["schemas"]["UploadUSMSFileRequest"] | components["schemas"]["GetSessionSummaryRequest"] | components["schemas"]["GetMessageRequest"] | components["schemas"]["CancelScheduledMessagesRequest"] | components["schemas"]["ListScheduledMessagesRequest"] | components["schemas"]["GetAccountPolicyRequest"] | components["schemas"]["ListInboundMessagesRequest"] | components["schemas"]["CreateWebhookEndpointRequest"] | components["schemas"]["ListWebhookEndpointsRequest"] | components["schemas"]["UpdateWebhookEndpointRequest"] | components["schemas"]["DeleteWebhookEndpointRequest"] | components["schemas"]["RotateWebhookSecretRequest"] | components["schemas"]["SendWebhookTestEventRequest"] | components["schemas"]["ListWebhookDeliveriesRequest"] | components["schemas"]["ReplayWebhookEventsRequest"] | components["schemas"]["CreateOptOutRequest"] | components["schemas"]["DeleteOptOutRequest"] | components["schemas"]["QueryOptOutRequest"] | components["schemas"]["GetOptOutSettingsRequest"] | components["schemas"]["UpdateOptOutSettingsRequest"] | components["schemas"]["ListApiKeysRequest"] | components["schemas"]["RevokeApiKeyRequest"] | components["schemas"]["AddBackfillRequest"] | components["schemas"]["AddUSMSSignatureQualificationRequest"] | components["schemas"]["DeleteUSMSSignatureQualificationRequest"] | components["schemas"]["GetUSMSSignatureQualificationRequest"] | components["schemas"]["QueryUSMSSignatureQualificationRequest"] | components["schemas"]["UpdateUSMSSignatureQualificationRequest"];
+        ApiResponse: components["schemas"]["SendMessageResponse"] | components["schemas"]["SendBatchUSMSMessageResponse"] | components["schemas"]["GetUSMSSendReceiptResponse"] | components["schemas"]["CreateUSMSTemplateResponse"] | components["schemas"]["QueryUSMSTemplateResponse"] | components["schemas"]["UpdateUSMSTemplateResponse"] | components["schemas"]["SendUSMSMessageResponse"] | components["schemas"]["DeleteUSMSTemplateResponse"] | components["schemas"]["CreateUSMSSignatureResponse"] | components["schemas"]["QueryUSMSSignatureResponse"] | components["schemas"]["UpdateUSMSSignatureResponse"] | components["schemas"]["DeleteUSMSSignatureResponse"] | components["schemas"]["GetUSMSSendStatisticsResponse"] | components["schemas"]["UploadUSMSFileResponse"] | components["schemas"]["GetSessionSummaryResponse"] | components["schemas"]["GetMessageResponse"] | components["schemas"]["CancelScheduledMessagesResponse"] | components["schemas"]["ListScheduledMessagesResponse"] | components["schemas"]["GetAccountPolicyResponse"] | components["schemas"]["ListInboundMessagesResponse"] | components["schemas"]["CreateWebhookEndpointResponse"] | components["schemas"]["ListWebhookEndpointsResponse"] | components["schemas"]["UpdateWebhookEndpointResponse"] | components["schemas"]["DeleteWebhookEndpointResponse"] | components["schemas"]["RotateWebhookSecretResponse"] | components["schemas"]["SendWebhookTestEventResponse"] | components["schemas"]["ListWebhookDeliveriesResponse"] | components["schemas"]["ReplayWebhookEventsResponse"] | components["schemas"]["CreateOptOutResponse"] | components["schemas"]["DeleteOptOutResponse"] | components["schemas"]["QueryOptOutResponse"] | components["schemas"]["GetOptOutSettingsResponse"] | components["schemas"]["UpdateOptOutSettingsResponse"] | components["schemas"]["ListApiKeysResponse"] | components["schemas"]["RevokeApiKeyResponse"] | components["schemas"]["AddBackfillResponse"] | components["schemas"]["AddUSMSSignatureQualificationResponse"] | components["schemas"]["DeleteUSMSSignatureQualificationResponse"] | components["schemas"]["GetUSMSSignatureQualificationResponse"] | components["schemas"]["QueryUSMSSignatureQualificationResponse"] | components["schemas"]["UpdateUSMSSignatureQualificationResponse"] | components["schemas"]["ErrorResponse"];
         /**
          * ErrorResponse
          * @description A refusal: RetCode says which, Message names the field and what to do.
@@ -2288,6 +2330,22 @@ export interface components {
         ReceiptPerSession: {
             SessionNo: string;
             ReceiptSet: components["schemas"]["ReceiptPerPhone"][];
+            /** @description Wirebird's own: the session's messages held for a later SendAt (no receipt yet); absent when none */
+            HeldSet?: ({
+                /** @description the SMS session; "" for a business message */
+                SessionNo: string;
+                /** @description the business message; "" for an SMS */
+                MessageId: string;
+                Phone: string;
+                /** @description Unix seconds: when it is due */
+                SendAt: number;
+                /** @description Unix seconds its ValidityPeriod ends; 0: never */
+                ExpireTime: number;
+                /** @description Unix seconds: when it was accepted */
+                CreateTime: number;
+            } & {
+                [key: string]: unknown;
+            })[];
         } & {
             [key: string]: unknown;
         };
