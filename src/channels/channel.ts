@@ -84,8 +84,15 @@ export interface Channel {
   /** The route name messages carry. */
   readonly name: string;
   start(onReports: ReportListener): Promise<void>;
-  /** Submits messages; answers one result per message, in order. */
-  submit(messages: readonly ClaimedMessage[]): Promise<SubmitResult[]>;
+  /**
+   * Submits messages; answers one result per message, in order. A channel whose answers come one
+   * by one (SMPP) may also tell each as it comes to `answered`, so that it is recorded without
+   * waiting for the slowest of the window.
+   */
+  submit(
+    messages: readonly ClaimedMessage[],
+    answered?: (index: number, result: SubmitResult) => void,
+  ): Promise<SubmitResult[]>;
   stop(): Promise<void>;
   /** A snapshot for operators; cheap enough to call on every scrape. */
   status(): ChannelStatus;

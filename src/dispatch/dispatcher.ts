@@ -6,6 +6,7 @@ import { retryDelayMs } from './backoff.js';
 import { RateLimiter } from '../rate-limit/rate-limiter.js';
 import { SharedRateLimiter, type TakeTokens } from '../rate-limit/shared-rate-limiter.js';
 import type { RecordGate } from './record-gate.js';
+import { PassRecorder } from './pass-recorder.js';
 
 /** The storage calls the worker loop is given; it knows no more of the store than these. */
 export interface DispatchStorage {
@@ -121,15 +122,21 @@ export class Dispatcher {
         }
         this.counters.claimed += claimed.length;
         this.inHand += claimed.length;
-        // Every outcome held at the gate, recorded or not, is let go: a report never waits on
-        // a pass that failed.
-        const held: SubmitOutcome[] = [];
+        const recorder = new PassRecorder({
+          record: (outcomes, now) => this.storage.record(outcomes, now),
+          now: () => this.clock.now(),
+          ...(this.gate ? { gate: this.gate } : {}),
+          atMost: this.options.batchSize,
+        });
         try {
-          const outcomes = await this.whileLeased(claimed, () => this.submitAll(claimed, held));
-          await this.storage.record(outcomes, this.clock.now());
+          await this.whileLeased(claimed, () => this.submitAll(claimed, recorder));
         } finally {
-          this.gate?.release(held);
-          this.inHand -= claimed.length;
+          // Recorded as answered; what is left is recorded before the next claim.
+          try {
+            await recorder.done();
+          } finally {
+            this.inHand -= claimed.length;
+          }
         }
       } catch (err) {
         // The lease brings anything claimed here back; pause so a broken store is not spun on.
@@ -183,7 +190,7 @@ export class Dispatcher {
 
   private async submitAll(
     claimed: ClaimedMessage[],
-    held: SubmitOutcome[],
+    recorder: PassRecorder,
   ): Promise<SubmitOutcome[]> {
     const abandoned: SubmitOutcome[] = [];
     const byRoute = new Map<string, ClaimedMessage[]>();
@@ -196,8 +203,9 @@ export class Dispatcher {
       if (list) list.push(m);
       else byRoute.set(m.route, [m]);
     }
+    recorder.add(abandoned);
     const groups = await Promise.all(
-      [...byRoute].map(([route, list]) => this.submitRoute(route, list, held)),
+      [...byRoute].map(([route, list]) => this.submitRoute(route, list, recorder)),
     );
     return [...abandoned, ...groups.flat()];
   }
@@ -218,7 +226,7 @@ export class Dispatcher {
   private async submitRoute(
     route: string,
     messages: ClaimedMessage[],
-    held: SubmitOutcome[],
+    recorder: PassRecorder,
   ): Promise<SubmitOutcome[]> {
     const channel = this.channels.get(route);
     if (!channel) {
@@ -227,32 +235,61 @@ export class Dispatcher {
         code: 'NOROUTE',
         desc: `no channel is configured for route ${route}`,
       };
-      return messages.map((m) => this.outcomeOf(m, none));
+      const outcomes = messages.map((m) => this.outcomeOf(m, none));
+      recorder.add(outcomes);
+      return outcomes;
     }
     const outcomes: SubmitOutcome[] = [];
     for (let i = 0; i < messages.length; i += this.options.window) {
       const chunk = messages.slice(i, i + this.options.window);
       await this.limiter(route).take(chunk.length);
       const started = performance.now();
-      // Through a promise so that a channel throwing synchronously is caught like one rejecting.
-      const results = await Promise.resolve()
-        .then(() => channel.submit(chunk))
-        .catch((err: unknown): SubmitResult[] => {
-          this.log.error({ err, route }, 'channel submit threw');
-          return chunk.map(() => ({
-            kind: 'retry',
-            code: 'CHANNEL',
-            desc: 'the channel failed; retrying',
-          }));
-        });
-      const done = chunk.map((m, j) => this.outcomeOf(m, results[j]));
-      // Before anything else runs: a report the channel already has in flight must find these.
-      this.gate?.hold(done);
-      held.push(...done);
+      const done = await this.submitChunk(channel, chunk, recorder);
       this.options.observer?.submittedWindow(route, (performance.now() - started) / 1000, done);
       outcomes.push(...done);
     }
     return outcomes;
+  }
+
+  /**
+   * One window to its channel, each outcome given to the recorder as its answer comes (a
+   * channel that tells them one by one), else all together once the channel answers.
+   */
+  private async submitChunk(
+    channel: Channel,
+    chunk: readonly ClaimedMessage[],
+    recorder: PassRecorder,
+  ): Promise<SubmitOutcome[]> {
+    const done: (SubmitOutcome | undefined)[] = chunk.map(() => undefined);
+    const take = (j: number, r: SubmitResult | undefined) => {
+      const m = chunk[j];
+      if (!m || done[j]) return;
+      const o = this.outcomeOf(m, r);
+      done[j] = o;
+      // Held at the gate at once: a report the channel already has in flight must find it.
+      recorder.add([o]);
+    };
+    // Through a promise so that a channel throwing synchronously is caught like one rejecting.
+    const results = await Promise.resolve()
+      .then(() => channel.submit(chunk, take))
+      .catch((err: unknown): SubmitResult[] => {
+        this.log.error({ err, route: channel.name }, 'channel submit threw');
+        return chunk.map(() => ({
+          kind: 'retry',
+          code: 'CHANNEL',
+          desc: 'the channel failed; retrying',
+        }));
+      });
+    const rest = chunk.map((_, j) => j).filter((j) => !done[j]);
+    const late = rest.map((j) => {
+      // j runs over the chunk's own indexes.
+      const m = chunk[j] as ClaimedMessage;
+      const o = this.outcomeOf(m, results[j]);
+      done[j] = o;
+      return o;
+    });
+    recorder.add(late);
+    return done.filter((o): o is SubmitOutcome => o !== undefined);
   }
 
   private outcomeOf(m: ClaimedMessage, r: SubmitResult | undefined): SubmitOutcome {

@@ -77,10 +77,7 @@ describe('SMPP: SIGKILL mid-dispatch, then every receipt arrives', () => {
       `crash: ${sentBefore - ackedBefore} receipts unacknowledged at the kill, ` +
         `${sim.stats.receiptsRedelivered} redelivered; ${duplicates} submits resubmitted`,
     );
-    assert.ok(
-      duplicates <= 2 * 100 + 1000,
-      `resubmissions bounded by the window and a claim (${duplicates})`,
-    );
+    assert.ok(duplicates <= 3 * 100, `resubmissions bounded by what was in flight (${duplicates})`);
   });
 });
 

@@ -69,8 +69,17 @@ export class SmppChannel implements Channel {
     for (const link of this.links.values()) link.start();
   }
 
-  async submit(messages: readonly ClaimedMessage[]): Promise<SubmitResult[]> {
-    return Promise.all(messages.map((m) => this.submitOne(m)));
+  async submit(
+    messages: readonly ClaimedMessage[],
+    answered?: (index: number, result: SubmitResult) => void,
+  ): Promise<SubmitResult[]> {
+    return Promise.all(
+      messages.map(async (m, i) => {
+        const result = await this.submitOne(m);
+        answered?.(i, result);
+        return result;
+      }),
+    );
   }
 
   async stop(): Promise<void> {
