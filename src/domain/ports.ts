@@ -5,7 +5,7 @@
 import type { DueFallback, FallbackOutcome } from './business-messages/conversation.js';
 import type { HeldChange } from './messages/schedule.js';
 import type { ReplaceRefusal } from './accounts/replace-charge.js';
-import type { KeyRecord, KeyKind } from './keys/key-record.js';
+import type { KeyRecord } from './keys/key-record.js';
 import type { AuditEntry, AuditFilter, NewAuditEntry } from './audit/audit.js';
 import type { ConsoleSessionRecord } from './access/console-session.js';
 import type { BusinessPhone } from './accounts/account.js';
@@ -39,6 +39,7 @@ import type {
   HeldFilter,
   HeldMessage,
   QueueStats,
+  SessionReport,
   SessionSummary,
   SessionView,
 } from './views/views.js';
@@ -51,6 +52,8 @@ export type { WebhookStore } from './events/outbox-ports.js';
 export type { InboundMediaStore, InboundStore } from './inbound/inbound-ports.js';
 export type { OptOutStore } from './opt-out/opt-out-ports.js';
 export type { SmppCredentialStore } from './smpp-server/credential-ports.js';
+export type { ApiKeyChange, ApiKeyStore } from './keys/key-ports.js';
+import type { ApiKeyStore } from './keys/key-ports.js';
 
 /** What a replace_sm did: changed `replaced` held messages, or was refused whole. */
 export type ReplaceOutcome = { replaced: number } | { refused: ReplaceRefusal };
@@ -73,42 +76,6 @@ export interface Scheduler {
 /** Which route (channel) a message goes through, decided when it is accepted. */
 export interface Routing {
   smsRoute(e164: string, senderId: string): string;
-}
-
-/** What changes on a key after its creation: its name, its expiry (rotation), its revocation. */
-export interface ApiKeyChange {
-  name?: string;
-  expiresAt?: number;
-  revokedAt?: number;
-  revokedReason?: string;
-}
-
-/**
- * Key records of every kind: API keys, SMPP credentials, UCloud key pairs
- * (domain/keys/key-record.ts, docs/security.md).
- */
-export interface ApiKeyStore {
-  /** Refused (throws) when the hash or the id is taken. */
-  insertApiKey(key: KeyRecord): Promise<void>;
-  /** Revoked and expired keys too: the caller tells the client which it was. */
-  apiKeyByHash(keyHash: string): Promise<KeyRecord | undefined>;
-  /** An account's keys, oldest first; every account's when undefined (the operator). */
-  listApiKeys(accountId: number | undefined): Promise<KeyRecord[]>;
-  /** The account's key after the change; undefined when it has no such key. A revoked key stays revoked. */
-  updateApiKey(
-    accountId: number,
-    keyId: string,
-    change: ApiKeyChange,
-  ): Promise<KeyRecord | undefined>;
-  /** When keys were last used, gathered in memory and written now and then (never earlier times). */
-  touchApiKeys(uses: readonly { keyId: string; at: number }[]): Promise<void>;
-  /** Revokes every active `env` key of the kind whose hash is not in `keep`; answers their ids. */
-  revokeEnvKeysExcept(
-    kind: KeyKind,
-    keep: readonly string[],
-    at: number,
-    reason: string,
-  ): Promise<string[]>;
 }
 
 /** The audit log (domain/audit/audit.ts). */
@@ -297,6 +264,8 @@ export interface MessageStore {
    * state, oldest first; read one session at a time so that a large answer is never held whole.
    */
   sessionReceipts(accountId: number, sessionNo: string): Promise<ReceiptPerPhone[]>;
+  /** As sessionReceipts, with the session's messages held for a later SendAt than `now`. */
+  sessionReport(accountId: number, sessionNo: string, now: number): Promise<SessionReport>;
   /**
    * A business message with its history; `owner` an account reads only its own (another's is
    * not read at all, as one that does not exist), `'any'` is the operator's view.
