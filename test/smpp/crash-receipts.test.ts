@@ -1,8 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import smpp, { type PDU } from 'smpp';
 import { SmscSim } from '../../src/smsc-sim/smsc-sim.js';
 import {
@@ -14,34 +11,22 @@ import {
   receipts,
   type Receipts,
 } from '../helpers/process-api.js';
-import { freePort, kill, spawnGateway, type GatewayProcess } from '../helpers/process-gateway.js';
+import { freePort, kill, spawnGateway } from '../helpers/process-gateway.js';
+import { CRASH_CONFIG, crashRig } from '../helpers/smsc-crash.js';
 
 const BATCHES = 20;
 const PER_BATCH = 1000;
 
 describe('SMPP: SIGKILL mid-dispatch, then every receipt arrives', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'wirebird-smpp-crash-'));
-  let gw: GatewayProcess | undefined;
-  let sim: SmscSim | undefined;
-  after(async () => {
-    if (gw) await kill(gw.child, 'SIGKILL');
-    await sim?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  });
+  const rig = crashRig('wirebird-smpp-crash-');
 
   it(`${BATCHES * PER_BATCH} messages: killed while submits and receipts are in flight, restarted, none left waiting`, async () => {
-    sim = new SmscSim({ port: 0, receiptDelayMs: 50 });
-    const smscPort = await sim.start();
-    const config = {
-      templateReview: 'manual',
-      // A short lease, so that what the kill left claimed is claimed again within the test.
-      dispatch: { leaseMs: 1000, pollMs: 20 },
-    };
-    const env = {
-      WIREBIRD_SMSC: `smpp://wirebird:secret@127.0.0.1:${smscPort}?window=100&tps=20000`,
-    };
+    const { dataDir, sim } = rig;
+    const env = await rig.smsc({ window: 100, tps: 20000 });
+    const config = CRASH_CONFIG;
     const port = await freePort();
-    gw = await spawnGateway(dataDir, port, config, env);
+    let gw = await spawnGateway(dataDir, port, config, env);
+    rig.gw = gw;
     const templateId = await approvedTemplate(gw);
     const sessions: string[] = [];
     for (let b = 0; b < BATCHES; b++) {
@@ -62,6 +47,7 @@ describe('SMPP: SIGKILL mid-dispatch, then every receipt arrives', () => {
     );
 
     gw = await spawnGateway(dataDir, port, config, env);
+    rig.gw = gw;
     for (let i = 0; i < 1200 && (await finalCount(gw, sessions)) < total; i++)
       await new Promise((r) => setTimeout(r, 50));
     const final: Receipts = await receipts(gw, sessions);
