@@ -5,9 +5,6 @@ import { StringList, toList } from './schema-types.js';
 import { Obj, ReceiptPerSession } from '../answer-schemas.js';
 import { scheduledView } from './list-scheduled-messages.js';
 
-/** Held messages shown per session at most; ListScheduledMessages pages through any number. */
-const MAX_HELD_SHOWN = 1000;
-
 const Input = Type.Object({ SessionNoSet: StringList({ minItems: 1, maxItems: 100 }) });
 
 /**
@@ -30,14 +27,12 @@ export const getUsmsSendReceipt = defineAction(
     const now = deps.clock.now();
     async function* perSession() {
       for (const s of sessions) {
-        const ReceiptSet = await store.sessionReceipts(accountId, s);
         // Held for a later SendAt: no receipt yet, shown apart so that the session does not
         // read as unknown (Wirebird's own field; the spec's ReceiptSet keeps its four results).
-        const filter = { now, accountId, sessionNo: s, limit: MAX_HELD_SHOWN };
-        const held = await store.heldMessages(filter);
+        const { receipts, held } = await store.sessionReport(accountId, s, now);
         yield {
           SessionNo: s,
-          ReceiptSet,
+          ReceiptSet: receipts,
           ...(held.length > 0 ? { HeldSet: held.map(scheduledView) } : {}),
         };
       }

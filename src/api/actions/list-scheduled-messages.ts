@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import type { HeldMessage } from '../../domain/views/views.js';
+import type { HeldView } from '../../domain/views/views.js';
 import { defineAction } from '../context.js';
 import { IntegerLike, pageLimit } from './schema-types.js';
 import { Obj, ScheduledMessage } from '../answer-schemas.js';
@@ -16,7 +16,7 @@ const Input = Type.Object({
 });
 
 /** A held message as Wirebird's own Actions show it (GetUSMSSendReceipt's HeldSet too). */
-export function scheduledView(m: HeldMessage) {
+export function scheduledView(m: HeldView) {
   return {
     SessionNo: m.sessionNo ?? '',
     MessageId: m.messageId ?? '',

@@ -3,7 +3,7 @@
  * messages and the simulator inbox. Times are ms since the epoch unless named otherwise.
  */
 import type { InboxEntry } from '../messages/message.js';
-import type { ReceiptResult } from '../receipts/receipt.js';
+import type { ReceiptPerPhone, ReceiptResult } from '../receipts/receipt.js';
 
 /** An inbox entry with the account that sent it and the receipt its message ended with. */
 export interface InboxView extends InboxEntry {
@@ -63,6 +63,18 @@ export interface HeldMessage {
   dueAt: number;
   expiresAt: number | undefined;
   acceptedAt: number;
+}
+
+/** What a held message shows of itself beside receipts (GetUSMSSendReceipt's HeldSet). */
+export type HeldView = Pick<
+  HeldMessage,
+  'sessionNo' | 'messageId' | 'phone' | 'dueAt' | 'expiresAt' | 'acceptedAt'
+>;
+
+/** A session's receipts, and its messages held for a later SendAt, read in one pass. */
+export interface SessionReport {
+  receipts: ReceiptPerPhone[];
+  held: HeldView[];
 }
 
 /** Which held messages to list: one account's or all, one session's, due before a time. */

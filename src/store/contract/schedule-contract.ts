@@ -110,6 +110,37 @@ export function scheduleContract(open: OpenStore): void {
     });
   });
 
+  describe("a session's report: its receipts and its held messages", () => {
+    test('one pass answers both; another account, or a later time, sees none held', async (store) => {
+      const held = batch([sms(), sms({ e164: '+16505550002', phone: '+16505550002' })], {
+        dueAt: NOW + HOUR,
+        expiresAt: NOW + 2 * HOUR,
+      });
+      await store.acceptBatch(held);
+      assert.equal(await store.cancelQueued(ACCOUNT, held.sessionNo, '+16505550002', NOW), 1);
+      const report = await store.sessionReport(ACCOUNT, held.sessionNo, NOW);
+      assert.deepEqual(
+        report.receipts.map((r) => [r.Phone, r.ReceiptCode]),
+        [['+16505550002', 'CANCELED']],
+      );
+      assert.deepEqual(report.held, [
+        {
+          sessionNo: held.sessionNo,
+          messageId: undefined,
+          phone: sms().phone,
+          dueAt: NOW + HOUR,
+          expiresAt: NOW + 2 * HOUR,
+          acceptedAt: NOW,
+        },
+      ]);
+      assert.deepEqual(await store.sessionReceipts(ACCOUNT, held.sessionNo), report.receipts);
+      const due = await store.sessionReport(ACCOUNT, held.sessionNo, NOW + HOUR);
+      assert.deepEqual(due.held, [], 'due by then: not held');
+      const theirs = await store.sessionReport(OTHER_ACCOUNT, held.sessionNo, NOW);
+      assert.deepEqual(theirs, { receipts: [], held: [] });
+    });
+  });
+
   describe('replacing what was not handed upstream (replace_sm)', () => {
     test('changes the named fields of queued SMS of the session, keeps the rest', async (store) => {
       const held = batch([sms(), sms({ e164: '+16505550002' })], {

@@ -2,15 +2,23 @@ import type { BusinessMessageView } from '../../domain/messages/message.js';
 import {
   businessViewQuery,
   toBusinessView,
-  RECEIPT_COLUMNS,
-  toReceipt,
+  sessionReportOf,
+  sessionReportSql,
   type BusinessRow,
   type EventRow,
-  type ReceiptRow,
+  type SessionReportValues,
 } from '../rows/receipts.js';
 import type { Pool } from './database.js';
 
 export function postgresReceipts(pool: Pool) {
+  const report = async (accountId: number, sessionNo: string, now: number) => {
+    const r = await pool.query<SessionReportValues>({
+      text: sessionReportSql((n) => `$${n}`),
+      values: [sessionNo, accountId, now],
+      rowMode: 'array',
+    });
+    return sessionReportOf(sessionNo, r.rows);
+  };
   return {
     async accountSessions(accountId: number, sessionNos: readonly string[]) {
       if (sessionNos.length === 0) return [];
@@ -22,12 +30,11 @@ export function postgresReceipts(pool: Pool) {
       return [...new Set(sessionNos.filter((s) => mine.has(s)))];
     },
     async sessionReceipts(accountId: number, sessionNo: string) {
-      const rows = await pool.query<ReceiptRow>(
-        `SELECT ${RECEIPT_COLUMNS} FROM messages
-         WHERE session_no = $1 AND account_id = $2 AND state = 'final' ORDER BY id`,
-        [sessionNo, accountId],
-      );
-      return rows.rows.map(toReceipt);
+      // No time is past every held message's: the receipts alone.
+      return (await report(accountId, sessionNo, Number.MAX_SAFE_INTEGER)).receipts;
+    },
+    async sessionReport(accountId: number, sessionNo: string, now: number) {
+      return report(accountId, sessionNo, now);
     },
     async getBusinessMessage(
       messageId: string,

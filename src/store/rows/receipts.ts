@@ -1,6 +1,7 @@
 import type { FallbackState, FallbackView } from '../../domain/business-messages/conversation.js';
 /** Rows as both adapters read them (same column names in SQLite and PostgreSQL). */
 import type { BusinessMessageView } from '../../domain/messages/message.js';
+import type { SessionReport } from '../../domain/views/views.js';
 import type { ReceiptPerPhone, ReceiptResult } from '../../domain/receipts/receipt.js';
 
 export interface ReceiptRow {
@@ -28,6 +29,51 @@ export type ReceiptValues = [
   userId: string,
 ];
 
+/**
+ * Parameters: session, account, now. A session's messages with a receipt, and those held for a
+ * later SendAt, in one pass over the session's rows (oldest first): GetUSMSSendReceipt answers
+ * both, and a second statement for the held would read every row of the session again.
+ */
+export const sessionReportSql = (p: (n: number) => string): string =>
+  `SELECT ${RECEIPT_COLUMNS}, state, due_at, expires_at, accepted_at FROM messages
+   WHERE session_no = ${p(1)} AND account_id = ${p(2)}
+     AND (state = 'final' OR (state = 'queued' AND attempts = 0 AND due_at > ${p(3)}))
+   ORDER BY id`;
+
+/** A row of sessionReportSql, read as an array. */
+export type SessionReportValues = [
+  ...ReceiptValues,
+  state: string,
+  dueAt: number | string | null,
+  expiresAt: number | string | null,
+  acceptedAt: number | string,
+];
+
+/** The rows of sessionReportSql, split into receipts and held messages. */
+export function sessionReportOf(
+  sessionNo: string,
+  rows: Iterable<SessionReportValues>,
+): SessionReport {
+  const out: SessionReport = { receipts: [], held: [] };
+  for (const v of rows) {
+    if (v[7] === 'final') {
+      // The first seven columns are RECEIPT_COLUMNS, in their order.
+      out.receipts.push(receiptOfValues(v.slice(0, 7) as ReceiptValues));
+      continue;
+    }
+    // Held rows are queued with a due time (the statement's own condition).
+    out.held.push({
+      sessionNo,
+      messageId: undefined,
+      phone: v[0],
+      dueAt: Number(v[8]),
+      expiresAt: v[9] === null ? undefined : Number(v[9]),
+      acceptedAt: Number(v[10]),
+    });
+  }
+  return out;
+}
+
 export function receiptOfValues(v: ReceiptValues): ReceiptPerPhone {
   // By index: every receipt of a session is read this way (see fromClaimValues).
   return {
@@ -38,18 +84,6 @@ export function receiptOfValues(v: ReceiptValues): ReceiptPerPhone {
     ReceiptDesc: v[4],
     ReceiptTime: v[5],
     UserId: v[6],
-  };
-}
-
-export function toReceipt(r: ReceiptRow): ReceiptPerPhone {
-  return {
-    Phone: r.phone,
-    CostCount: r.cost_count,
-    ReceiptResult: r.receipt_result,
-    ReceiptCode: r.receipt_code,
-    ReceiptDesc: r.receipt_desc,
-    ReceiptTime: r.receipt_time,
-    UserId: r.user_id,
   };
 }
 

@@ -1,12 +1,12 @@
 import type { BusinessMessageView } from '../../domain/messages/message.js';
 import {
-  RECEIPT_COLUMNS,
-  receiptOfValues,
+  sessionReportOf,
+  sessionReportSql,
   businessViewQuery,
   toBusinessView,
   type BusinessRow,
   type EventRow,
-  type ReceiptValues,
+  type SessionReportValues,
 } from '../rows/receipts.js';
 import type { Db } from './database.js';
 
@@ -20,21 +20,23 @@ export function sqliteReceipts(db: Db) {
     'SELECT state, count(*) AS n FROM messages GROUP BY state',
   );
   const sessionOf = db.prepare('SELECT account_id FROM sessions WHERE session_no = ?').pluck();
-  const receiptsOf = db
-    .prepare<unknown[], ReceiptValues>(
-      `SELECT ${RECEIPT_COLUMNS} FROM messages
-       WHERE session_no = ? AND account_id = ? AND state = 'final' ORDER BY id`,
-    )
+  const reportOf = db
+    .prepare<unknown[], SessionReportValues>(sessionReportSql(() => '?'))
     .raw(true);
+  // Row by row: a session's rows and its receipts are never held side by side.
+  const report = (accountId: number, sessionNo: string, now: number) =>
+    sessionReportOf(sessionNo, reportOf.iterate(sessionNo, accountId, now));
 
   return {
     async accountSessions(accountId: number, sessionNos: readonly string[]) {
       return [...new Set(sessionNos)].filter((s) => sessionOf.get(s) === accountId);
     },
     async sessionReceipts(accountId: number, sessionNo: string) {
-      // Row by row: a session's rows and its receipts are never held side by side.
-      const rows = receiptsOf.iterate(sessionNo, accountId);
-      return Array.from(rows, receiptOfValues);
+      // No time is past every held message's: the receipts alone.
+      return report(accountId, sessionNo, Number.MAX_SAFE_INTEGER).receipts;
+    },
+    async sessionReport(accountId: number, sessionNo: string, now: number) {
+      return report(accountId, sessionNo, now);
     },
     async getBusinessMessage(
       messageId: string,
