@@ -79,19 +79,19 @@ describe('the request log', () => {
         { action: 'GetUSMSSendReceipt', ret_code: '18004' },
       );
     const before = await counted();
-    const store = gw.store as { sessionReceipts: TestGateway['store']['sessionReceipts'] };
-    const original = store.sessionReceipts;
+    const store = gw.store as { sessionReport: TestGateway['store']['sessionReport'] };
+    const original = store.sessionReport;
     let reads = 0;
-    store.sessionReceipts = async (accountId, sessionNo) => {
+    store.sessionReport = async (accountId, sessionNo, now) => {
       if (++reads > 1) throw new Error('the store went away');
-      return original.call(gw.store, accountId, sessionNo);
+      return original.call(gw.store, accountId, sessionNo, now);
     };
     try {
       const res = await fetchReceipts(gw, sessions);
       assert.equal(res.status, 200, 'the status line went out before the failing read');
       await assert.rejects(res.text(), /terminated/, 'the client never sees a whole answer');
     } finally {
-      store.sessionReceipts = original;
+      store.sessionReport = original;
     }
     const line = await eventually(
       async () => requestLines().find((l) => l.action === 'GetUSMSSendReceipt' && l.retCode !== 0),
